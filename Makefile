@@ -1,0 +1,39 @@
+# utq — the two commands a new user needs are `make demo` and `make test`.
+SWIFT ?= swift
+UTQ_RELEASE := .build/release/utq
+
+.PHONY: demo test build release deps tour datasets bench clean
+
+# libedit (line editing) comes from the system; install it when pkg-config cannot find it.
+deps:
+	@pkg-config --exists libedit 2>/dev/null || { \
+	  echo "installing libedit-dev (line editing) ..."; \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq libedit-dev pkg-config; \
+	  else sudo apt-get update -qq && sudo apt-get install -y -qq libedit-dev pkg-config; fi; }
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --product utq
+
+# Opens utq with the market-square study loaded; without a terminal, runs the tour instead.
+demo: release
+	@if [ -t 0 ] && [ -t 1 ]; then \
+	  $(UTQ_RELEASE) --interactive -c 'load datasets/market.json' -c 'help tour'; \
+	else \
+	  $(UTQ_RELEASE) --echo examples/tour.utq; \
+	fi
+
+tour: release
+	$(UTQ_RELEASE) --echo examples/tour.utq
+
+test: deps
+	$(SWIFT) test
+
+# Rebuilds the shipped datasets from their generators (the files are committed).
+datasets: deps
+	$(SWIFT) run -c release utq-datagen market datasets
+
+clean:
+	rm -rf .build

@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "utq",
+    products: [
+        .executable(name: "utq", targets: ["utq"]),
+        .library(name: "UTQCore", targets: ["UTQCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // libedit from the system (Debian: libedit-dev), found through pkg-config.
+        .systemLibrary(
+            name: "CLineEdit",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]
+        ),
+        // The engine: text in, results out. It never prints and knows no terminal.
+        .target(name: "UTQCore"),
+        // The thin client: command line, REPL over libedit, batch scripts.
+        .executableTarget(
+            name: "utq",
+            dependencies: [
+                "UTQCore", "CLineEdit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Deterministic generators for the shipped datasets and the benchmarks.
+        .executableTarget(name: "utq-datagen"),
+        .testTarget(
+            name: "UTQTests",
+            dependencies: ["UTQCore", "utq", "utq-datagen"],
+            resources: []
+        ),
+    ]
+)

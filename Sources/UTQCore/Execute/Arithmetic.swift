@@ -1,0 +1,141 @@
+/// + - * / % over numbers, durations, timestamps and text (+ joins text).
+/// Division by zero gives null, not an error: a rate over an empty group is unknown.
+enum Arithmetic {
+    /// Integer-like storage (int, timestamp, duration) as Int64s.
+    static func ints(_ v: Vector, _ n: Int) -> [Int64] {
+        switch v {
+        case .constant(let value, _):
+            switch value {
+            case .int(let x), .timestamp(let x), .duration(let x): return Array(repeating: x, count: n)
+            case .double(let x): return Array(repeating: Int64(x), count: n)
+            default: return Array(repeating: 0, count: n)
+            }
+        case .column(let c):
+            switch c.storage {
+            case .int(let a), .timestamp(let a), .duration(let a): return a
+            case .double(let a): return a.map { Int64($0) }
+            case .bool(let a): return a.map { $0 ? 1 : 0 }
+            default: return Array(repeating: 0, count: n)
+            }
+        }
+    }
+
+    /// Numbers as Doubles; durations in microseconds.
+    static func doubles(_ v: Vector, _ n: Int) -> [Double] {
+        switch v {
+        case .constant(let value, _):
+            switch value {
+            case .int(let x), .timestamp(let x), .duration(let x): return Array(repeating: Double(x), count: n)
+            case .double(let x): return Array(repeating: x, count: n)
+            default: return Array(repeating: 0, count: n)
+            }
+        case .column(let c):
+            switch c.storage {
+            case .int(let a), .timestamp(let a), .duration(let a): return a.map { Double($0) }
+            case .double(let a): return a
+            default: return Array(repeating: 0, count: n)
+            }
+        }
+    }
+
+    static func negate(_ v: Vector, _ n: Int) throws -> Vector {
+        switch v {
+        case .constant(let value, let t):
+            switch value {
+            case .int(let x): return .constant(.int(-x), t)
+            case .double(let x): return .constant(.double(-x), t)
+            case .duration(let x): return .constant(.duration(-x), t)
+            default: return v
+            }
+        case .column(let c):
+            switch c.storage {
+            case .int(let a): return .column(Column(name: "", storage: .int(a.map { 0 &- $0 }), validity: c.validity))
+            case .double(let a): return .column(Column(name: "", storage: .double(a.map { -$0 }), validity: c.validity))
+            case .duration(let a): return .column(Column(name: "", storage: .duration(a.map { 0 &- $0 }), validity: c.validity, unit: c.unit))
+            default: throw Diagnostic("only numbers and durations can be negated")
+            }
+        }
+    }
+
+    static func apply(_ op: BinaryOp, _ a: Vector, _ b: Vector, resultType: DataType, _ n: Int) throws -> Vector {
+        var valid = combinedValidity(a, b, n)
+        func mark(_ i: Int) {
+            if valid == nil { valid = Bitmap(count: n, value: true) }
+            valid![i] = false
+        }
+        switch resultType {
+        case .string:
+            // Text joined row by row.
+            var values = [Value](repeating: .null, count: n)
+            for i in 0..<n where a.isValid(i) && b.isValid(i) {
+                values[i] = .string(text(a.value(i)) + text(b.value(i)))
+            }
+            return .column(Column.from(values: values, type: .string))
+        case .int:
+            let x = ints(a, n), y = ints(b, n)
+            var out = [Int64](repeating: 0, count: n)
+            switch op {
+            case .add: for i in 0..<n { out[i] = x[i] &+ y[i] }
+            case .subtract: for i in 0..<n { out[i] = x[i] &- y[i] }
+            case .multiply: for i in 0..<n { out[i] = x[i] &* y[i] }
+            case .modulo:
+                for i in 0..<n { if y[i] == 0 { mark(i) } else { out[i] = CivilTime.floorMod(x[i], y[i]) } }
+            case .divide:
+                for i in 0..<n { if y[i] == 0 { mark(i) } else { out[i] = CivilTime.floorDiv(x[i], y[i]) } }
+            default: break
+            }
+            return .column(Column(name: "", storage: .int(out), validity: valid))
+        case .double:
+            // duration / duration is a ratio; everything else is plain numbers.
+            let x = doubles(a, n), y = doubles(b, n)
+            var out = [Double](repeating: 0, count: n)
+            switch op {
+            case .add: for i in 0..<n { out[i] = x[i] + y[i] }
+            case .subtract: for i in 0..<n { out[i] = x[i] - y[i] }
+            case .multiply: for i in 0..<n { out[i] = x[i] * y[i] }
+            case .divide: for i in 0..<n { if y[i] == 0 { mark(i) } else { out[i] = x[i] / y[i] } }
+            case .modulo:
+                for i in 0..<n {
+                    if y[i] == 0 { mark(i) } else { let r = x[i].truncatingRemainder(dividingBy: y[i]); out[i] = r < 0 ? r + abs(y[i]) : r }
+                }
+            default: break
+            }
+            return .column(Column(name: "", storage: .double(out), validity: valid))
+        case .duration, .timestamp:
+            let scaled = a.type.isNumeric || b.type.isNumeric  // duration * 2, 2 * duration, duration / 2
+            var out = [Int64](repeating: 0, count: n)
+            if scaled {
+                let x = doubles(a, n), y = doubles(b, n)
+                switch op {
+                case .multiply: for i in 0..<n { out[i] = Int64((x[i] * y[i]).rounded()) }
+                case .divide: for i in 0..<n { if y[i] == 0 { mark(i) } else { out[i] = Int64((x[i] / y[i]).rounded()) } }
+                default: throw Diagnostic("a duration can only be multiplied or divided by a number")
+                }
+            } else {
+                let x = ints(a, n), y = ints(b, n)
+                switch op {
+                case .add: for i in 0..<n { out[i] = x[i] &+ y[i] }
+                case .subtract: for i in 0..<n { out[i] = x[i] &- y[i] }
+                case .modulo: for i in 0..<n { if y[i] == 0 { mark(i) } else { out[i] = CivilTime.floorMod(x[i], y[i]) } }
+                default: throw Diagnostic("times can be added to and subtracted from, not \(op.rawValue)")
+                }
+            }
+            let storage: Column.Storage = resultType == .duration ? .duration(out) : .timestamp(out)
+            return .column(Column(name: "", storage: storage, validity: valid))
+        default:
+            throw Diagnostic("cannot compute \(op.rawValue) on \(a.type.displayName) and \(b.type.displayName)")
+        }
+    }
+
+    static func text(_ v: Value) -> String {
+        switch v {
+        case .string(let s): return s
+        case .int(let x): return String(x)
+        case .double(let x): return NumberText.double(x)
+        case .bool(let b): return b ? "true" : "false"
+        case .timestamp(let t): return TimeText.iso(t, zone: .utc)
+        case .duration(let d): return TimeText.duration(d)
+        case .null: return ""
+        }
+    }
+}

@@ -1,0 +1,204 @@
+/// = != < <= > >= and `in (…)`. Text compared with a constant is decided once per
+/// distinct value and then looked up by code, so a filter on a legend costs one array pass.
+enum Comparison {
+    @inline(__always)
+    static func holds(_ op: BinaryOp, _ c: Int) -> Bool {
+        switch op {
+        case .equal: return c == 0
+        case .notEqual: return c != 0
+        case .less: return c < 0
+        case .lessEqual: return c <= 0
+        case .greater: return c > 0
+        case .greaterEqual: return c >= 0
+        default: return false
+        }
+    }
+
+    static func compareValues(_ a: Value, _ b: Value) -> Int {
+        switch (a, b) {
+        case let (.string(x), .string(y)): return x == y ? 0 : TextOrder.compare(x, y) == 0 ? (x < y ? -1 : 1) : TextOrder.compare(x, y)
+        case let (.bool(x), .bool(y)): return x == y ? 0 : (!x ? -1 : 1)
+        case let (.int(x), .int(y)), let (.timestamp(x), .timestamp(y)), let (.duration(x), .duration(y)):
+            return x == y ? 0 : (x < y ? -1 : 1)
+        default:
+            let x = a.doubleValue ?? .nan, y = b.doubleValue ?? .nan
+            return x == y ? 0 : (x < y ? -1 : 1)
+        }
+    }
+
+    static func compare(_ op: BinaryOp, _ a: Vector, _ b: Vector, _ n: Int) -> Vector {
+        // Both constant: fold.
+        if case .constant(let x, _) = a, case .constant(let y, _) = b {
+            if x.isNull || y.isNull { return .constant(.null, .bool) }
+            return .constant(.bool(holds(op, compareValues(x, y))), .bool)
+        }
+        let valid = combinedValidity(a, b, n)
+        // Column against a constant, the common case in `where`.
+        if case .column(let c) = a, case .constant(let k, _) = b {
+            return .column(Column(name: "", storage: .bool(against(c, k, op, n)), validity: valid))
+        }
+        if case .constant(let k, _) = a, case .column(let c) = b {
+            return .column(Column(name: "", storage: .bool(against(c, k, op.flipped, n)), validity: valid))
+        }
+        guard case .column(let x) = a, case .column(let y) = b else { return .constant(.null, .bool) }
+        var out = [Bool](repeating: false, count: n)
+        switch (x.storage, y.storage) {
+        case let (.int(p), .int(q)), let (.timestamp(p), .timestamp(q)), let (.duration(p), .duration(q)):
+            for i in 0..<n { out[i] = holds(op, p[i] == q[i] ? 0 : (p[i] < q[i] ? -1 : 1)) }
+        case let (.string(p), .string(q)):
+            for i in 0..<n {
+                let s = p.dictionary[Int(p.codes[i])], t = q.dictionary[Int(q.codes[i])]
+                out[i] = holds(op, s == t ? 0 : TextOrder.compare(s, t))
+            }
+        default:
+            if x.type.isNumeric && y.type.isNumeric {
+                let p = Arithmetic.doubles(a, n), q = Arithmetic.doubles(b, n)
+                for i in 0..<n { out[i] = holds(op, p[i] == q[i] ? 0 : (p[i] < q[i] ? -1 : 1)) }
+            } else {
+                for i in 0..<n { out[i] = holds(op, compareValues(x.value(at: i), y.value(at: i))) }
+            }
+        }
+        return .column(Column(name: "", storage: .bool(out), validity: valid))
+    }
+
+    static func against(_ c: Column, _ k: Value, _ op: BinaryOp, _ n: Int) -> [Bool] {
+        var out = [Bool](repeating: false, count: n)
+        switch c.storage {
+        case .string(let s):
+            guard case .string(let key) = k else { return out }
+            // Decide once per distinct value.
+            let table = s.dictionary.map { d in holds(op, d == key ? 0 : TextOrder.compare(d, key)) }
+            s.codes.withUnsafeBufferPointer { codes in
+                table.withUnsafeBufferPointer { t in
+                    for i in 0..<n { out[i] = t[Int(codes[i])] }
+                }
+            }
+        case .int(let a):
+            if case .int(let key) = k {
+                a.withUnsafeBufferPointer { p in
+                    switch op {
+                    case .equal: for i in 0..<n { out[i] = p[i] == key }
+                    case .notEqual: for i in 0..<n { out[i] = p[i] != key }
+                    case .less: for i in 0..<n { out[i] = p[i] < key }
+                    case .lessEqual: for i in 0..<n { out[i] = p[i] <= key }
+                    case .greater: for i in 0..<n { out[i] = p[i] > key }
+                    case .greaterEqual: for i in 0..<n { out[i] = p[i] >= key }
+                    default: break
+                    }
+                }
+            } else if let key = k.doubleValue {
+                for i in 0..<n { let v = Double(a[i]); out[i] = holds(op, v == key ? 0 : (v < key ? -1 : 1)) }
+            }
+        case .double(let a):
+            guard let key = k.doubleValue else { return out }
+            a.withUnsafeBufferPointer { p in
+                switch op {
+                case .equal: for i in 0..<n { out[i] = p[i] == key }
+                case .notEqual: for i in 0..<n { out[i] = p[i] != key }
+                case .less: for i in 0..<n { out[i] = p[i] < key }
+                case .lessEqual: for i in 0..<n { out[i] = p[i] <= key }
+                case .greater: for i in 0..<n { out[i] = p[i] > key }
+                case .greaterEqual: for i in 0..<n { out[i] = p[i] >= key }
+                default: break
+                }
+            }
+        case .timestamp(let a), .duration(let a):
+            let key: Int64
+            switch k {
+            case .timestamp(let x), .duration(let x), .int(let x): key = x
+            default: return out
+            }
+            for i in 0..<n { out[i] = holds(op, a[i] == key ? 0 : (a[i] < key ? -1 : 1)) }
+        case .bool(let a):
+            guard case .bool(let key) = k else { return out }
+            for i in 0..<n { out[i] = holds(op, a[i] == key ? 0 : (!a[i] ? -1 : 1)) }
+        case .null:
+            break
+        }
+        return out
+    }
+
+    static func inList(_ v: Vector, _ values: [Value], negated: Bool, _ n: Int) -> Vector {
+        switch v {
+        case .constant(let x, _):
+            if x.isNull { return .constant(.null, .bool) }
+            return .constant(.bool(values.contains { compareValues(x, $0) == 0 } != negated), .bool)
+        case .column(let c):
+            var out = [Bool](repeating: false, count: n)
+            switch c.storage {
+            case .string(let s):
+                let wanted = Set(values.compactMap { if case .string(let x) = $0 { return x } else { return nil } })
+                let table = s.dictionary.map { wanted.contains($0) != negated }
+                for i in 0..<n { out[i] = table[Int(s.codes[i])] }
+            default:
+                for i in 0..<n {
+                    let x = c.value(at: i)
+                    out[i] = values.contains { compareValues(x, $0) == 0 } != negated
+                }
+            }
+            return .column(Column(name: "", storage: .bool(out), validity: c.validity))
+        }
+    }
+}
+
+extension BinaryOp {
+    /// The operator with its sides swapped: 5 < x is x > 5.
+    var flipped: BinaryOp {
+        switch self {
+        case .less: return .greater
+        case .lessEqual: return .greaterEqual
+        case .greater: return .less
+        case .greaterEqual: return .lessEqual
+        default: return self
+        }
+    }
+}
+
+/// contains, starts with, ends with (ignoring case) and ~ (a regular expression).
+enum TextMatch {
+    static func match(_ op: BinaryOp, _ a: Vector, _ b: Vector, _ n: Int) throws -> Vector {
+        guard case .constant(let k, _) = b, case .string(let needle) = k else {
+            // Pattern per row: slow path.
+            var out = [Value](repeating: .null, count: n)
+            for i in 0..<n where a.isValid(i) && b.isValid(i) {
+                if case .string(let s) = a.value(i), case .string(let t) = b.value(i) { out[i] = .bool(try test(op, s, t, nil)) }
+            }
+            return .column(Column.from(values: out, type: .bool))
+        }
+        let regex: Regex<AnyRegexOutput>? = op == .matches ? try compile(needle) : nil
+        switch a {
+        case .constant(let v, _):
+            guard case .string(let s) = v else { return .constant(.null, .bool) }
+            return .constant(.bool(try test(op, s, needle, regex)), .bool)
+        case .column(let c):
+            guard case .string(let s) = c.storage else {
+                if case .null = c.storage { return .constant(.null, .bool) }
+                throw Diagnostic("\(op.rawValue) works on text")
+            }
+            let table = try s.dictionary.map { try test(op, $0, needle, regex) }
+            var out = [Bool](repeating: false, count: n)
+            for i in 0..<n { out[i] = table[Int(s.codes[i])] }
+            return .column(Column(name: "", storage: .bool(out), validity: c.validity))
+        }
+    }
+
+    static func compile(_ pattern: String) throws -> Regex<AnyRegexOutput> {
+        do { return try Regex(pattern).ignoresCase() } catch {
+            throw Diagnostic("\"\(pattern)\" is not a valid regular expression")
+        }
+    }
+
+    static func test(_ op: BinaryOp, _ s: String, _ t: String, _ regex: Regex<AnyRegexOutput>?) throws -> Bool {
+        switch op {
+        case .contains: return s.range(of: t, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+        case .startsWith: return s.lowercased().hasPrefix(t.lowercased())
+        case .endsWith: return s.lowercased().hasSuffix(t.lowercased())
+        case .matches:
+            let r = try regex ?? compile(t)
+            return (try? r.firstMatch(in: s)) != nil
+        default: return false
+        }
+    }
+}
+
+import Foundation

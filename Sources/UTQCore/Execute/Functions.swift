@@ -1,0 +1,157 @@
+import Foundation
+
+/// A scalar function: how it is written, what types it takes, and how it computes.
+public struct FunctionSpec: Sendable {
+    public let name: String
+    public let aliases: [String]
+    public let usage: String
+    public let summary: String
+    public let examples: [String]
+    let arity: ClosedRange<Int>
+    /// The result type for the argument types, or a message saying what is wrong.
+    let resultType: @Sendable ([DataType]) -> Result<DataType, FunctionTypeError>
+    let evaluate: @Sendable ([Vector], DataType, Int) throws -> Vector
+}
+
+struct FunctionTypeError: Error { let message: String }
+
+/// The registry of scalar functions. Time buckets (`hour(t)`, `day(t)` …) are bound
+/// separately, since they read the table's time zone.
+public enum Functions {
+    public static let all: [FunctionSpec] = MathFunctions.all + TextFunctions.all + OtherFunctions.all
+
+    private static let byName: [String: FunctionSpec] = {
+        var m: [String: FunctionSpec] = [:]
+        for f in all { m[f.name] = f; for a in f.aliases { m[a] = f } }
+        return m
+    }()
+
+    public static func spec(_ name: String) -> FunctionSpec? { byName[name.lowercased()] }
+
+    /// Whether a name is a function or a bucket (so `hour (t)` with a space still parses as a call).
+    public static func isKnown(_ name: String) -> Bool {
+        byName[name] != nil || TimeBucket.named(name) != nil || name == "bucket"
+    }
+
+    public static var names: [String] { all.map(\.name) + TimeBucket.names + ["bucket"] }
+}
+
+// MARK: helpers shared by the function families
+
+/// Applies a function row by row on Values: simple, for functions off the hot path.
+func rowwise(_ args: [Vector], _ n: Int, _ type: DataType, _ f: ([Value]) throws -> Value) rethrows -> Vector {
+    if args.allSatisfy({ if case .constant = $0 { return true } else { return false } }) {
+        return .constant(try f(args.map { $0.value(0) }), type)
+    }
+    var out = [Value](repeating: .null, count: n)
+    for i in 0..<n {
+        out[i] = try f(args.map { $0.value(i) })
+    }
+    return .column(Column.from(values: out, type: type))
+}
+
+/// The common type of several arguments (int with double is double; null fits anything).
+func commonType(_ types: [DataType]) -> DataType? {
+    var result: DataType = .null
+    for t in types {
+        if t == .null { continue }
+        if result == .null { result = t; continue }
+        if result == t { continue }
+        if result.isNumeric && t.isNumeric { result = .double; continue }
+        return nil
+    }
+    return result
+}
+
+func numericArgs(_ name: String, _ types: [DataType], count: Int? = nil) -> FunctionTypeError? {
+    for t in types.prefix(count ?? types.count) where !t.isNumeric && t != .null {
+        return FunctionTypeError(message: "\(name) needs numbers, not \(t.displayName)")
+    }
+    return nil
+}
+
+enum MathFunctions {
+    static func unaryDouble(_ name: String, _ summary: String, _ f: @escaping @Sendable (Double) -> Double?) -> FunctionSpec {
+        FunctionSpec(name: name, aliases: [], usage: "\(name)(x)", summary: summary, examples: [], arity: 1...1,
+                     resultType: { t in numericArgs(name, t).map { .failure($0) } ?? .success(.double) },
+                     evaluate: { args, type, n in
+                         rowwise(args, n, type) { v in v[0].doubleValue.flatMap(f).map { .double($0) } ?? .null }
+                     })
+    }
+
+    static let all: [FunctionSpec] = [
+        FunctionSpec(name: "round", aliases: [], usage: "round(x [, digits])",
+                     summary: "Round to a whole number, or to some digits after the point.",
+                     examples: ["select legend, x = round(x), y = round(y, 1) | limit 3"], arity: 1...2,
+                     resultType: { t in
+                         if let e = numericArgs("round", t) { return .failure(e) }
+                         return .success(t.count == 1 && t[0] == .int ? .int : (t.count == 1 ? .int : .double))
+                     },
+                     evaluate: { args, type, n in
+                         rowwise(args, n, type) { v in
+                             guard let x = v[0].doubleValue else { return .null }
+                             if v.count == 2 {
+                                 guard let d = v[1].doubleValue else { return .null }
+                                 let scale = pow(10, d.rounded())
+                                 return .double((x * scale).rounded() / scale)
+                             }
+                             return x.isFinite ? .int(Int64(x.rounded())) : .null
+                         }
+                     }),
+        FunctionSpec(name: "floor", aliases: [], usage: "floor(x)", summary: "The whole number at or below x.", examples: [], arity: 1...1,
+                     resultType: { t in numericArgs("floor", t).map { .failure($0) } ?? .success(.int) },
+                     evaluate: { args, type, n in rowwise(args, n, type) { v in v[0].doubleValue.flatMap { $0.isFinite ? .int(Int64($0.rounded(.down))) : nil } ?? .null } }),
+        FunctionSpec(name: "ceil", aliases: ["ceiling"], usage: "ceil(x)", summary: "The whole number at or above x.", examples: [], arity: 1...1,
+                     resultType: { t in numericArgs("ceil", t).map { .failure($0) } ?? .success(.int) },
+                     evaluate: { args, type, n in rowwise(args, n, type) { v in v[0].doubleValue.flatMap { $0.isFinite ? .int(Int64($0.rounded(.up))) : nil } ?? .null } }),
+        FunctionSpec(name: "abs", aliases: [], usage: "abs(x)", summary: "The size of x without its sign.", examples: [], arity: 1...1,
+                     resultType: { t in
+                         if t[0] == .duration { return .success(.duration) }
+                         return numericArgs("abs", t).map { .failure($0) } ?? .success(t[0] == .int ? .int : .double)
+                     },
+                     evaluate: { args, type, n in
+                         rowwise(args, n, type) { v in
+                             switch v[0] {
+                             case .int(let x): return .int(x == .min ? x : Swift.abs(x))
+                             case .double(let x): return .double(Swift.abs(x))
+                             case .duration(let x): return .duration(x == .min ? x : Swift.abs(x))
+                             default: return .null
+                             }
+                         }
+                     }),
+        unaryDouble("sqrt", "The square root.") { $0 >= 0 ? $0.squareRoot() : nil },
+        unaryDouble("ln", "The natural logarithm.") { $0 > 0 ? Foundation.log($0) : nil },
+        unaryDouble("log10", "The base-10 logarithm.") { $0 > 0 ? Foundation.log10($0) : nil },
+        FunctionSpec(name: "pow", aliases: ["power"], usage: "pow(x, y)", summary: "x to the power y.", examples: [], arity: 2...2,
+                     resultType: { t in numericArgs("pow", t).map { .failure($0) } ?? .success(.double) },
+                     evaluate: { args, type, n in
+                         rowwise(args, n, type) { v in
+                             guard let x = v[0].doubleValue, let y = v[1].doubleValue else { return .null }
+                             let r = Foundation.pow(x, y)
+                             return r.isFinite ? .double(r) : .null
+                         }
+                     }),
+        FunctionSpec(name: "distance", aliases: ["haversine"], usage: "distance(lat1, lng1, lat2, lng2)",
+                     summary: "Metres between two points on the Earth (haversine, radius 6371 km).", examples: [], arity: 4...4,
+                     resultType: { t in numericArgs("distance", t).map { .failure($0) } ?? .success(.double) },
+                     evaluate: { args, type, n in
+                         rowwise(args, n, type) { v in
+                             let d = v.compactMap(\.doubleValue)
+                             guard d.count == 4 else { return .null }
+                             return .double(Geo.haversine(lat1: d[0], lng1: d[1], lat2: d[2], lng2: d[3]))
+                         }
+                     }),
+    ]
+}
+
+/// Great-circle distance.
+public enum Geo {
+    public static let earthRadius = 6_371_000.0
+
+    public static func haversine(lat1: Double, lng1: Double, lat2: Double, lng2: Double) -> Double {
+        let rad = Double.pi / 180
+        let dLat = (lat2 - lat1) * rad, dLng = (lng2 - lng1) * rad
+        let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * rad) * cos(lat2 * rad) * sin(dLng / 2) * sin(dLng / 2)
+        return 2 * earthRadius * asin(min(1, a.squareRoot()))
+    }
+}

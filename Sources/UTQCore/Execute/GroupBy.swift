@@ -1,0 +1,165 @@
+/// Dense codes for the values of one key column, so groups can be found by arithmetic
+/// instead of hashing whole values: text already has codes, small integer ranges map
+/// directly, other values go through one hash table.
+struct KeyCodes {
+    var codes: [UInt32]
+    var cardinality: Int
+
+    init(_ c: Column) {
+        let n = c.count
+        let validity = c.validity
+        switch c.storage {
+        case .string(let s):
+            if let validity {
+                let nullCode = UInt32(s.dictionary.count)
+                var codes = s.codes
+                for i in 0..<n where !validity[i] { codes[i] = nullCode }
+                self.codes = codes
+                cardinality = s.dictionary.count + 1
+            } else {
+                codes = s.codes
+                cardinality = max(1, s.dictionary.count)
+            }
+        case .bool(let a):
+            codes = (0..<n).map { i in validity.map { !$0[i] } ?? false ? 2 : (a[i] ? 1 : 0) }
+            cardinality = 3
+        case .null:
+            codes = Array(repeating: 0, count: n)
+            cardinality = 1
+        case .int(let a), .timestamp(let a), .duration(let a):
+            var lo = Int64.max, hi = Int64.min
+            for v in a { if v < lo { lo = v }; if v > hi { hi = v } }
+            if n > 0, hi &- lo >= 0, hi &- lo < Int64(max(1 << 16, 4 * n)) {
+                let range = Int(hi - lo) + 1
+                var codes = [UInt32](repeating: 0, count: n)
+                a.withUnsafeBufferPointer { p in
+                    for i in 0..<n { codes[i] = UInt32(truncatingIfNeeded: p[i] &- lo) }
+                }
+                if let validity { for i in 0..<n where !validity[i] { codes[i] = UInt32(range) } }
+                self.codes = codes
+                cardinality = range + (validity == nil ? 0 : 1)
+            } else {
+                var map: [Int64: UInt32] = [:]
+                var codes = [UInt32](repeating: 0, count: n)
+                var last = Int64.min, lastCode: UInt32 = 0
+                for i in 0..<n {
+                    let v = a[i]
+                    if v == last && i > 0 { codes[i] = lastCode; continue }
+                    let code = map[v] ?? { let c = UInt32(map.count); map[v] = c; return c }()
+                    codes[i] = code; last = v; lastCode = code
+                }
+                let nullCode = UInt32(map.count)
+                if let validity { for i in 0..<n where !validity[i] { codes[i] = nullCode } }
+                self.codes = codes
+                cardinality = map.count + 1
+            }
+        case .double(let a):
+            var map: [UInt64: UInt32] = [:]
+            var codes = [UInt32](repeating: 0, count: n)
+            for i in 0..<n {
+                var v = a[i]
+                if v == 0 { v = 0 }  // -0 groups with 0
+                let bits = v.isNaN ? Double.nan.bitPattern : v.bitPattern
+                codes[i] = map[bits] ?? { let c = UInt32(map.count); map[bits] = c; return c }()
+            }
+            let nullCode = UInt32(map.count)
+            if let validity { for i in 0..<n where !validity[i] { codes[i] = nullCode } }
+            self.codes = codes
+            cardinality = map.count + 1
+        }
+    }
+}
+
+/// Group rows by keys and compute aggregates per group. Groups come out in key order.
+struct GroupBy {
+    let table: Table
+    let cancel: CancellationFlag?
+
+    func run(keys: [NamedExpr], aggregates: [BoundAggregate], schema: Schema) throws -> Table {
+        let n = table.rowCount
+        let ev = Evaluator(table: table)
+        let keyColumns = try keys.map { try ev.column($0.expr, name: $0.name) }
+        if cancel?.isCancelled == true { throw CancellationError() }
+
+        // Group id per row, and the first row of each group.
+        var groupOf = [Int32](repeating: 0, count: n)
+        var firstRow: [Int32] = []
+        if keys.isEmpty {
+            firstRow = [0]
+        } else {
+            let codes = keyColumns.map(KeyCodes.init)
+            var product = 1
+            var overflow = false
+            for c in codes {
+                let (p, o) = product.multipliedReportingOverflow(by: c.cardinality)
+                if o || p > 1 << 40 { overflow = true; break }
+                product = p
+            }
+            if !overflow && product <= max(1 << 22, 2 * n) {
+                var slots = [Int32](repeating: -1, count: product)
+                slots.withUnsafeMutableBufferPointer { slot in
+                    groupOf.withUnsafeMutableBufferPointer { g in
+                        if codes.count == 1 {
+                            codes[0].codes.withUnsafeBufferPointer { c in
+                                for i in 0..<n {
+                                    let k = Int(c[i])
+                                    var id = slot[k]
+                                    if id < 0 { id = Int32(firstRow.count); slot[k] = id; firstRow.append(Int32(i)) }
+                                    g[i] = id
+                                }
+                            }
+                        } else if codes.count == 2 {
+                            let card1 = codes[1].cardinality
+                            codes[0].codes.withUnsafeBufferPointer { c0 in
+                                codes[1].codes.withUnsafeBufferPointer { c1 in
+                                    for i in 0..<n {
+                                        let k = Int(c0[i]) * card1 + Int(c1[i])
+                                        var id = slot[k]
+                                        if id < 0 { id = Int32(firstRow.count); slot[k] = id; firstRow.append(Int32(i)) }
+                                        g[i] = id
+                                    }
+                                }
+                            }
+                        } else {
+                            for i in 0..<n {
+                                var k = 0
+                                for c in codes { k = k * c.cardinality + Int(c.codes[i]) }
+                                var id = slot[k]
+                                if id < 0 { id = Int32(firstRow.count); slot[k] = id; firstRow.append(Int32(i)) }
+                                g[i] = id
+                            }
+                        }
+                    }
+                }
+            } else {
+                var map: [[UInt32]: Int32] = [:]
+                var key = [UInt32](repeating: 0, count: codes.count)
+                for i in 0..<n {
+                    for (k, c) in codes.enumerated() { key[k] = c.codes[i] }
+                    if let id = map[key] { groupOf[i] = id } else {
+                        let id = Int32(firstRow.count)
+                        map[key] = id
+                        firstRow.append(Int32(i))
+                        groupOf[i] = id
+                    }
+                }
+            }
+        }
+        if cancel?.isCancelled == true { throw CancellationError() }
+        let groups = firstRow.count
+        // No rows and no keys: one row of empty aggregates (count 0), as SQL does.
+        var columns = keyColumns.map { $0.gather(firstRow) }
+        for a in aggregates {
+            var c = try Accumulate.run(a, table: table, evaluator: ev, groupOf: groupOf, groups: groups, rows: n)
+            c.name = a.name
+            columns.append(c)
+        }
+        // Groups in key order.
+        var out = Table(name: table.name, columns: columns, zone: schema.zone, timeColumn: schema.timeColumn, rowNoun: "rows")
+        out.rowCount = groups
+        if keys.isEmpty { return out }
+        let order = Sorting.order(Array(columns.prefix(keys.count)), descending: Array(repeating: false, count: keys.count), count: groups)
+        for (i, f) in schema.fields.enumerated() where i < out.columns.count { out.columns[i].unit = f.unit }
+        return out.gather(order)
+    }
+}

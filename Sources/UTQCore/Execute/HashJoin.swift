@@ -1,0 +1,149 @@
+/// Matches rows of two tables on equal keys: builds a hash table on the right side and
+/// probes it with each left row. Rows with a null key never match.
+enum HashJoin {
+    static func run(_ left: Table, _ right: Table, kind: JoinKind, leftKeys: [BoundExpr], rightKeys: [BoundExpr],
+                    rightColumns: [Int], schema: Schema) throws -> Table {
+        let lk = try leftKeys.map { try Evaluator(table: left).column($0) }
+        let rk = try rightKeys.map { try Evaluator(table: right).column($0) }
+        func key(_ cols: [Column], _ i: Int) -> [Value]? {
+            var out: [Value] = []
+            out.reserveCapacity(cols.count)
+            for c in cols {
+                let v = c.value(at: i)
+                if v.isNull { return nil }
+                out.append(normalize(v))
+            }
+            return out
+        }
+        var index: [[Value]: [Int32]] = [:]
+        for j in 0..<right.rowCount {
+            if let k = key(rk, j) { index[k, default: []].append(Int32(j)) }
+        }
+        var leftRows: [Int32] = [], rightRows: [Int32] = []
+        leftRows.reserveCapacity(left.rowCount)
+        rightRows.reserveCapacity(left.rowCount)
+        for i in 0..<left.rowCount {
+            if let k = key(lk, i), let matches = index[k] {
+                for j in matches { leftRows.append(Int32(i)); rightRows.append(j) }
+            } else if kind == .left {
+                leftRows.append(Int32(i)); rightRows.append(-1)
+            }
+        }
+        var columns = left.columns.map { $0.gather(leftRows) }
+        for (k, c) in rightColumns.enumerated() {
+            var col = right.columns[c].gather(rightRows)
+            col.name = schema.fields[left.columns.count + k].name
+            columns.append(col)
+        }
+        var out = Table(name: left.name, columns: columns, zone: schema.zone, timeColumn: schema.timeColumn, rowNoun: left.rowNoun)
+        out.rowCount = leftRows.count
+        return out
+    }
+
+    /// 3 and 3.0 are the same key.
+    static func normalize(_ v: Value) -> Value {
+        if case .double(let d) = v, d == d.rounded(), abs(d) < 9e15 { return .int(Int64(d)) }
+        return v
+    }
+}
+
+/// Adds the missing buckets of a time key, so a chart of counts shows its gaps as zeros.
+enum Fill {
+    static let maximumRows = 2_000_000
+
+    static func run(_ t: Table, key: Int, step: FillStep, otherKeys: [Int], zeroColumns: Set<Int>) throws -> Table {
+        guard t.rowCount > 0 else { return t }
+        let keyColumn = t.columns[key]
+        let raw: [Int64]
+        switch keyColumn.storage {
+        case .int(let a), .timestamp(let a), .duration(let a): raw = a
+        default: throw Diagnostic("fill needs a time or whole-number key, but \(keyColumn.name) is \(keyColumn.type.displayName)")
+        }
+        var lo = Int64.max, hi = Int64.min
+        for i in 0..<t.rowCount where keyColumn.isValid(i) { lo = min(lo, raw[i]); hi = max(hi, raw[i]) }
+        guard lo <= hi else { return t }
+        // The key values from first to last.
+        var values: [Int64] = []
+        let zone = t.zone
+        var v = lo
+        while v <= hi {
+            values.append(v)
+            if values.count > maximumRows { throw Diagnostic("fill would make more than \(maximumRows) rows; give a larger span") }
+            switch step {
+            case .integer: v += 1
+            case .micros(let s):
+                if keyColumn.type == .timestamp && s % CivilTime.microsPerDay == 0 {
+                    v = zone.instant(wallMicros: zone.wallMicros(v) + s)  // whole days in wall time, across DST
+                } else {
+                    v += s
+                }
+            case .months(let m):
+                let wall = LocalDateTime(wallMicros: zone.wallMicros(v))
+                var y = wall.year, mo = wall.month + m
+                while mo > 12 { mo -= 12; y += 1 }
+                v = zone.instant(wallMicros: CivilTime.daysFromCivil(year: y, month: mo, day: 1) * CivilTime.microsPerDay)
+            }
+        }
+        // Combinations of the other keys, each with its first row.
+        var combos: [[Value]: Int32] = [:]
+        var comboOrder: [Int32] = []
+        var existing: [[Value]: Int32] = [:]
+        for i in 0..<t.rowCount {
+            let combo = otherKeys.map { t.columns[$0].value(at: i) }
+            if combos[combo] == nil { combos[combo] = Int32(i); comboOrder.append(Int32(i)) }
+            if keyColumn.isValid(i) { existing[combo + [.int(raw[i])]] = Int32(i) }
+        }
+        var sourceRows: [Int32] = [], comboRows: [Int32] = [], keyValues: [Int64] = []
+        for c in comboOrder {
+            let combo = otherKeys.map { t.columns[$0].value(at: Int(c)) }
+            for v in values {
+                sourceRows.append(existing[combo + [.int(v)]] ?? -1)
+                comboRows.append(c)
+                keyValues.append(v)
+            }
+        }
+        // Rows whose key is null stay as they were.
+        for i in 0..<t.rowCount where !keyColumn.isValid(i) {
+            sourceRows.append(Int32(i)); comboRows.append(Int32(i)); keyValues.append(0)
+        }
+        var columns: [Column] = []
+        for (c, col) in t.columns.enumerated() {
+            if c == key {
+                var validity = Bitmap(count: keyValues.count, value: true)
+                for (i, s) in sourceRows.enumerated() where s >= 0 && !keyColumn.isValid(Int(s)) { validity[i] = false }
+                let storage: Column.Storage
+                switch keyColumn.storage {
+                case .timestamp: storage = .timestamp(keyValues)
+                case .duration: storage = .duration(keyValues)
+                default: storage = .int(keyValues)
+                }
+                columns.append(Column(name: col.name, storage: storage, validity: validity, unit: col.unit))
+            } else if otherKeys.contains(c) {
+                columns.append(col.gather(comboRows))
+            } else {
+                var g = col.gather(sourceRows)
+                if zeroColumns.contains(c) { g = zeroNulls(g) }
+                columns.append(g)
+            }
+        }
+        var out = t
+        out.columns = columns
+        out.rowCount = keyValues.count
+        let sortKeys = (otherKeys + [key]).sorted()
+        let order = Sorting.order(sortKeys.map { columns[$0] }, descending: Array(repeating: false, count: sortKeys.count), count: out.rowCount)
+        return out.gather(order)
+    }
+
+    static func zeroNulls(_ c: Column) -> Column {
+        guard c.validity != nil else { return c }
+        var out = c
+        out.validity = nil
+        switch c.storage {
+        case .int(var a): for i in 0..<a.count where !c.isValid(i) { a[i] = 0 }; out.storage = .int(a)
+        case .double(var a): for i in 0..<a.count where !c.isValid(i) { a[i] = 0 }; out.storage = .double(a)
+        case .duration(var a): for i in 0..<a.count where !c.isValid(i) { a[i] = 0 }; out.storage = .duration(a)
+        default: return c
+        }
+        return out
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+
+/// Functions on text. Those of one argument are computed once per distinct value.
+enum TextFunctions {
+    /// A text → text function applied to each dictionary entry, keeping the codes.
+    static func mapDictionary(_ name: String, usage: String, summary: String, examples: [String] = [],
+                              _ f: @escaping @Sendable (String) -> String) -> FunctionSpec {
+        FunctionSpec(name: name, aliases: [], usage: usage, summary: summary, examples: examples, arity: 1...1,
+                     resultType: { t in
+                         t[0] == .string || t[0] == .null ? .success(.string) : .failure(FunctionTypeError(message: "\(name) needs text, not \(t[0].displayName)"))
+                     },
+                     evaluate: { args, _, n in
+                         switch args[0] {
+                         case .constant(let v, _):
+                             if case .string(let s) = v { return .constant(.string(f(s)), .string) }
+                             return .constant(.null, .string)
+                         case .column(let c):
+                             guard case .string(let s) = c.storage else { return .constant(.null, .string) }
+                             // Mapping can merge values ("Bike", "bike"): re-intern.
+                             var interner = ByteInterner()
+                             let remap = s.dictionary.map { interner.intern(f($0)) }
+                             let codes = s.codes.map { remap[Int($0)] }
+                             return .column(Column(name: "", storage: .string(StringStorage(codes: codes, dictionary: interner.strings())), validity: c.validity))
+                         }
+                     })
+    }
+
+    static func stringArg(_ name: String, _ t: [DataType], _ k: Int = 0) -> FunctionTypeError? {
+        t[k] == .string || t[k] == .null ? nil : FunctionTypeError(message: "\(name) needs text, not \(t[k].displayName)")
+    }
+
+    static let all: [FunctionSpec] = [
+        mapDictionary("lower", usage: "lower(text)", summary: "The text in small letters.",
+                      examples: ["count by lower(legend)"]) { $0.lowercased() },
+        mapDictionary("upper", usage: "upper(text)", summary: "The text in capital letters.") { $0.uppercased() },
+        mapDictionary("trim", usage: "trim(text)", summary: "The text without spaces at either end.") { $0.trimmingCharacters(in: .whitespacesAndNewlines) },
+        FunctionSpec(name: "len", aliases: ["length"], usage: "len(text)", summary: "The number of characters.",
+                     examples: ["where len(note) > 0 | select time, legend, note"], arity: 1...1,
+                     resultType: { t in stringArg("len", t).map { .failure($0) } ?? .success(.int) },
+                     evaluate: { args, type, n in
+                         if case .column(let c) = args[0], case .string(let s) = c.storage {
+                             let lengths = s.dictionary.map { Int64($0.count) }
+                             return .column(Column(name: "", storage: .int(s.codes.map { lengths[Int($0)] }), validity: c.validity))
+                         }
+                         return rowwise(args, n, type) { v in if case .string(let s) = v[0] { return .int(Int64(s.count)) }; return .null }
+                     }),
+        FunctionSpec(name: "substr", aliases: ["substring"], usage: "substr(text, start [, length])",
+                     summary: "Part of the text, counting characters from 1.", examples: [], arity: 2...3,
+                     resultType: { t in
+                         if let e = stringArg("substr", t) { return .failure(e) }
+                         return numericArgs("substr", Array(t.dropFirst())).map { .failure($0) } ?? .success(.string)
+                     },
+                     evaluate: { args, type, n in
+                         rowwise(args, n, type) { v in
+                             guard case .string(let s) = v[0], let start = v[1].doubleValue else { return .null }
+                             let chars = Array(s)
+                             let from = max(0, Int(start) - 1)
+                             guard from < chars.count else { return .string("") }
+                             let length = v.count == 3 ? max(0, Int(v[2].doubleValue ?? 0)) : chars.count
+                             return .string(String(chars[from..<min(chars.count, from + length)]))
+                         }
+                     }),
+        FunctionSpec(name: "replace", aliases: [], usage: "replace(text, find, with)",
+                     summary: "The text with every find replaced.", examples: [], arity: 3...3,
+                     resultType: { t in
+                         for k in 0..<3 { if let e = stringArg("replace", t, k) { return .failure(e) } }
+                         return .success(.string)
+                     },
+                     evaluate: { args, type, n in
+                         rowwise(args, n, type) { v in
+                             guard case .string(let s) = v[0], case .string(let a) = v[1], case .string(let b) = v[2] else { return .null }
+                             return .string(a.isEmpty ? s : s.replacingOccurrences(of: a, with: b))
+                         }
+                     }),
+        FunctionSpec(name: "concat", aliases: [], usage: "concat(a, b, …)",
+                     summary: "The values joined as text (nulls are left out).", examples: [], arity: 1...32,
+                     resultType: { _ in .success(.string) },
+                     evaluate: { args, type, n in
+                         rowwise(args, n, type) { v in .string(v.map { $0.isNull ? "" : Arithmetic.text($0) }.joined()) }
+                     }),
+    ]
+}
+
+/// Conditionals, conversions and durations.
+enum OtherFunctions {
+    static let all: [FunctionSpec] = [
+        FunctionSpec(name: "coalesce", aliases: ["ifnull"], usage: "coalesce(a, b, …)",
+                     summary: "The first value that is not null.", examples: ["let a = coalesce(angle, 0) | avg a"], arity: 1...32,
+                     resultType: { t in
+                         commonType(t).map { .success($0) } ?? .failure(FunctionTypeError(message: "coalesce needs values of one type, got " + t.map(\.displayName).joined(separator: ", ")))
+                     },
+                     evaluate: { args, type, n in
+                         rowwise(args, n, type) { v in
+                             guard let first = v.first(where: { !$0.isNull }) else { return .null }
+                             if type == .double, case .int(let x) = first { return .double(Double(x)) }
+                             return first
+                         }
+                     }),
+        FunctionSpec(name: "if", aliases: ["iif"], usage: "if(condition, then, else)",
+                     summary: "One value where the condition holds and another where it does not.",
+                     examples: ["let moving = if(angle is null, \"still\", \"moving\") | count by moving"], arity: 3...3,
+                     resultType: { t in
+                         guard t[0] == .bool || t[0] == .null else { return .failure(FunctionTypeError(message: "the first argument of if must be a condition")) }
+                         return commonType([t[1], t[2]]).map { .success($0) } ?? .failure(FunctionTypeError(message: "the two results of if must have one type, got \(t[1].displayName) and \(t[2].displayName)"))
+                     },
+                     evaluate: { args, type, n in
+                         rowwise(args, n, type) { v in
+                             let chosen = (v[0] == .bool(true)) ? v[1] : v[2]
+                             if type == .double, case .int(let x) = chosen { return .double(Double(x)) }
+                             return chosen
+                         }
+                     }),
+        FunctionSpec(name: "text", aliases: ["string", "str"], usage: "text(x)", summary: "The value written as text.", examples: [], arity: 1...1,
+                     resultType: { _ in .success(.string) },
+                     evaluate: { args, type, n in rowwise(args, n, type) { v in v[0].isNull ? .null : .string(Arithmetic.text(v[0])) } }),
+        FunctionSpec(name: "number", aliases: ["float", "double"], usage: "number(x)", summary: "The value as a number (null when it is not one).", examples: [], arity: 1...1,
+                     resultType: { _ in .success(.double) },
+                     evaluate: { args, type, n in
+                         rowwise(args, n, type) { v in
+                             switch v[0] {
+                             case .string(let s): return NumberParser.double(s.trimmingCharacters(in: .whitespaces)).map { .double($0) } ?? .null
+                             case .bool(let b): return .double(b ? 1 : 0)
+                             default: return v[0].doubleValue.map { .double($0) } ?? .null
+                             }
+                         }
+                     }),
+        FunctionSpec(name: "int", aliases: ["integer"], usage: "int(x)", summary: "The value as a whole number, cut toward zero.", examples: [], arity: 1...1,
+                     resultType: { _ in .success(.int) },
+                     evaluate: { args, type, n in
+                         rowwise(args, n, type) { v in
+                             switch v[0] {
+                             case .string(let s):
+                                 let t = s.trimmingCharacters(in: .whitespaces)
+                                 if let i = NumberParser.int(t) { return .int(i) }
+                                 if let d = NumberParser.double(t), d.isFinite, Swift.abs(d) < 9e18 { return .int(Int64(d)) }
+                                 return .null
+                             case .bool(let b): return .int(b ? 1 : 0)
+                             default:
+                                 guard let d = v[0].doubleValue, d.isFinite, Swift.abs(d) < 9e18 else { return .null }
+                                 return .int(Int64(d))
+                             }
+                         }
+                     }),
+        durationUnit("seconds", 1_000_000),
+        durationUnit("minutes", 60_000_000),
+        durationUnit("hours", 3_600_000_000),
+        durationUnit("days", 86_400_000_000),
+    ]
+
+    /// minutes(d) is a duration in minutes (a number); minutes(45) is a duration of 45 minutes.
+    static func durationUnit(_ name: String, _ micros: Int64) -> FunctionSpec {
+        FunctionSpec(name: name, aliases: [String(name.dropLast())], usage: "\(name)(x)",
+                     summary: "A duration as a number of \(name), or a number of \(name) as a duration.",
+                     examples: [], arity: 1...1,
+                     resultType: { t in
+                         switch t[0] {
+                         case .duration: return .success(.double)
+                         case .int, .double, .null: return .success(.duration)
+                         default: return .failure(FunctionTypeError(message: "\(name) needs a duration or a number, not \(t[0].displayName)"))
+                         }
+                     },
+                     evaluate: { args, type, n in
+                         rowwise(args, n, type) { v in
+                             switch v[0] {
+                             case .duration(let d): return .double(Double(d) / Double(micros))
+                             case .int(let x): return .duration(x &* micros)
+                             case .double(let x): return x.isFinite ? .duration(Int64((x * Double(micros)).rounded())) : .null
+                             default: return .null
+                             }
+                         }
+                     })
+    }
+}

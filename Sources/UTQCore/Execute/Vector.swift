@@ -1,0 +1,95 @@
+/// A value per row, or one value for every row: what expression evaluation passes around.
+/// Constants stay constants so `legend = "Bike"` compares codes against one code.
+enum Vector {
+    case column(Column)
+    case constant(Value, DataType)
+
+    var type: DataType {
+        switch self {
+        case .column(let c): return c.type
+        case .constant(_, let t): return t
+        }
+    }
+
+    /// A full column of `count` rows.
+    func materialize(_ count: Int, name: String = "") -> Column {
+        switch self {
+        case .column(let c): return c
+        case .constant(let v, let t): return Column.constant(v, type: t, count: count, name: name)
+        }
+    }
+
+    @inline(__always)
+    func isValid(_ i: Int) -> Bool {
+        switch self {
+        case .column(let c): return c.isValid(i)
+        case .constant(let v, _): return !v.isNull
+        }
+    }
+
+    func value(_ i: Int) -> Value {
+        switch self {
+        case .column(let c): return c.value(at: i)
+        case .constant(let v, _): return v
+        }
+    }
+}
+
+extension Column {
+    /// A column holding the same value in every row.
+    static func constant(_ v: Value, type: DataType, count: Int, name: String = "") -> Column {
+        let none = Bitmap(count: count, value: false)
+        switch v {
+        case .null:
+            switch type {
+            case .int: return Column(name: name, storage: .int(Array(repeating: 0, count: count)), validity: none)
+            case .double: return Column(name: name, storage: .double(Array(repeating: 0, count: count)), validity: none)
+            case .bool: return Column(name: name, storage: .bool(Array(repeating: false, count: count)), validity: none)
+            case .string: return Column(name: name, storage: .string(StringStorage(codes: Array(repeating: 0, count: count), dictionary: [""])), validity: none)
+            case .timestamp: return Column(name: name, storage: .timestamp(Array(repeating: 0, count: count)), validity: none)
+            case .duration: return Column(name: name, storage: .duration(Array(repeating: 0, count: count)), validity: none)
+            case .null: return Column.nulls(name, count: count)
+            }
+        case .int(let x):
+            if type == .double { return Column(name: name, storage: .double(Array(repeating: Double(x), count: count))) }
+            return Column(name: name, storage: .int(Array(repeating: x, count: count)))
+        case .double(let x): return Column(name: name, storage: .double(Array(repeating: x, count: count)))
+        case .bool(let x): return Column(name: name, storage: .bool(Array(repeating: x, count: count)))
+        case .string(let s): return Column(name: name, storage: .string(StringStorage(codes: Array(repeating: 0, count: count), dictionary: [s])))
+        case .timestamp(let x): return Column(name: name, storage: .timestamp(Array(repeating: x, count: count)))
+        case .duration(let x): return Column(name: name, storage: .duration(Array(repeating: x, count: count)))
+        }
+    }
+
+    /// Builds a column from per-row values of one type (slow path for rarely used functions).
+    static func from(values: [Value], type: DataType, name: String = "", unit: DisplayUnit = .automatic) -> Column {
+        let n = values.count
+        var validity = Bitmap(count: n, value: true)
+        var anyNull = false
+        for (i, v) in values.enumerated() where v.isNull { validity[i] = false; anyNull = true }
+        let valid: Bitmap? = anyNull ? validity : nil
+        switch type {
+        case .int:
+            return Column(name: name, storage: .int(values.map { if case .int(let x) = $0 { return x }; return Int64($0.doubleValue ?? 0) }), validity: valid, unit: unit)
+        case .double:
+            return Column(name: name, storage: .double(values.map { $0.doubleValue ?? 0 }), validity: valid, unit: unit)
+        case .bool:
+            return Column(name: name, storage: .bool(values.map { if case .bool(let x) = $0 { return x }; return false }), validity: valid, unit: unit)
+        case .timestamp:
+            return Column(name: name, storage: .timestamp(values.map { if case .timestamp(let x) = $0 { return x }; return 0 }), validity: valid, unit: unit)
+        case .duration:
+            return Column(name: name, storage: .duration(values.map { if case .duration(let x) = $0 { return x }; return 0 }), validity: valid, unit: unit)
+        case .string:
+            var interner = ByteInterner()
+            let codes = values.map { v -> UInt32 in
+                if case .string(let s) = v { return interner.intern(s) }
+                return 0
+            }
+            var dict = interner.strings()
+            if dict.isEmpty { dict = [""] }
+            return Column(name: name, storage: .string(StringStorage(codes: codes, dictionary: dict)), validity: valid, unit: unit)
+        case .null:
+            return Column.nulls(name, count: n)
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+
+/// Reads a file in chunks as UTF-8 bytes. A UTF-8 byte-order mark is skipped; UTF-16 files
+/// (with a mark, or recognised by their zero bytes) are converted to UTF-8 first; NUL bytes
+/// are dropped and counted so the reader can warn.
+final class ByteStream {
+    let path: String
+    private var fd: Int32 = -1
+    private var converted: [UInt8]?
+    private var convertedOffset = 0
+    private(set) var encodingNote: String?
+    private(set) var nulBytes = 0
+    private(set) var firstNulOffset: Int?
+    private var delivered = 0
+    private(set) var fileSize: Int = 0
+    private var atStart = true
+
+    init(path: String) throws {
+        self.path = path
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            throw LoadError(path: path, Self.openErrorMessage(errno))
+        }
+        if (st.st_mode & S_IFMT) == S_IFDIR {
+            throw LoadError(path: path, "is a folder, not a file")
+        }
+        fileSize = Int(st.st_size)
+        fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw LoadError(path: path, Self.openErrorMessage(errno)) }
+        try sniffEncoding()
+    }
+
+    deinit { if fd >= 0 { close(fd) } }
+
+    static func openErrorMessage(_ code: Int32) -> String {
+        switch code {
+        case ENOENT: return "no such file"
+        case EACCES: return "permission denied (the file cannot be read)"
+        case EISDIR: return "is a folder, not a file"
+        default: return String(cString: strerror(code))
+        }
+    }
+
+    /// Looks at the first bytes: a UTF-16 file is converted whole (such files are small
+    /// exports); everything else streams.
+    private func sniffEncoding() throws {
+        var head = [UInt8](repeating: 0, count: 4096)
+        let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 4096, 0) }
+        guard n >= 0 else { throw LoadError(path: path, String(cString: strerror(errno))) }
+        head.removeSubrange(n...)
+        var utf16: String.Encoding? = nil
+        if head.count >= 2 && head[0] == 0xFF && head[1] == 0xFE { utf16 = .utf16LittleEndian }
+        else if head.count >= 2 && head[0] == 0xFE && head[1] == 0xFF { utf16 = .utf16BigEndian }
+        else if head.count >= 4 {
+            // No mark: ASCII text in UTF-16 has a zero in every other byte.
+            let evens = stride(from: 0, to: head.count - 1, by: 2).filter { head[$0] == 0 }.count
+            let odds = stride(from: 1, to: head.count, by: 2).filter { head[$0] == 0 }.count
+            let pairs = head.count / 2
+            if odds > pairs * 3 / 4 && evens == 0 { utf16 = .utf16LittleEndian }
+            else if evens > pairs * 3 / 4 && odds == 0 { utf16 = .utf16BigEndian }
+        }
+        if let utf16 {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            var body = data
+            if body.count >= 2 && ((body[body.startIndex] == 0xFF && body[body.startIndex + 1] == 0xFE) || (body[body.startIndex] == 0xFE && body[body.startIndex + 1] == 0xFF)) {
+                body = body.dropFirst(2)
+            }
+            guard let text = String(data: body, encoding: utf16) else {
+                throw LoadError(path: path, "looks like UTF-16 but does not decode as UTF-16")
+            }
+            converted = Array(text.utf8)
+            encodingNote = "read as UTF-16 and converted to UTF-8"
+            fileSize = converted!.count
+        }
+    }
+
+    /// Appends up to `chunk` more bytes to `buffer`. Returns false at the end of the file.
+    func read(into buffer: inout [UInt8], chunk: Int) throws -> Bool {
+        let before = buffer.count
+        if let converted {
+            let end = min(converted.count, convertedOffset + chunk)
+            if convertedOffset >= end { return false }
+            buffer.append(contentsOf: converted[convertedOffset..<end])
+            convertedOffset = end
+        } else {
+            buffer.reserveCapacity(before + chunk)
+            var got = 0
+            // Grow without initialising twice: append zeros then read over them.
+            buffer.append(contentsOf: repeatElement(0, count: chunk))
+            while got < chunk {
+                let n = buffer.withUnsafeMutableBytes { p -> Int in
+                    Foundation.read(fd, p.baseAddress! + before + got, chunk - got)
+                }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    buffer.removeSubrange((before + got)...)
+                    throw LoadError(path: path, String(cString: strerror(errno)))
+                }
+                if n == 0 { break }
+                got += n
+            }
+            buffer.removeSubrange((before + got)...)
+            if got == 0 { return false }
+        }
+        // A UTF-8 byte-order mark at the very start is not data.
+        if atStart {
+            atStart = false
+            if buffer.count - before >= 3 && buffer[before] == 0xEF && buffer[before + 1] == 0xBB && buffer[before + 2] == 0xBF {
+                buffer.removeSubrange(before..<(before + 3))
+                encodingNote = encodingNote ?? "skipped a UTF-8 byte-order mark"
+            }
+        }
+        stripNuls(&buffer, from: before)
+        delivered += buffer.count - before
+        return true
+    }
+
+    private func stripNuls(_ buffer: inout [UInt8], from start: Int) {
+        let found = buffer.withUnsafeBytes { p -> Bool in
+            memchr(p.baseAddress! + start, 0, buffer.count - start) != nil
+        }
+        guard found else { return }
+        var w = start
+        for r in start..<buffer.count {
+            let b = buffer[r]
+            if b == 0 {
+                nulBytes += 1
+                if firstNulOffset == nil { firstNulOffset = delivered + (r - start) }
+                continue
+            }
+            buffer[w] = b
+            w += 1
+        }
+        buffer.removeSubrange(w...)
+    }
+
+    /// The whole file at once (for formats read as one document).
+    func readAll() throws -> [UInt8] {
+        var all: [UInt8] = []
+        all.reserveCapacity(fileSize + 16)
+        while try read(into: &all, chunk: max(1 << 20, fileSize + 1)) {}
+        return all
+    }
+}
+
+/// Line and column (1-based, columns in characters) of a byte offset in a buffer.
+func lineAndColumn(of offset: Int, in bytes: UnsafeRawBufferPointer) -> (line: Int, column: Int) {
+    var line = 1
+    var lineStart = 0
+    let end = min(offset, bytes.count)
+    var i = 0
+    while i < end {
+        if bytes[i] == 0x0A { line += 1; lineStart = i + 1 }
+        i += 1
+    }
+    var column = 1
+    var j = lineStart
+    while j < end {
+        if bytes[j] & 0xC0 != 0x80 { column += 1 }
+        j += 1
+    }
+    return (line, column)
+}

@@ -1,0 +1,58 @@
+/// Why a file could not be loaded, and where in the file.
+public struct LoadError: Error, Sendable, CustomStringConvertible {
+    public var path: String
+    public var line: Int?
+    public var column: Int?
+    public var message: String
+
+    public init(path: String, line: Int? = nil, column: Int? = nil, _ message: String) {
+        self.path = path; self.line = line; self.column = column; self.message = message
+    }
+
+    public var description: String {
+        var s = path
+        if let line { s += ":\(line)"; if let column { s += ":\(column)" } }
+        return s + ": " + message
+    }
+}
+
+/// Something a loader read but did not like; the load goes on.
+public struct LoadWarning: Sendable, CustomStringConvertible, Equatable {
+    public var path: String
+    public var line: Int?
+    public var message: String
+
+    public init(path: String, line: Int? = nil, _ message: String) {
+        self.path = path; self.line = line; self.message = message
+    }
+
+    public var description: String {
+        (line.map { "\(path):\($0)" } ?? path) + ": " + message
+    }
+}
+
+/// Collects warnings, keeping the first few of each kind and counting the rest,
+/// so a file with ten thousand bad rows gives a readable report.
+struct WarningLog {
+    let path: String
+    private(set) var items: [LoadWarning] = []
+    private var perKind: [String: Int] = [:]
+    let limitPerKind = 3
+
+    init(path: String) { self.path = path }
+
+    mutating func add(_ kind: String, line: Int?, _ message: String) {
+        let n = perKind[kind, default: 0]
+        perKind[kind] = n + 1
+        if n < limitPerKind { items.append(LoadWarning(path: path, line: line, message)) }
+    }
+
+    /// The warnings, with a line for each kind that had more than were kept.
+    func finish() -> [LoadWarning] {
+        var out = items
+        for (kind, n) in perKind.sorted(by: { $0.key < $1.key }) where n > limitPerKind {
+            out.append(LoadWarning(path: path, "\(n - limitPerKind) more \(kind) warnings"))
+        }
+        return out
+    }
+}

@@ -1,0 +1,242 @@
+import Foundation
+
+/// What `load` was asked to do.
+public struct LoadRequest: Sendable {
+    public var path: String
+    /// The name given with `as`, else derived from the file name.
+    public var name: String?
+    /// `at PATH`: where the rows are inside a JSON document.
+    public var at: String?
+    /// Zone for times written without an offset (the session's default).
+    public var zone: ZoneRules
+    public var cancel: CancellationFlag?
+
+    public init(path: String, name: String? = nil, at: String? = nil, zone: ZoneRules, cancel: CancellationFlag? = nil) {
+        self.path = path; self.name = name; self.at = at; self.zone = zone; self.cancel = cancel
+    }
+}
+
+/// What a load produced: the tables (the first becomes current), a summary line, warnings.
+public struct LoadResult: Sendable {
+    public var tables: [Table]
+    public var summary: String
+    public var warnings: [LoadWarning]
+}
+
+/// Detects a file's format and hands it to the right reader.
+public enum Loaders {
+    public static func load(_ request: LoadRequest) throws -> LoadResult {
+        let path = request.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw LoadError(path: path, "no such file")
+        }
+        let name = request.name ?? tableName(for: path)
+        if isDirectory.boolValue {
+            throw LoadError(path: path, "is a folder; a folder can be loaded when it is a GTFS feed (with stops.txt, routes.txt, trips.txt …)")
+        }
+        let head = try peek(path)
+        let lower = path.lowercased()
+        if lower.hasSuffix(".zip") || head.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
+            throw LoadError(path: path, "is a zip archive; only GTFS feeds can be loaded from zip files")
+        }
+        if looksBinary(head) {
+            throw LoadError(path: path, "looks like a binary file, not text (CSV, TSV or JSON)")
+        }
+        let first = head.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) })
+        let json = first == UInt8(ascii: "[") || first == UInt8(ascii: "{") || lower.hasSuffix(".json") || lower.hasSuffix(".ndjson") || lower.hasSuffix(".jsonl")
+        if json {
+            return try JSONLoading.load(request, name: name, head: head)
+        }
+        if request.at != nil {
+            throw LoadError(path: path, "at PATH is for JSON documents, and this file is not JSON")
+        }
+        let loaded = try CSVLoader.load(path: path, name: name, zone: request.zone, cancel: request.cancel)
+        return LoadResult(tables: [loaded.table], summary: summary(loaded.table), warnings: loaded.warnings)
+    }
+
+    /// The first bytes of a file.
+    static func peek(_ path: String, count: Int = 65536) throws -> [UInt8] {
+        let stream = try ByteStream(path: path)
+        var buffer: [UInt8] = []
+        _ = try stream.read(into: &buffer, chunk: count)
+        return buffer
+    }
+
+    /// Zero bytes in the first block of a file that is not UTF-16: binary data.
+    static func looksBinary(_ head: [UInt8]) -> Bool {
+        let sample = head.prefix(4096)
+        guard !sample.isEmpty else { return false }
+        let controls = sample.filter { $0 < 0x09 || ($0 > 0x0D && $0 < 0x20 && $0 != 0x1B) }.count
+        return controls * 10 > sample.count
+    }
+
+    /// A table name from a file name: `datasets/market.json` → `market`.
+    public static func tableName(for path: String) -> String {
+        var base = (path as NSString).lastPathComponent
+        for ext in [".zip", ".json", ".ndjson", ".jsonl", ".csv", ".tsv", ".txt", ".tab", ".geojson"] where base.lowercased().hasSuffix(ext) {
+            base = String(base.dropLast(ext.count))
+            break
+        }
+        var out = ""
+        for ch in base {
+            if ch.isLetter || ch.isNumber || ch == "_" { out.append(ch) } else if !out.hasSuffix("_") { out.append("_") }
+        }
+        while out.hasSuffix("_") { out.removeLast() }
+        if out.isEmpty { out = "table" }
+        if out.first!.isNumber { out = "t" + out }
+        return out
+    }
+
+    /// `market: 516 entries, 8 legends · 2017-03-23 08:15 → 23:45 (Europe/Oslo)`.
+    public static func summary(_ t: Table, extra: String? = nil) -> String {
+        var s = "\(t.name): \(NumberText.grouped(t.rowCount)) \(t.rowCount == 1 ? singular(t.rowNoun) : t.rowNoun)"
+        if let extra { s += ", " + extra } else { s += ", \(t.columns.count) columns" }
+        if let (lo, hi) = t.timeRange() {
+            let a = TimeText.display(lo, zone: t.zone, unit: .minute)
+            var b = TimeText.display(hi, zone: t.zone, unit: .minute)
+            if a.prefix(10) == b.prefix(10) { b = String(b.dropFirst(11)) }
+            s += " · \(a) → \(b) (\(t.zone.identifier))"
+        }
+        return s
+    }
+
+    static func singular(_ noun: String) -> String {
+        if noun == "entries" { return "entry" }
+        return noun.hasSuffix("s") ? String(noun.dropLast()) : noun
+    }
+}
+
+/// JSON files: record arrays and NDJSON stream into columns; documents are read whole and
+/// recognised (Behaviour Mapper projects), or their rows are found at a path.
+enum JSONLoading {
+    static func load(_ request: LoadRequest, name: String, head: [UInt8]) throws -> LoadResult {
+        let path = request.path
+        if request.at == nil, let first = head.first(where: { $0 > 0x20 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }) {
+            if first == UInt8(ascii: "[") || isLines(head) {
+                let loaded = try JSONRecordLoader.load(path: path, name: name, zone: request.zone, cancel: request.cancel)
+                return LoadResult(tables: [loaded.table], summary: Loaders.summary(loaded.table), warnings: loaded.warnings)
+            }
+        }
+        let doc = try parseJSONDocument(path: path)
+        if request.at == nil && BehaviourMapper.isProject(doc) {
+            let (project, warnings) = try BehaviourMapper.load(project: doc, name: name, path: path)
+            let legends = project.legends.rowCount
+            let summary = Loaders.summary(project.entries, extra: "\(legends) legend\(legends == 1 ? "" : "s")")
+            return LoadResult(tables: [project.entries, project.legends], summary: summary, warnings: warnings)
+        }
+        let rows: [JSONValue]
+        if let at = request.at {
+            let parts = at.split(separator: ".").map { String($0).replacingOccurrences(of: "[]", with: "") }
+            guard let found = doc.at(path: parts) else {
+                throw LoadError(path: path, "there is nothing at \(at)" + suggestion(doc))
+            }
+            rows = found.array ?? [found]
+        } else if let array = doc.array {
+            rows = array
+        } else {
+            let candidates = arrays(in: doc, prefix: "")
+            if candidates.count == 1 {
+                rows = doc.at(path: candidates[0].path.split(separator: ".").map(String.init))?.array ?? []
+            } else {
+                throw LoadError(path: path, "this JSON document is one object; say where its rows are with at PATH" + suggestion(doc))
+            }
+        }
+        let table = try RecordTable.build(rows, name: name, zone: request.zone, path: path)
+        return LoadResult(tables: [table], summary: Loaders.summary(table), warnings: [])
+    }
+
+    /// Whether the text holds one JSON value per line (NDJSON): a complete first value followed by another.
+    static func isLines(_ head: [UInt8]) -> Bool {
+        head.withUnsafeBytes { b in
+            var r = JSONReader(b, pos: 0, isFinal: false)
+            r.skipWhitespace()
+            guard (try? r.parseValue(depth: 0)) != nil else { return false }
+            r.skipWhitespace()
+            guard let c = r.peek() else { return false }
+            return c == UInt8(ascii: "{") || c == UInt8(ascii: "[")
+        }
+    }
+
+    /// Arrays of objects inside a document, with their paths and sizes.
+    static func arrays(in v: JSONValue, prefix: String, depth: Int = 0) -> [(path: String, count: Int)] {
+        guard depth < 4, let members = v.objectMembers else { return [] }
+        var out: [(String, Int)] = []
+        for (k, child) in members {
+            let p = prefix.isEmpty ? k : prefix + "." + k
+            if let a = child.array, a.contains(where: { $0.objectMembers != nil }) { out.append((p, a.count)) }
+            out += arrays(in: child, prefix: p, depth: depth + 1)
+        }
+        return out
+    }
+
+    static func suggestion(_ doc: JSONValue) -> String {
+        let found = arrays(in: doc, prefix: "")
+        guard !found.isEmpty else { return "" }
+        return " (arrays of objects here: " + found.prefix(6).map { "\($0.path) (\($0.count))" }.joined(separator: ", ") + ")"
+    }
+}
+
+/// Builds a table from JSON objects already parsed, flattening nested objects.
+enum RecordTable {
+    static func build(_ rows: [JSONValue], name: String, zone: ZoneRules, path: String) throws -> Table {
+        var order: [String] = []
+        var flat: [[String: JSONValue]] = []
+        for row in rows {
+            var record: [String: JSONValue] = [:]
+            flatten(row, prefix: "", into: &record, order: &order)
+            flat.append(record)
+        }
+        var columns: [Column] = []
+        for (k, key) in order.enumerated() {
+            let values = flat.map { $0[key] ?? .null }
+            columns.append(try column(values, name: key, index: k, zone: zone))
+        }
+        return Table(name: name, columns: columns, zone: zone)
+    }
+
+    static func flatten(_ v: JSONValue, prefix: String, into record: inout [String: JSONValue], order: inout [String]) {
+        if let members = v.objectMembers {
+            for (k, child) in members {
+                flatten(child, prefix: prefix.isEmpty ? k : prefix + "." + k, into: &record, order: &order)
+            }
+            return
+        }
+        let key = prefix.isEmpty ? "value" : prefix
+        if record[key] == nil {
+            if !order.contains(key) { order.append(key) }
+            record[key] = v
+        }
+    }
+
+    static func column(_ values: [JSONValue], name: String, index: Int, zone: ZoneRules) throws -> Column {
+        var vote = JSONRecordLoader.ColumnVote()
+        var text = TypeVote()
+        var numbers = 0, integers = 0, bools = 0, strings = 0, nested = 0
+        for v in values {
+            switch v {
+            case .number(_, let isInt): numbers += 1; if isInt { integers += 1 }
+            case .bool: bools += 1
+            case .string(var s): strings += 1; s.withUTF8 { text.add(UnsafeRawBufferPointer($0)) }
+            case .array, .object: nested += 1
+            case .null: break
+            }
+        }
+        vote.numbers = numbers; vote.integers = integers; vote.bools = bools; vote.strings = strings; vote.nested = nested; vote.text = text
+        let builder = ColumnBuilder(name: name, index: index, type: vote.result, zone: zone)
+        for v in values {
+            switch v {
+            case .null: builder.appendNull()
+            case .bool(let b): try builder.appendBool(b)
+            case .number(let d, let isInt):
+                var raw = v.text
+                try raw.withUTF8 { try builder.appendNumber(int: isInt && abs(d) < 9e15 ? Int64(d) : nil, double: d, raw: UnsafeRawBufferPointer($0)) }
+            case .string(var s): try s.withUTF8 { try builder.appendText(UnsafeRawBufferPointer($0), emptyIsNull: false) }
+            case .array, .object:
+                var raw = v.text
+                try raw.withUTF8 { try builder.appendText(UnsafeRawBufferPointer($0), emptyIsNull: false) }
+            }
+        }
+        return builder.finish()
+    }
+}

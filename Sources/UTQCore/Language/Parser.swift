@@ -1,0 +1,404 @@
+/// Parses one command's tokens into a `Statement`. Verbs parse their own arguments
+/// through the registry (`Verbs`), so the parser, `help` and completion share one list.
+public struct Parser {
+    public let source: SourceText
+    var tokens: [Token]
+    var index = 0
+
+    public init(source: SourceText, tokens: [Token]) {
+        self.source = source
+        var t = tokens
+        if t.last.map({ if case .end = $0.kind { return false } else { return true } }) ?? true {
+            let endPos = t.last?.span.end ?? 0
+            t.append(Token(.end, SourceSpan(endPos, endPos)))
+        }
+        self.tokens = t
+    }
+
+    // MARK: token access
+
+    public var current: Token { tokens[index] }
+    public func peek(_ k: Int = 1) -> Token { tokens[min(index + k, tokens.count - 1)] }
+    public var atEnd: Bool { current.isEnd }
+
+    @discardableResult
+    public mutating func advance() -> Token {
+        let t = tokens[index]
+        if index < tokens.count - 1 { index += 1 }
+        return t
+    }
+
+    public mutating func eatKeyword(_ word: String) -> Bool {
+        if current.isKeyword(word) { advance(); return true }
+        return false
+    }
+
+    public mutating func eatSymbol(_ s: Token.Symbol) -> Bool {
+        if current.isSymbol(s) { advance(); return true }
+        return false
+    }
+
+    public mutating func expectSymbol(_ s: Token.Symbol, _ what: String) throws {
+        guard eatSymbol(s) else { throw Diagnostic("expected \(what), found \(current.describe)", at: current.span) }
+    }
+
+    /// A name: identifier or backquoted identifier (or a string, for names with spaces).
+    public mutating func name(_ what: String) throws -> (String, SourceSpan) {
+        let t = current
+        switch t.kind {
+        case .identifier(let s, _): advance(); return (s, t.span)
+        case .string(let s): advance(); return (s, t.span)
+        default: throw Diagnostic("expected \(what), found \(t.describe)", at: t.span)
+        }
+    }
+
+    public mutating func integer(_ what: String) throws -> Int {
+        let t = current
+        if case .number(let d, true) = t.kind, d >= 0 { advance(); return Int(d) }
+        throw Diagnostic("expected \(what) (a whole number), found \(t.describe)", at: t.span)
+    }
+
+    /// A file path: a quoted string, or the characters up to the next space (`datasets/market.json`).
+    public mutating func path(_ what: String = "a file name") throws -> (String, SourceSpan) {
+        let t = current
+        if case .string(let s) = t.kind { advance(); return (s, t.span) }
+        if t.isEnd || t.isSymbol(.pipe) {
+            throw Diagnostic("expected \(what), found \(t.describe)", at: t.span)
+        }
+        let start = t.span.start
+        var end = t.span.end
+        advance()
+        while !current.isEnd, !current.spaceBefore, !current.isSymbol(.pipe) {
+            end = current.span.end
+            advance()
+        }
+        return (source.slice(SourceSpan(start, end)), SourceSpan(start, end))
+    }
+
+    /// The rest of the command as raw text (for `set` values and `help` topics).
+    public mutating func restOfCommand() -> (String, SourceSpan)? {
+        guard !atEnd else { return nil }
+        let start = current.span.start
+        var end = start
+        while !atEnd && !current.isSymbol(.pipe) { end = current.span.end; advance() }
+        let text = source.slice(SourceSpan(start, end)).trimmingCharacters(in: .whitespaces)
+        return (text, SourceSpan(start, end))
+    }
+
+    // MARK: statements
+
+    public mutating func parseStatement() throws -> Statement {
+        let start = current.span
+        // Session commands: `:help`, `:save FILE`, `:quit`, `history`.
+        if current.isSymbol(.colon), case .identifier(let word, _) = peek().kind {
+            advance(); advance()
+            let lower = word.lowercased()
+            if lower == "help" || lower == "h" {
+                let topic = restOfCommand()?.0
+                try expectEnd()
+                let pipeline = Pipeline(source: .current, stages: [Stage(verb: "help", span: start, args: .help(topic))], span: start)
+                return .pipeline(pipeline)
+            }
+            guard MetaCommands.all.contains(lower) else {
+                throw Diagnostic("unknown session command :\(word)" + Suggest.didYouMean(lower, among: MetaCommands.all),
+                                 at: start.union(tokens[index - 1].span),
+                                 hint: "session commands: " + MetaCommands.all.map { ":" + $0 }.joined(separator: ", "))
+            }
+            let arg = restOfCommand()?.0
+            return .meta(command: lower, argument: arg, start.union(tokens[max(0, index - 1)].span))
+        }
+        if current.isKeyword("history") && peek().isEnd {
+            advance()
+            return .meta(command: "history", argument: nil, start)
+        }
+        if (current.isKeyword("quit") || current.isKeyword("exit")) && peek().isEnd {
+            advance()
+            return .meta(command: "quit", argument: nil, start)
+        }
+        // `let NAME = <pipeline>` names a result; `let NAME = <expression>` adds a column.
+        if current.isKeyword("let"), case .identifier(let name, _) = peek().kind, peek(2).isSymbol(.equal),
+           startsPipeline(at: index + 3) {
+            advance(); advance(); advance()
+            let p = try parsePipeline()
+            return .assign(name: name, p, start.union(p.span))
+        }
+        let p = try parsePipeline()
+        return .pipeline(p)
+    }
+
+    /// Whether the tokens at `i` start a pipeline (a verb, `$n`, `_`, or a table followed by `|`).
+    func startsPipeline(at i: Int) -> Bool {
+        guard i < tokens.count else { return false }
+        let t = tokens[i]
+        switch t.kind {
+        case .resultRef: return true
+        case .identifier(let s, let quoted):
+            if quoted { return false }
+            if s == "_" { return true }
+            if Verbs.spec(for: s) != nil {
+                // `count * 2` is an expression over a column called count.
+                let next = tokens[min(i + 1, tokens.count - 1)]
+                if case .symbol(let sym) = next.kind, sym != .pipe, sym != .comma, sym != .lparen { return false }
+                return true
+            }
+            let next = tokens[min(i + 1, tokens.count - 1)]
+            return next.isSymbol(.pipe)
+        default:
+            return false
+        }
+    }
+
+    public mutating func expectEnd() throws {
+        guard atEnd else {
+            throw Diagnostic("unexpected \(current.describe)", at: current.span, hint: "a command ends here; start another with ';' or a new line")
+        }
+    }
+
+    public mutating func parsePipeline() throws -> Pipeline {
+        let start = current.span
+        var source = PipelineSource.current
+        var stages: [Stage] = []
+        let t = current
+        switch t.kind {
+        case .resultRef(let n):
+            advance()
+            source = .result(n, t.span)
+        case .identifier(let s, let quoted) where s == "_" && !quoted:
+            advance()
+            source = .last(t.span)
+        case .identifier(let s, let quoted) where quoted || Verbs.spec(for: s) == nil:
+            // A table name, alone or followed by `|`.
+            if peek().isSymbol(.pipe) || peek().isEnd {
+                advance()
+                source = .table(s, t.span)
+            }
+        default:
+            break
+        }
+        if case .current = source {
+            stages.append(try parseStage())
+        } else if atEnd {
+            return Pipeline(source: source, stages: [], span: start.union(tokens[max(0, index - 1)].span))
+        } else {
+            try expectSymbol(.pipe, "'|' after the table")
+            stages.append(try parseStage())
+        }
+        while eatSymbol(.pipe) {
+            stages.append(try parseStage())
+        }
+        try expectEnd()
+        return Pipeline(source: source, stages: stages, span: start.union(tokens[max(0, index - 1)].span))
+    }
+
+    mutating func parseStage() throws -> Stage {
+        let t = current
+        guard case .identifier(let word, let quoted) = t.kind, !quoted else {
+            if t.isEnd { throw Diagnostic("expected a verb after '|'", at: t.span, hint: "for example: count by hour") }
+            throw Diagnostic("expected a verb, found \(t.describe)", at: t.span, hint: "type help to see the verbs")
+        }
+        guard let spec = Verbs.spec(for: word) else {
+            let suggestion = Suggest.didYouMean(word, among: Verbs.names)
+            throw Diagnostic("unknown verb \"\(word)\"" + suggestion, at: t.span,
+                             hint: suggestion.isEmpty ? "type help to list the verbs" : nil)
+        }
+        let verbToken = advance()
+        do {
+            let args = try spec.parse(&self, verbToken)
+            return Stage(verb: spec.name, span: t.span.union(tokens[max(0, index - 1)].span), args: args)
+        } catch var d as Diagnostic {
+            if d.usage == nil { d.usage = spec.usage }
+            throw d
+        }
+    }
+
+    // MARK: expressions
+
+    public mutating func parseExpr() throws -> Expr { try parseOr() }
+
+    mutating func parseOr() throws -> Expr {
+        var lhs = try parseAnd()
+        while current.isKeyword("or") {
+            advance()
+            let rhs = try parseAnd()
+            lhs = .binary(.or, lhs, rhs, lhs.span.union(rhs.span))
+        }
+        return lhs
+    }
+
+    mutating func parseAnd() throws -> Expr {
+        var lhs = try parseNot()
+        while current.isKeyword("and") {
+            advance()
+            let rhs = try parseNot()
+            lhs = .binary(.and, lhs, rhs, lhs.span.union(rhs.span))
+        }
+        return lhs
+    }
+
+    mutating func parseNot() throws -> Expr {
+        if current.isKeyword("not") || current.isSymbol(.bang) {
+            let t = advance()
+            let e = try parseNot()
+            return .unary(.not, e, t.span.union(e.span))
+        }
+        return try parseComparison()
+    }
+
+    mutating func parseComparison() throws -> Expr {
+        let lhs = try parseAdditive()
+        var negated = false
+        if current.isKeyword("not"), peek().isKeyword("in") || peek().isKeyword("contains") || peek().isKeyword("between")
+            || peek().isKeyword("like") {
+            advance()
+            negated = true
+        }
+        let t = current
+        if case .symbol(let s) = t.kind {
+            let op: BinaryOp?
+            switch s {
+            case .equal, .doubleEqual: op = .equal
+            case .notEqual, .lessGreater: op = .notEqual
+            case .less: op = .less
+            case .lessEqual: op = .lessEqual
+            case .greater: op = .greater
+            case .greaterEqual: op = .greaterEqual
+            case .tilde: op = .matches
+            default: op = nil
+            }
+            if let op {
+                advance()
+                let rhs = try parseAdditive()
+                return .binary(op, lhs, rhs, lhs.span.union(rhs.span))
+            }
+        }
+        if t.isKeyword("in") {
+            advance()
+            try expectSymbol(.lparen, "'(' after in, as in: legend in (\"Bike\", \"Walking\")")
+            var items: [Expr] = []
+            if !current.isSymbol(.rparen) {
+                repeat { items.append(try parseAdditive()) } while eatSymbol(.comma)
+            }
+            let close = current.span
+            try expectSymbol(.rparen, "')' to close the list")
+            return .inList(lhs, items, negated: negated, lhs.span.union(close))
+        }
+        if t.isKeyword("contains") || t.isKeyword("like") {
+            advance()
+            let rhs = try parseAdditive()
+            let e = Expr.binary(.contains, lhs, rhs, lhs.span.union(rhs.span))
+            return negated ? .unary(.not, e, e.span) : e
+        }
+        if t.isKeyword("starts") || t.isKeyword("ends") {
+            let op: BinaryOp = t.isKeyword("starts") ? .startsWith : .endsWith
+            advance()
+            _ = eatKeyword("with")
+            let rhs = try parseAdditive()
+            return .binary(op, lhs, rhs, lhs.span.union(rhs.span))
+        }
+        if t.isKeyword("between") {
+            advance()
+            let lo = try parseAdditive()
+            guard eatKeyword("and") else { throw Diagnostic("expected and in between … and …", at: current.span) }
+            let hi = try parseAdditive()
+            return .between(lhs, lo, hi, negated: negated, lhs.span.union(hi.span))
+        }
+        if t.isKeyword("is") {
+            advance()
+            let not = eatKeyword("not")
+            guard current.isKeyword("null") || current.isKeyword("empty") || current.isKeyword("missing") else {
+                throw Diagnostic("expected null after is, as in: angle is null", at: current.span)
+            }
+            let end = advance().span
+            return .isNull(lhs, negated: not, lhs.span.union(end))
+        }
+        return lhs
+    }
+
+    mutating func parseAdditive() throws -> Expr {
+        var lhs = try parseMultiplicative()
+        while true {
+            let op: BinaryOp
+            if current.isSymbol(.plus) { op = .add } else if current.isSymbol(.minus) { op = .subtract } else { break }
+            advance()
+            let rhs = try parseMultiplicative()
+            lhs = .binary(op, lhs, rhs, lhs.span.union(rhs.span))
+        }
+        return lhs
+    }
+
+    mutating func parseMultiplicative() throws -> Expr {
+        var lhs = try parseUnary()
+        while true {
+            let op: BinaryOp
+            if current.isSymbol(.star) { op = .multiply } else if current.isSymbol(.slash) { op = .divide }
+            else if current.isSymbol(.percent) { op = .modulo } else { break }
+            advance()
+            let rhs = try parseUnary()
+            lhs = .binary(op, lhs, rhs, lhs.span.union(rhs.span))
+        }
+        return lhs
+    }
+
+    mutating func parseUnary() throws -> Expr {
+        if current.isSymbol(.minus) {
+            let t = advance()
+            let e = try parseUnary()
+            if case .literal(.int(let v), let s) = e { return .literal(.int(-v), t.span.union(s)) }
+            if case .literal(.double(let v), let s) = e { return .literal(.double(-v), t.span.union(s)) }
+            if case .literal(.duration(let v), let s) = e { return .literal(.duration(-v), t.span.union(s)) }
+            return .unary(.negate, e, t.span.union(e.span))
+        }
+        return try parsePrimary()
+    }
+
+    mutating func parsePrimary() throws -> Expr {
+        let t = current
+        switch t.kind {
+        case .number(let d, let isInteger):
+            advance()
+            return .literal(isInteger ? .int(Int64(d)) : .double(d), t.span)
+        case .duration(let micros):
+            advance()
+            return .literal(.duration(micros), t.span)
+        case .string(let s):
+            advance()
+            return .literal(.string(s), t.span)
+        case .symbol(.lparen):
+            advance()
+            let e = try parseExpr()
+            try expectSymbol(.rparen, "')'")
+            return e
+        case .identifier(let name, let quoted):
+            advance()
+            if !quoted {
+                let lower = name.lowercased()
+                if lower == "true" { return .literal(.bool(true), t.span) }
+                if lower == "false" { return .literal(.bool(false), t.span) }
+                if lower == "null" { return .literal(.null, t.span) }
+                if current.isSymbol(.lparen) && !current.spaceBefore || (current.isSymbol(.lparen) && Functions.isKnown(lower)) {
+                    advance()
+                    var args: [Expr] = []
+                    if !current.isSymbol(.rparen) {
+                        repeat { args.append(try parseExpr()) } while eatSymbol(.comma)
+                    }
+                    let close = current.span
+                    try expectSymbol(.rparen, "')' after the arguments of \(name)")
+                    return .call(lower, args, t.span.union(close))
+                }
+            }
+            return .column(name, t.span)
+        case .unknown(let c):
+            throw Diagnostic("unexpected character '\(c)'", at: t.span)
+        default:
+            if t.isEnd { throw Diagnostic("expected a value or a column name, found the end of the command", at: t.span) }
+            throw Diagnostic("expected a value or a column name, found \(t.describe)", at: t.span)
+        }
+    }
+}
+
+/// Session commands written with a leading colon.
+public enum MetaCommands {
+    public static let all = ["help", "save", "record", "history", "quit", "exit", "clear"]
+}
+
+import Foundation

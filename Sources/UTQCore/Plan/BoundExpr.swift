@@ -1,0 +1,120 @@
+/// An expression with its names resolved to columns and its types checked.
+public indirect enum BoundExpr: Sendable {
+    case column(Int, Field)
+    case literal(Value, DataType)
+    case unary(UnaryOp, BoundExpr, DataType)
+    case binary(BinaryOp, BoundExpr, BoundExpr, DataType)
+    case call(String, [BoundExpr], DataType)
+    /// A time bucket of a timestamp (or of a duration, for GTFS service times), in a zone.
+    case bucket(TimeBucket, BoundExpr, ZoneRules)
+    case inList(BoundExpr, [Value], negated: Bool)
+    case isNull(BoundExpr, negated: Bool)
+    /// A widening conversion the binder inserted (integer to number).
+    case cast(BoundExpr, DataType)
+
+    public var type: DataType {
+        switch self {
+        case .column(_, let f): return f.type
+        case .literal(_, let t): return t
+        case .unary(_, _, let t), .binary(_, _, _, let t), .call(_, _, let t): return t
+        case .bucket(let b, let e, _): return b.resultType(for: e.type)
+        case .inList, .isNull: return .bool
+        case .cast(_, let t): return t
+        }
+    }
+
+    /// The display unit of the values this expression gives.
+    public var unit: DisplayUnit {
+        switch self {
+        case .column(_, let f): return f.unit
+        case .bucket(let b, let e, _): return b.unit(for: e.type)
+        case .cast(let e, _): return e.unit
+        case .binary(_, let l, let r, let t) where t == .duration:
+            return l.unit == .clock || r.unit == .clock ? .clock : .automatic
+        case .binary(_, let l, _, let t) where t == .timestamp: return l.unit
+        case .call(let name, let args, _) where ["coalesce", "min", "max", "if"].contains(name):
+            return args.last?.unit ?? .automatic
+        default: return .automatic
+        }
+    }
+
+    /// Compact text for plan listings.
+    public var describe: String {
+        switch self {
+        case .column(_, let f): return f.name
+        case .literal(let v, _): return "\(v)"
+        case .unary(let op, let e, _): return "\(op.rawValue) \(e.describe)"
+        case .binary(let op, let l, let r, _): return "(\(l.describe) \(op.rawValue) \(r.describe))"
+        case .call(let n, let a, _): return "\(n)(" + a.map(\.describe).joined(separator: ", ") + ")"
+        case .bucket(let b, let e, _): return "\(b.name)(\(e.describe))"
+        case .inList(let e, let v, let n): return "\(e.describe) \(n ? "not in" : "in") \(v)"
+        case .isNull(let e, let n): return "\(e.describe) is \(n ? "not " : "")null"
+        case .cast(let e, let t): return "\(t.rawValue)(\(e.describe))"
+        }
+    }
+}
+
+/// The time buckets: cuts of a timestamp in the table's zone.
+public enum TimeBucket: Sendable, Equatable {
+    case minute, hour, weekday, day, week, month, year
+    /// `every 15m`: fixed spans of wall-clock time, aligned to midnight.
+    case every(Int64)
+    /// Hour and minute of the day as a duration since midnight (for clock-style keys).
+    case timeOfDay
+
+    public static let names = ["minute", "hour", "weekday", "day", "date", "week", "month", "year"]
+
+    public static func named(_ word: String) -> TimeBucket? {
+        switch word.lowercased() {
+        case "minute": return .minute
+        case "hour": return .hour
+        case "weekday", "dow": return .weekday
+        case "day", "date": return .day
+        case "week": return .week
+        case "month": return .month
+        case "year": return .year
+        case "time_of_day", "timeofday": return .timeOfDay
+        default: return nil
+        }
+    }
+
+    public var name: String {
+        switch self {
+        case .minute: return "minute"
+        case .hour: return "hour"
+        case .weekday: return "weekday"
+        case .day: return "day"
+        case .week: return "week"
+        case .month: return "month"
+        case .year: return "year"
+        case .every: return "every"
+        case .timeOfDay: return "time_of_day"
+        }
+    }
+
+    public func resultType(for input: DataType) -> DataType {
+        switch self {
+        case .hour, .year: return .int
+        case .weekday: return .string
+        case .timeOfDay: return .duration
+        case .minute, .every:
+            return input == .duration ? .duration : .timestamp
+        case .day, .week, .month:
+            return input == .duration ? .int : .timestamp
+        }
+    }
+
+    public func unit(for input: DataType) -> DisplayUnit {
+        switch self {
+        case .minute: return input == .duration ? .clock : .minute
+        case .day: return .day
+        case .week: return .week
+        case .month: return .month
+        case .timeOfDay: return .clock
+        case .every(let step):
+            if input == .duration { return .clock }
+            return step >= CivilTime.microsPerDay ? .day : (step % CivilTime.microsPerMinute == 0 ? .minute : .second)
+        default: return .automatic
+        }
+    }
+}

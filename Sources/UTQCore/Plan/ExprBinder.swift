@@ -1,0 +1,238 @@
+/// Resolves names in expressions against a schema and checks types, inserting the
+/// conversions a user would expect (a quoted time compared with a timestamp is read as a time).
+struct ExprBinder {
+    let schema: Schema
+
+    func bind(_ e: Expr) throws -> BoundExpr {
+        switch e {
+        case .column(let name, let span):
+            return try resolve(name, span)
+        case .literal(let v, _):
+            return .literal(v, v.type)
+        case .unary(let op, let inner, let span):
+            let b = try bind(inner)
+            switch op {
+            case .not:
+                guard b.type == .bool || b.type == .null else {
+                    throw Diagnostic("not needs a condition, but \(describe(inner)) is \(b.type.displayName)", at: span)
+                }
+                return .unary(.not, b, .bool)
+            case .negate:
+                guard b.type.isNumeric || b.type == .duration || b.type == .null else {
+                    throw Diagnostic("only numbers and durations can be negated, not \(b.type.displayName)", at: span)
+                }
+                return .unary(.negate, b, b.type)
+            }
+        case .binary(let op, let l, let r, let span):
+            return try binary(op, l, r, span)
+        case .call(let name, let args, let span):
+            return try call(name, args, span)
+        case .inList(let inner, let items, let negated, let span):
+            let b = try bind(inner)
+            var values: [Value] = []
+            for item in items {
+                let bi = try bind(item)
+                guard case .literal(let v, _) = try coerce(bi, to: b.type, other: inner, item.span) else {
+                    throw Diagnostic("the list after in must hold values, not columns", at: item.span)
+                }
+                values.append(v)
+            }
+            _ = span
+            return .inList(b, values, negated: negated)
+        case .isNull(let inner, let negated, _):
+            return .isNull(try bind(inner), negated: negated)
+        case .between(let x, let lo, let hi, let negated, let span):
+            let ge = Expr.binary(.greaterEqual, x, lo, span)
+            let le = Expr.binary(.lessEqual, x, hi, span)
+            let both = try bind(.binary(.and, ge, le, span))
+            return negated ? .unary(.not, both, .bool) : both
+        }
+    }
+
+    /// A name: a column, or a time bucket of the time column (`hour`, `weekday`, …).
+    func resolve(_ name: String, _ span: SourceSpan) throws -> BoundExpr {
+        if let i = schema.index(of: name) { return .column(i, schema.fields[i]) }
+        if let bucket = TimeBucket.named(name) {
+            return .bucket(bucket, try timeColumn(for: name, span), schema.zone)
+        }
+        throw unknownColumn(name, span)
+    }
+
+    func unknownColumn(_ name: String, _ span: SourceSpan) -> Diagnostic {
+        let suggestion = Suggest.didYouMean(name, among: schema.names)
+        var d = Diagnostic("unknown column \"\(name)\"" + suggestion, at: span)
+        if suggestion.isEmpty {
+            let list = schema.names.prefix(12).joined(separator: ", ") + (schema.names.count > 12 ? ", …" : "")
+            d.hint = "the columns are: \(list)"
+        }
+        return d
+    }
+
+    /// The column time buckets read when none is named.
+    func timeColumn(for bucket: String, _ span: SourceSpan) throws -> BoundExpr {
+        guard let name = schema.timeColumn, let i = schema.index(of: name) else {
+            let durations = schema.fields.filter { $0.type == .timestamp || $0.type == .duration }.map(\.name)
+            throw Diagnostic("\(bucket) needs a time column, and this table has none", at: span,
+                             hint: durations.isEmpty ? "load a file with dates and times, or name a column: \(bucket)(COLUMN)"
+                                                     : "name one: \(bucket)(\(durations[0])), or set time \(durations[0])")
+        }
+        return .column(i, schema.fields[i])
+    }
+
+    func describe(_ e: Expr) -> String {
+        switch e {
+        case .column(let n, _): return n
+        case .literal(let v, _): return "\(v)"
+        default: return "this"
+        }
+    }
+
+    // MARK: operators
+
+    func binary(_ op: BinaryOp, _ l: Expr, _ r: Expr, _ span: SourceSpan) throws -> BoundExpr {
+        var a = try bind(l), b = try bind(r)
+        switch op {
+        case .and, .or:
+            for (x, e) in [(a, l), (b, r)] where x.type != .bool && x.type != .null {
+                throw Diagnostic("\(op.rawValue) joins conditions, but \(describe(e)) is \(x.type.displayName)", at: e.span,
+                                 hint: "write a comparison, as in: legend = \"Bike\" \(op.rawValue) hour > 12")
+            }
+            return .binary(op, a, b, .bool)
+        case .contains, .startsWith, .endsWith, .matches:
+            guard a.type == .string || a.type == .null else {
+                throw Diagnostic("\(op.rawValue) works on text, but \(describe(l)) is \(a.type.displayName)", at: l.span)
+            }
+            guard b.type == .string || b.type == .null else {
+                throw Diagnostic("\(op.rawValue) needs text to look for, in quotes", at: r.span)
+            }
+            return .binary(op, a, b, .bool)
+        case .equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual:
+            if case .literal(.null, _) = b {
+                throw Diagnostic("nothing equals null", at: span, hint: "write \(describe(l)) is null or \(describe(l)) is not null")
+            }
+            b = try coerce(b, to: a.type, other: l, r.span)
+            a = try coerce(a, to: b.type, other: r, l.span)
+            try checkComparable(a, b, l, r, span)
+            return .binary(op, a, b, .bool)
+        case .add, .subtract, .multiply, .divide, .modulo:
+            return try arithmetic(op, a, b, l, r, span)
+        }
+    }
+
+    /// Literal text compared with a time, a duration or a number is read as one.
+    func coerce(_ e: BoundExpr, to target: DataType, other: Expr, _ span: SourceSpan) throws -> BoundExpr {
+        guard case .literal(let v, _) = e else { return e }
+        switch (v, target) {
+        case (.string(let s), .timestamp):
+            guard let p = TimestampParser.parse(s, order: .dayFirst) else {
+                throw Diagnostic("\"\(s)\" is not a time I can read", at: span,
+                                 hint: "write it as 2017-03-23 12:00 or 23.03.2017 12:00")
+            }
+            return .literal(.timestamp(p.instant(in: schema.zone)), .timestamp)
+        case (.string(let s), .duration):
+            guard let d = DurationParser.parse(s) else {
+                throw Diagnostic("\"\(s)\" is not a duration I can read", at: span, hint: "write it as 15m, 1h or \"1 hour 5 mins\"")
+            }
+            return .literal(.duration(d.micros), .duration)
+        case (.int(let x), .double):
+            return .literal(.double(Double(x)), .double)
+        case (.int, .duration), (.double, .duration):
+            throw Diagnostic("\(describe(other)) is a duration; write the number with a unit", at: span, hint: "for example 10m, 90s or 2h")
+        default:
+            return e
+        }
+    }
+
+    func checkComparable(_ a: BoundExpr, _ b: BoundExpr, _ l: Expr, _ r: Expr, _ span: SourceSpan) throws {
+        let x = a.type, y = b.type
+        if x == y || x == .null || y == .null || (x.isNumeric && y.isNumeric) { return }
+        var hint: String? = nil
+        if x == .string && y.isNumeric { hint = "\(describe(l)) is text; put the value in quotes" }
+        if x.isNumeric && y == .string { hint = "\(describe(l)) is a number; leave out the quotes" }
+        throw Diagnostic("cannot compare \(describe(l)) (\(x.displayName)) with \(describe(r)) (\(y.displayName))", at: span, hint: hint)
+    }
+
+    func arithmetic(_ op: BinaryOp, _ a: BoundExpr, _ b: BoundExpr, _ l: Expr, _ r: Expr, _ span: SourceSpan) throws -> BoundExpr {
+        let x = a.type, y = b.type
+        let result: DataType?
+        switch (x, y) {
+        case (.null, _), (_, .null):
+            result = x == .null ? (y == .null ? .double : y) : x
+        case (.int, .int):
+            result = op == .divide ? .double : .int
+        case _ where x.isNumeric && y.isNumeric:
+            result = .double
+        case (.string, _), (_, .string):
+            result = op == .add ? .string : nil
+        case (.timestamp, .timestamp):
+            result = op == .subtract ? .duration : nil
+        case (.timestamp, .duration):
+            result = op == .add || op == .subtract ? .timestamp : nil
+        case (.duration, .timestamp):
+            result = op == .add ? .timestamp : nil
+        case (.duration, .duration):
+            result = op == .divide ? .double : (op == .add || op == .subtract || op == .modulo ? .duration : nil)
+        case (.duration, _) where y.isNumeric:
+            result = op == .multiply || op == .divide ? .duration : nil
+        case (_, .duration) where x.isNumeric:
+            result = op == .multiply ? .duration : nil
+        default:
+            result = nil
+        }
+        guard let result else {
+            var hint: String? = nil
+            if x == .timestamp || y == .timestamp { hint = "times can be subtracted (giving a duration) or moved by a duration (time + 15m)" }
+            throw Diagnostic("cannot compute \(op.rawValue) on \(describe(l)) (\(x.displayName)) and \(describe(r)) (\(y.displayName))", at: span, hint: hint)
+        }
+        if result == .double && (x == .int || y == .int) && op != .divide {
+            return .binary(op, x == .int ? .cast(a, .double) : a, y == .int ? .cast(b, .double) : b, .double)
+        }
+        return .binary(op, a, b, result)
+    }
+
+    // MARK: calls
+
+    func call(_ name: String, _ args: [Expr], _ span: SourceSpan) throws -> BoundExpr {
+        if let bucket = TimeBucket.named(name) {
+            guard args.count <= 1 else { throw Diagnostic("\(name) takes one time column, as in \(name)(dropped_off_at)", at: span) }
+            let target = try args.first.map(bind) ?? timeColumn(for: name, span)
+            try checkTimeArgument(target, name, args.first?.span ?? span)
+            return .bucket(bucket, target, schema.zone)
+        }
+        if name == "bucket" {
+            guard args.count == 2, case .literal(.duration(let step), _) = args[1], step > 0 else {
+                throw Diagnostic("bucket takes a time column and a span, as in bucket(time, 15m)", at: span)
+            }
+            let target = try bind(args[0])
+            try checkTimeArgument(target, name, args[0].span)
+            return .bucket(.every(step), target, schema.zone)
+        }
+        if AggregateFunction.named(name) != nil && Functions.spec(name) == nil {
+            throw Diagnostic("\(name) is a summary, used as a verb", at: span,
+                             hint: "write it as a stage: \(name) COLUMN by KEY")
+        }
+        guard let f = Functions.spec(name) else {
+            throw Diagnostic("unknown function \(name)" + Suggest.didYouMean(name, among: Functions.names), at: span)
+        }
+        guard f.arity.contains(args.count) else {
+            throw Diagnostic("\(name) takes \(f.arity.lowerBound == f.arity.upperBound ? "\(f.arity.lowerBound)" : "\(f.arity.lowerBound) to \(f.arity.upperBound)") argument\(f.arity.upperBound == 1 ? "" : "s"), not \(args.count)",
+                             at: span, usage: f.usage)
+        }
+        let bound = try args.map(bind)
+        switch f.resultType(bound.map(\.type)) {
+        case .success(let t):
+            return .call(f.name, bound, t)
+        case .failure(let e):
+            throw Diagnostic(e.message, at: span, usage: f.usage)
+        }
+    }
+
+    func checkTimeArgument(_ e: BoundExpr, _ name: String, _ span: SourceSpan) throws {
+        guard e.type == .timestamp || e.type == .duration || e.type == .null else {
+            throw Diagnostic("\(name) needs a time, but this is \(e.type.displayName)", at: span)
+        }
+        if e.type == .duration, let b = TimeBucket.named(name), [.weekday, .week, .month, .year].contains(b) {
+            throw Diagnostic("a duration has no \(name); \(name) needs a timestamp column", at: span)
+        }
+    }
+}

@@ -1,0 +1,27 @@
+/// Errors as people read them: where (FILE:LINE:COL in scripts), what, the line with a
+/// caret under the problem, a hint, and the verb's usage.
+public enum DiagnosticRenderer {
+    public static func render(_ d: Diagnostic, showLocation: Bool, color: Bool = false) -> String {
+        var out = ""
+        let red = color ? "\u{1B}[31m" : "", dim = color ? "\u{1B}[2m" : "", reset = color ? "\u{1B}[0m" : ""
+        if showLocation, let loc = d.location { out += loc + ": " }
+        out += "\(red)error:\(reset) \(d.message)\n"
+        if let source = d.source, let span = d.span {
+            let (lineText, lineStart) = source.lineText(containing: span.start)
+            let printable = TextWidth.printable(lineText)
+            if !printable.trimmingCharacters(in: .whitespaces).isEmpty {
+                let before = String(decoding: Array(source.bytes[lineStart..<max(lineStart, min(span.start, source.bytes.count))]), as: UTF8.self)
+                let spanEnd = min(span.end, lineStart + lineText.utf8.count)
+                let inside = spanEnd > span.start ? String(decoding: Array(source.bytes[span.start..<spanEnd]), as: UTF8.self) : ""
+                let pad = String(repeating: " ", count: TextWidth.of(TextWidth.printable(before)))
+                let marks = String(repeating: "^", count: max(1, TextWidth.of(TextWidth.printable(inside))))
+                out += "  \(printable)\n  \(pad)\(red)\(marks)\(reset)\n"
+            }
+        }
+        if let hint = d.hint { out += "  \(dim)hint:\(reset) \(hint)\n" }
+        if let usage = d.usage { out += "  \(dim)usage:\(reset) \(usage)\n" }
+        return out
+    }
+}
+
+import Foundation

@@ -1,0 +1,48 @@
+/// How output is drawn: width, character set, colour, row limit.
+public struct RenderOptions: Sendable {
+    public enum Charset: String, Sendable { case unicode, ascii }
+
+    public var width: Int
+    public var maxRows: Int
+    public var charset: Charset
+    public var color: Bool
+
+    public init(width: Int = 100, maxRows: Int = 40, charset: Charset = .unicode, color: Bool = false) {
+        self.width = width; self.maxRows = maxRows; self.charset = charset; self.color = color
+    }
+
+    var nullText: String { charset == .ascii ? "null" : "·" }
+    var ellipsis: String { charset == .ascii ? "..." : "…" }
+
+    func dim(_ s: String) -> String { color ? "\u{1B}[2m" + s + "\u{1B}[0m" : s }
+    func bold(_ s: String) -> String { color ? "\u{1B}[1m" + s + "\u{1B}[0m" : s }
+}
+
+/// How results print as text.
+public enum OutputFormat: String, Sendable, CaseIterable {
+    case table, csv, tsv, json, ndjson, markdown
+
+    public static func named(_ s: String) -> OutputFormat? {
+        switch s.lowercased() {
+        case "table", "text", "pretty": return .table
+        case "csv": return .csv
+        case "tsv", "tab": return .tsv
+        case "json": return .json
+        case "ndjson", "jsonl", "jsonlines": return .ndjson
+        case "markdown", "md": return .markdown
+        default: return nil
+        }
+    }
+
+    /// The format a file name asks for.
+    public static func forFile(_ path: String) -> OutputFormat? {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".csv") { return .csv }
+        if lower.hasSuffix(".tsv") || lower.hasSuffix(".tab") { return .tsv }
+        if lower.hasSuffix(".ndjson") || lower.hasSuffix(".jsonl") { return .ndjson }
+        if lower.hasSuffix(".json") { return .json }
+        if lower.hasSuffix(".md") || lower.hasSuffix(".markdown") { return .markdown }
+        if lower.hasSuffix(".txt") { return .table }
+        return nil
+    }
+}

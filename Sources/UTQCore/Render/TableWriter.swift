@@ -1,0 +1,133 @@
+/// Results in machine formats: CSV, TSV, JSON, NDJSON and Markdown. Numbers keep full
+/// precision without separators; times are ISO 8601 with their offset; durations are
+/// written as clock text (1:05:00) that reads back as a duration.
+public enum TableWriter {
+    public static func text(_ t: Table, format: OutputFormat, options: RenderOptions = RenderOptions()) -> String {
+        if format == .table { return TableRenderer.render(t, options: options) }
+        return String(decoding: bytes(t, format: format), as: UTF8.self)
+    }
+
+    public static func bytes(_ t: Table, format: OutputFormat, csvSafe: Bool = false) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(t.rowCount * t.columns.count * 8 + 64)
+        let cells = t.columns.map { MachineCell(column: $0, zone: t.zone) }
+        switch format {
+        case .csv, .tsv:
+            let sep: UInt8 = format == .csv ? 0x2C : 0x09
+            for (i, c) in t.columns.enumerated() {
+                if i > 0 { out.append(sep) }
+                appendDelimited(&out, c.name, sep: sep, csvSafe: false)
+            }
+            out.append(0x0A)
+            for r in 0..<t.rowCount {
+                for (i, cell) in cells.enumerated() {
+                    if i > 0 { out.append(sep) }
+                    if let s = cell.text(r) {
+                        appendDelimited(&out, s, sep: sep, csvSafe: csvSafe && cell.column.type == .string)
+                    }
+                }
+                out.append(0x0A)
+            }
+        case .json, .ndjson:
+            let names = t.columns.map { JSONText.quote($0.name) }
+            if format == .json { out.append(contentsOf: "[".utf8) }
+            for r in 0..<t.rowCount {
+                if format == .json { out.append(contentsOf: (r == 0 ? "\n  " : ",\n  ").utf8) }
+                out.append(0x7B)
+                for (i, cell) in cells.enumerated() {
+                    if i > 0 { out.append(0x2C) }
+                    out.append(contentsOf: names[i].utf8)
+                    out.append(0x3A)
+                    out.append(contentsOf: cell.json(r).utf8)
+                }
+                out.append(0x7D)
+                if format == .ndjson { out.append(0x0A) }
+            }
+            if format == .json { out.append(contentsOf: (t.rowCount == 0 ? "]\n" : "\n]\n").utf8) }
+        case .markdown:
+            out.append(contentsOf: markdown(t).utf8)
+        case .table:
+            out.append(contentsOf: TableRenderer.render(t, options: RenderOptions(width: 10_000, maxRows: Int.max)).utf8)
+        }
+        return out
+    }
+
+    static func appendDelimited(_ out: inout [UInt8], _ s: String, sep: UInt8, csvSafe: Bool) {
+        var text = s
+        // A cell starting with = + - @ would run as a formula in a spreadsheet.
+        if csvSafe, let f = text.first, "=+-@\t\r".contains(f) { text = "'" + text }
+        if sep == 0x09 {
+            for b in text.utf8 {
+                switch b {
+                case 0x09: out.append(contentsOf: "\\t".utf8)
+                case 0x0A: out.append(contentsOf: "\\n".utf8)
+                case 0x0D: out.append(contentsOf: "\\r".utf8)
+                case 0x5C: out.append(contentsOf: "\\\\".utf8)
+                default: out.append(b)
+                }
+            }
+            return
+        }
+        let needsQuotes = text.utf8.contains { $0 == sep || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+            || text.first == " " || text.last == " "
+        if !needsQuotes { out.append(contentsOf: text.utf8); return }
+        out.append(0x22)
+        for b in text.utf8 {
+            if b == 0x22 { out.append(0x22) }
+            out.append(b)
+        }
+        out.append(0x22)
+    }
+
+    /// A Markdown table; numbers right-aligned, pipes escaped.
+    public static func markdown(_ t: Table, maxRows: Int = .max, nullText: String = "") -> String {
+        let formats = t.columns.map { CellFormat($0, zone: t.zone, nullText: nullText, rows: Array(0..<min(t.rowCount, 2000))) }
+        func esc(_ s: String) -> String { s.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ") }
+        var lines: [String] = []
+        lines.append("| " + t.columns.map { esc($0.name) }.joined(separator: " | ") + " |")
+        lines.append("|" + formats.map { $0.rightAligned ? "---:|" : "---|" }.joined())
+        let shown = min(t.rowCount, maxRows)
+        for r in 0..<shown {
+            lines.append("| " + formats.map { esc($0.text(r)) }.joined(separator: " | ") + " |")
+        }
+        if shown < t.rowCount { lines.append("\n_\(NumberText.grouped(t.rowCount - shown)) more rows not shown._") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// One column's cells in machine formats.
+struct MachineCell {
+    let column: Column
+    let zone: ZoneRules
+
+    /// Text for CSV/TSV; nil for null (an empty cell).
+    func text(_ r: Int) -> String? {
+        guard column.isValid(r) else { return nil }
+        switch column.storage {
+        case .int(let a): return String(a[r])
+        case .double(let a): return NumberText.double(a[r])
+        case .bool(let a): return a[r] ? "true" : "false"
+        case .string(let s): return s.dictionary[Int(s.codes[r])]
+        case .timestamp(let a): return TimeText.iso(a[r], zone: zone, unit: column.unit)
+        case .duration(let a): return TimeText.duration(a[r], unit: .clock) + fraction(a[r])
+        case .null: return nil
+        }
+    }
+
+    func fraction(_ micros: Int64) -> String {
+        let f = Int(abs(micros) % 1_000_000)
+        return f == 0 ? "" : TimeText.fraction(f)
+    }
+
+    func json(_ r: Int) -> String {
+        guard column.isValid(r) else { return "null" }
+        switch column.storage {
+        case .int(let a): return String(a[r])
+        case .double(let a): return a[r].isFinite ? NumberText.double(a[r]) : "null"
+        case .bool(let a): return a[r] ? "true" : "false"
+        default: return JSONText.quote(text(r) ?? "")
+        }
+    }
+}
+
+import Foundation

@@ -1,0 +1,72 @@
+/// How many terminal cells text takes, and making data safe to print.
+public enum TextWidth {
+    /// Cells a scalar takes: 0 for combining marks and zero-width characters, 2 for wide
+    /// East Asian characters and most emoji, 1 otherwise.
+    public static func cells(_ u: Unicode.Scalar) -> Int {
+        let v = u.value
+        if v == 0 { return 0 }
+        if v < 0x300 { return 1 }
+        switch u.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format: return 0
+        default: break
+        }
+        if (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
+            || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v)
+            || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1F64F).contains(v) || (0x1F900...0x1F9FF).contains(v)
+            || (0x20000...0x3FFFD).contains(v) {
+            return 2
+        }
+        return 1
+    }
+
+    public static func of(_ s: String) -> Int {
+        var n = 0
+        for u in s.unicodeScalars { n += cells(u) }
+        return n
+    }
+
+    /// Text cut to at most `width` cells, ending in … when cut.
+    public static func truncate(_ s: String, to width: Int) -> String {
+        if of(s) <= width { return s }
+        guard width > 1 else { return width == 1 ? "…" : "" }
+        var out = ""
+        var used = 0
+        for ch in s {
+            let w = of(String(ch))
+            if used + w > width - 1 { break }
+            out.append(ch)
+            used += w
+        }
+        return out + "…"
+    }
+
+    public static func pad(_ s: String, to width: Int, right: Bool) -> String {
+        let w = of(s)
+        if w >= width { return s }
+        let fill = String(repeating: " ", count: width - w)
+        return right ? fill + s : s + fill
+    }
+
+    /// Data shown in a terminal must not carry control characters: a cell holding an
+    /// escape sequence would otherwise recolour or move the user's terminal.
+    public static func printable(_ s: String) -> String {
+        var needs = false
+        for u in s.unicodeScalars where u.value < 0x20 || u.value == 0x7F || (u.value >= 0x80 && u.value < 0xA0) || u.value == 0x2028 || u.value == 0x2029 {
+            needs = true
+            break
+        }
+        if !needs { return s }
+        var out = ""
+        for u in s.unicodeScalars {
+            switch u.value {
+            case 0x0A: out += "\\n"
+            case 0x0D: out += "\\r"
+            case 0x09: out += "\\t"
+            case 0..<0x20, 0x7F, 0x80..<0xA0, 0x2028, 0x2029:
+                out += "\\u{" + String(u.value, radix: 16) + "}"
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,52 @@
+/// `describe`: a table about a table's columns.
+enum Describe {
+    static func table(for t: Table) -> Table {
+        var names: [String] = [], types: [String] = [], values: [Int64] = [], nulls: [Int64] = []
+        var distinct: [Int64] = [], mins: [String] = [], maxs: [String] = []
+        for c in t.columns {
+            names.append(c.name + (c.name == t.timeColumn ? " (time)" : ""))
+            var type = c.type.displayName
+            if case .string(let s) = c.storage, s.ordered { type = "text (ordered)" }
+            types.append(type)
+            let nullCount = c.nullCount
+            nulls.append(Int64(nullCount))
+            values.append(Int64(c.count - nullCount))
+            distinct.append(Int64(KeyCodes(c).codesUsed(excludingNull: c)))
+            let valid = (0..<c.count).filter { c.isValid($0) }
+            let format = CellFormat(c, zone: t.zone, nullText: "", rows: valid.isEmpty ? [] : [valid.first!])
+            if valid.isEmpty || c.type == .bool {
+                mins.append(c.type == .bool && !valid.isEmpty ? "false" : ""); maxs.append(c.type == .bool && !valid.isEmpty ? "true" : "")
+                continue
+            }
+            let cmp = Sorting.comparator(c)
+            var lo = valid[0], hi = valid[0]
+            for i in valid { if cmp(i, lo) < 0 { lo = i }; if cmp(i, hi) > 0 { hi = i } }
+            let fmt = CellFormat(c, zone: t.zone, nullText: "", rows: [lo, hi])
+            _ = format
+            mins.append(TextWidth.truncate(fmt.text(lo), to: 30))
+            maxs.append(TextWidth.truncate(fmt.text(hi), to: 30))
+        }
+        return Table(name: "describe", columns: [
+            textColumn("column", names), textColumn("type", types),
+            Column(name: "values", storage: .int(values)), Column(name: "nulls", storage: .int(nulls)),
+            Column(name: "distinct", storage: .int(distinct)),
+            textColumn("min", mins), textColumn("max", maxs),
+        ], zone: t.zone)
+    }
+
+    static func textColumn(_ name: String, _ values: [String]) -> Column {
+        var interner = ByteInterner()
+        let codes = values.map { interner.intern($0) }
+        let valid = BehaviourMapper.bitmap(values.map { !$0.isEmpty })
+        return Column(name: name, storage: .string(StringStorage(codes: codes, dictionary: interner.strings().isEmpty ? [""] : interner.strings())), validity: valid)
+    }
+}
+
+extension KeyCodes {
+    /// How many different non-null values the column holds.
+    func codesUsed(excludingNull c: Column) -> Int {
+        var seen = Set<UInt32>()
+        for i in 0..<codes.count where c.isValid(i) { seen.insert(codes[i]) }
+        return seen.count
+    }
+}

@@ -1,0 +1,37 @@
+/// What running a command gives back. The engine never prints: clients (the REPL, batch
+/// runs, notebooks, tests) decide where each kind of output goes.
+public enum Output: Sendable {
+    /// A table result, numbered so it can be reused as `$n`.
+    case table(TableResult)
+    /// Text that is the answer to the command (help, history): goes to standard output.
+    case text(String)
+    /// A note about what happened (a load summary, a file written, a setting changed).
+    case info(String)
+    /// Something the user should know (a loader's warning).
+    case warning(String)
+}
+
+public struct TableResult: Sendable {
+    public var number: Int?
+    public var table: Table
+    /// Seconds the command took.
+    public var elapsed: Double
+}
+
+/// The outcome of one command.
+public struct CommandOutcome: Sendable {
+    public var outputs: [Output] = []
+    public var error: Diagnostic?
+    /// `quit` was asked for.
+    public var quit = false
+
+    public var succeeded: Bool { error == nil }
+}
+
+/// Settings a user changes with `set`.
+public struct Settings: Sendable {
+    public var output: OutputFormat = .table
+    public var timer = false
+    public var render = RenderOptions()
+    public var csvSafe = false
+}

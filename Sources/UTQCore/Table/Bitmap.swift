@@ -1,0 +1,76 @@
+/// A packed bit per row. Columns use it to mark which rows hold a value.
+public struct Bitmap: Sendable, Equatable {
+    public private(set) var words: [UInt64]
+    public private(set) var count: Int
+
+    public init(count: Int, value: Bool) {
+        self.count = count
+        words = Array(repeating: value ? ~0 : 0, count: (count + 63) >> 6)
+        if value { clearTail() }
+    }
+
+    public init() { words = []; count = 0 }
+
+    @inline(__always)
+    public subscript(i: Int) -> Bool {
+        get { (words[i >> 6] >> UInt64(i & 63)) & 1 == 1 }
+        set {
+            if newValue { words[i >> 6] |= 1 << UInt64(i & 63) } else { words[i >> 6] &= ~(1 << UInt64(i & 63)) }
+        }
+    }
+
+    public mutating func append(_ bit: Bool) {
+        if count & 63 == 0 { words.append(0) }
+        if bit { words[count >> 6] |= 1 << UInt64(count & 63) }
+        count += 1
+    }
+
+    public mutating func append(repeating bit: Bool, count n: Int) {
+        for _ in 0..<n { append(bit) }
+    }
+
+    public mutating func reserveCapacity(_ n: Int) { words.reserveCapacity((n + 63) >> 6) }
+
+    /// Number of set bits.
+    public var setCount: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
+    public var allSet: Bool { setCount == count }
+
+    private mutating func clearTail() {
+        let extra = count & 63
+        if extra != 0, !words.isEmpty { words[words.count - 1] &= (1 << UInt64(extra)) - 1 }
+    }
+
+    public static func & (a: Bitmap, b: Bitmap) -> Bitmap {
+        var r = a
+        for i in 0..<r.words.count { r.words[i] &= b.words[i] }
+        return r
+    }
+
+    public static func | (a: Bitmap, b: Bitmap) -> Bitmap {
+        var r = a
+        for i in 0..<r.words.count { r.words[i] |= b.words[i] }
+        return r
+    }
+
+    public static prefix func ~ (a: Bitmap) -> Bitmap {
+        var r = a
+        for i in 0..<r.words.count { r.words[i] = ~r.words[i] }
+        r.clearTail()
+        return r
+    }
+
+    /// Indices of set bits, in order.
+    public func setIndices() -> [Int32] {
+        var out: [Int32] = []
+        out.reserveCapacity(setCount)
+        for (w, word) in words.enumerated() {
+            var bits = word
+            while bits != 0 {
+                let t = bits.trailingZeroBitCount
+                out.append(Int32(w << 6 + t))
+                bits &= bits - 1
+            }
+        }
+        return out
+    }
+}

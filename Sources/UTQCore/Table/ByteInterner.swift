@@ -1,0 +1,101 @@
+/// Turns byte strings into dense codes, storing each distinct string once.
+/// Loaders feed it raw bytes straight from the file, so no Swift String is made per cell.
+public struct ByteInterner: Sendable {
+    private var arena: [UInt8] = []
+    private var starts: [Int] = [0]
+    private var hashes: [UInt64] = []
+    private var slots: [Int32]   // code + 1, or 0 when empty
+    private var mask: Int
+
+    public init(capacity: Int = 64) {
+        var size = 16
+        while size < capacity * 2 { size <<= 1 }
+        slots = Array(repeating: 0, count: size)
+        mask = size - 1
+    }
+
+    public var count: Int { hashes.count }
+
+    /// The code of these bytes, adding them if new.
+    public mutating func intern(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        let h = ByteInterner.hash(bytes)
+        var slot = Int(truncatingIfNeeded: h) & mask
+        while true {
+            let entry = slots[slot]
+            if entry == 0 { break }
+            let code = Int(entry - 1)
+            if hashes[code] == h && equals(code, bytes) { return UInt32(code) }
+            slot = (slot + 1) & mask
+        }
+        let code = hashes.count
+        hashes.append(h)
+        arena.append(contentsOf: bytes)
+        starts.append(arena.count)
+        slots[slot] = Int32(code + 1)
+        if hashes.count * 2 > slots.count { grow() }
+        return UInt32(code)
+    }
+
+    public mutating func intern(_ string: String) -> UInt32 {
+        var s = string
+        return s.withUTF8 { intern(UnsafeRawBufferPointer($0)) }
+    }
+
+    private func equals(_ code: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        let start = starts[code], end = starts[code + 1]
+        guard end - start == bytes.count else { return false }
+        return arena.withUnsafeBytes { a in
+            bytes.count == 0 || memcmp(a.baseAddress! + start, bytes.baseAddress!, bytes.count) == 0
+        }
+    }
+
+    private mutating func grow() {
+        let size = slots.count * 2
+        slots = Array(repeating: 0, count: size)
+        mask = size - 1
+        for (code, h) in hashes.enumerated() {
+            var slot = Int(truncatingIfNeeded: h) & mask
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = Int32(code + 1)
+        }
+    }
+
+    /// The distinct strings, in code order. Invalid UTF-8 is repaired with U+FFFD.
+    public func strings() -> [String] {
+        arena.withUnsafeBufferPointer { a in
+            (0..<hashes.count).map { code in
+                String(decoding: UnsafeBufferPointer(rebasing: a[starts[code]..<starts[code + 1]]), as: UTF8.self)
+            }
+        }
+    }
+
+    public func bytes(of code: Int) -> ArraySlice<UInt8> { arena[starts[code]..<starts[code + 1]] }
+
+    /// A fast 64-bit hash over 8-byte words (wyhash-style mixing).
+    @inline(__always)
+    public static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        var i = 0
+        let n = bytes.count
+        while i + 8 <= n {
+            let w = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            h = mix(h ^ w, 0xA076_1D64_78BD_642F)
+            i += 8
+        }
+        if i < n {
+            var w: UInt64 = 0
+            var shift: UInt64 = 0
+            while i < n { w |= UInt64(bytes[i]) << shift; shift += 8; i += 1 }
+            h = mix(h ^ w, 0xE703_7ED1_A0B4_28DB)
+        }
+        return mix(h, 0x8EBC_6AF0_9C88_C6E3)
+    }
+
+    @inline(__always)
+    static func mix(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let r = a.multipliedFullWidth(by: b)
+        return r.high ^ r.low
+    }
+}
+
+import Foundation

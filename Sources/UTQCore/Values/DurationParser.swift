@@ -1,0 +1,85 @@
+/// Durations written for people: Google's route text ("45 mins", "1 hour 5 mins",
+/// "2 days 3 hours"), compact forms ("1h 5m", "90s"), and clock times past midnight
+/// as GTFS writes them ("25:10:00"), which stay durations so hour 25 is 25.
+public enum DurationParser {
+    public enum Style: Sendable { case words, clock }
+
+    public static func parse(_ text: String) -> (micros: Int64, style: Style)? {
+        var s = text
+        return s.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
+    }
+
+    public static func parse(_ b: UnsafeRawBufferPointer) -> (micros: Int64, style: Style)? {
+        if let c = clock(b) { return (c, .clock) }
+        if let w = words(b) { return (w, .words) }
+        return nil
+    }
+
+    /// `H:MM:SS` or `HH:MM` (hours may pass 24).
+    public static func clock(_ b: UnsafeRawBufferPointer) -> Int64? {
+        var i = 0
+        let n = b.count
+        while i < n && b[i] == 0x20 { i += 1 }
+        var end = n
+        while end > i && b[end - 1] == 0x20 { end -= 1 }
+        var fields: [Int64] = []
+        var digits = 0
+        var current: Int64 = 0
+        while i < end {
+            let c = b[i]
+            if c >= 48 && c <= 57 {
+                current = current * 10 + Int64(c - 48)
+                digits += 1
+                if digits > 3 { return nil }
+            } else if c == UInt8(ascii: ":") {
+                if digits == 0 { return nil }
+                fields.append(current); current = 0; digits = 0
+            } else {
+                return nil
+            }
+            i += 1
+        }
+        if digits == 0 { return nil }
+        fields.append(current)
+        guard fields.count == 2 || fields.count == 3 else { return nil }
+        guard fields[1] < 60, fields.count == 2 || fields[2] < 60 else { return nil }
+        let seconds = fields[0] * 3600 + fields[1] * 60 + (fields.count == 3 ? fields[2] : 0)
+        return seconds * 1_000_000
+    }
+
+    /// Number-and-unit pairs: `1 hour 5 mins`, `45 min`, `1h5m`, `2 days`, `30 secs`.
+    public static func words(_ b: UnsafeRawBufferPointer) -> Int64? {
+        var i = 0
+        let n = b.count
+        var total: Double = 0
+        var pairs = 0
+        func skipSpace() { while i < n && (b[i] == 0x20 || b[i] == UInt8(ascii: ",")) { i += 1 } }
+        skipSpace()
+        while i < n {
+            // number
+            let start = i
+            while i < n && ((b[i] >= 48 && b[i] <= 57) || b[i] == UInt8(ascii: ".")) { i += 1 }
+            if i == start { return nil }
+            guard let number = NumberParser.double(UnsafeRawBufferPointer(rebasing: b[start..<i])) else { return nil }
+            while i < n && b[i] == 0x20 { i += 1 }
+            let wordStart = i
+            while i < n && ((b[i] | 0x20) >= UInt8(ascii: "a") && (b[i] | 0x20) <= UInt8(ascii: "z")) { i += 1 }
+            if i == wordStart { return nil }
+            let word = String(decoding: UnsafeRawBufferPointer(rebasing: b[wordStart..<i]), as: UTF8.self).lowercased()
+            guard let unit = unitSeconds[word] else { return nil }
+            total += number * unit
+            pairs += 1
+            skipSpace()
+        }
+        guard pairs > 0 else { return nil }
+        return Int64((total * 1_000_000).rounded())
+    }
+
+    static let unitSeconds: [String: Double] = [
+        "d": 86_400, "day": 86_400, "days": 86_400,
+        "h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600, "hours": 3600,
+        "min": 60, "mins": 60, "minute": 60, "minutes": 60,
+        "s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1,
+        "w": 604_800, "week": 604_800, "weeks": 604_800,
+    ]
+}

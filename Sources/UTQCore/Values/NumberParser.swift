@@ -1,0 +1,116 @@
+import Foundation
+
+/// Numbers from bytes, as CSV and JSON cells hold them. Exact: the fast path is taken only
+/// where it is correctly rounded (Clinger's condition), everything else goes to strtod.
+public enum NumberParser {
+    /// An integer: optional sign, digits, nothing else. Leading zeros ("007") are not
+    /// numbers here, since they are codes or zip numbers that must keep their zeros.
+    @inline(__always)
+    public static func int(_ b: UnsafeRawBufferPointer) -> Int64? {
+        let n = b.count
+        if n == 0 { return nil }
+        var i = 0
+        var negative = false
+        if b[0] == UInt8(ascii: "-") { negative = true; i = 1 } else if b[0] == UInt8(ascii: "+") { i = 1 }
+        if i == n || n - i > 19 { return nil }
+        if b[i] == UInt8(ascii: "0") && n - i > 1 { return nil }
+        var v: UInt64 = 0
+        while i < n {
+            let d = UInt64(b[i]) &- 48
+            if d > 9 { return nil }
+            v = v &* 10 &+ d
+            i += 1
+        }
+        if negative {
+            if v > UInt64(Int64.max) + 1 { return nil }
+            return v == UInt64(Int64.max) + 1 ? Int64.min : -Int64(v)
+        }
+        if v > UInt64(Int64.max) { return nil }
+        // 19 digits can overflow UInt64 silently; check with a slower path then.
+        if n >= 19 { return Int64(String(decoding: b, as: UTF8.self)) }
+        return Int64(v)
+    }
+
+    private static let powers: [Double] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+                                           1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]
+
+    /// A decimal number: `-12`, `3.25`, `.5`, `1e-3`, `6.02E23`. With `decimalComma`,
+    /// `3,25` is read as 3.25 (European spreadsheets). Leading zeros before digits are refused
+    /// as for integers ("007"), but "0.5" is a number.
+    @inline(__always)
+    public static func double(_ b: UnsafeRawBufferPointer, decimalComma: Bool = false) -> Double? {
+        let n = b.count
+        if n == 0 { return nil }
+        var i = 0
+        var negative = false
+        if b[0] == UInt8(ascii: "-") { negative = true; i = 1 } else if b[0] == UInt8(ascii: "+") { i = 1 }
+        let point = decimalComma ? UInt8(ascii: ",") : UInt8(ascii: ".")
+        var mantissa: UInt64 = 0
+        var digits = 0, intDigits = 0, fracDigits = 0
+        var sawPoint = false
+        let firstDigit = i
+        while i < n {
+            let c = b[i]
+            let d = UInt64(c) &- 48
+            if d <= 9 {
+                if digits < 19 { mantissa = mantissa &* 10 &+ d; digits += mantissa == 0 ? 0 : 1 } else { digits += 1 }
+                if sawPoint { fracDigits += 1 } else { intDigits += 1 }
+                i += 1
+            } else if c == point && !sawPoint {
+                sawPoint = true
+                i += 1
+            } else {
+                break
+            }
+        }
+        if intDigits + fracDigits == 0 { return nil }
+        if intDigits > 1 && b[firstDigit] == UInt8(ascii: "0") { return nil }
+        var exponent = 0
+        if i < n {
+            guard b[i] | 0x20 == UInt8(ascii: "e") else { return nil }
+            i += 1
+            var expNegative = false
+            if i < n && (b[i] == UInt8(ascii: "-") || b[i] == UInt8(ascii: "+")) { expNegative = b[i] == UInt8(ascii: "-"); i += 1 }
+            if i == n { return nil }
+            var e = 0
+            while i < n {
+                let d = Int(b[i]) - 48
+                if d < 0 || d > 9 { return nil }
+                if e < 100_000 { e = e * 10 + d }
+                i += 1
+            }
+            exponent = expNegative ? -e : e
+        }
+        // Clinger's fast path: an exact mantissa and a power of ten that is exact too.
+        let scale = exponent - fracDigits
+        if digits <= 15 && mantissa < (1 << 53) && scale >= -22 && scale <= 22 {
+            var v = Double(mantissa)
+            v = scale < 0 ? v / powers[-scale] : v * powers[scale]
+            return negative ? -v : v
+        }
+        return slow(b, decimalComma: decimalComma)
+    }
+
+    private static func slow(_ b: UnsafeRawBufferPointer, decimalComma: Bool) -> Double? {
+        var text = Array(b)
+        if decimalComma { for k in text.indices where text[k] == UInt8(ascii: ",") { text[k] = UInt8(ascii: ".") } }
+        text.append(0)
+        return text.withUnsafeBufferPointer { p -> Double? in
+            let base = UnsafeRawPointer(p.baseAddress!).assumingMemoryBound(to: CChar.self)
+            var end: UnsafeMutablePointer<CChar>? = nil
+            let v = strtod(base, &end)
+            guard let end, end - UnsafeMutablePointer(mutating: base) == b.count else { return nil }
+            return v
+        }
+    }
+
+    public static func int(_ s: String) -> Int64? {
+        var s = s
+        return s.withUTF8 { int(UnsafeRawBufferPointer($0)) }
+    }
+
+    public static func double(_ s: String) -> Double? {
+        var s = s
+        return s.withUTF8 { double(UnsafeRawBufferPointer($0)) }
+    }
+}

@@ -1,0 +1,185 @@
+/// Reads date-times from bytes without Foundation: ISO 8601 (`2017-03-23T08:15:12+0100`,
+/// `2017-03-23 08:15`, `…Z`, fractions) and the common day-first forms
+/// (`23/03/2017 08:15`, `23.03.2017`, `04/05/2017, 23:21`). Loaders call this once per cell.
+public enum TimestampParser {
+    /// Field order of a date written with slashes, dots or dashes and the year last.
+    public enum DateOrder: Sendable { case dayFirst, monthFirst }
+
+    public struct Parsed: Sendable, Equatable {
+        /// Wall-clock microseconds, as if the written time were UTC.
+        public var wall: Int64
+        /// The UTC offset written in the text, in seconds, if any.
+        public var offset: Int32?
+        /// False for a bare date (`2017-03-23`).
+        public var hasTime: Bool
+
+        /// The instant: the written offset when there is one, else the zone's rules.
+        public func instant(in zone: ZoneRules) -> Int64 {
+            if let offset { return wall - Int64(offset) * 1_000_000 }
+            return zone.instant(wallMicros: wall)
+        }
+    }
+
+    public static func parse(_ text: String, order: DateOrder = .dayFirst) -> Parsed? {
+        var copy = text
+        return copy.withUTF8 { parse(UnsafeRawBufferPointer($0), order: order) }
+    }
+
+    /// Parses the whole buffer (surrounding spaces allowed) or returns nil.
+    public static func parse(_ bytes: UnsafeRawBufferPointer, order: DateOrder = .dayFirst) -> Parsed? {
+        var r = Reader(bytes: bytes)
+        r.skipSpaces()
+        guard let first = r.number(maxDigits: 4) else { return nil }
+        var year = 0, month = 0, day = 0
+        if first.digits == 4 {
+            // Year first: 2017-03-23 or 2017/03/23.
+            guard let sep = r.peek(), sep == UInt8(ascii: "-") || sep == UInt8(ascii: "/") else { return nil }
+            r.advance()
+            guard let m = r.number(maxDigits: 2), r.eat(sep), let d = r.number(maxDigits: 2) else { return nil }
+            year = first.value; month = m.value; day = d.value
+        } else if first.digits <= 2 {
+            guard let sep = r.peek(), sep == UInt8(ascii: "/") || sep == UInt8(ascii: ".") || sep == UInt8(ascii: "-") else { return nil }
+            r.advance()
+            guard let second = r.number(maxDigits: 2), r.eat(sep), let y = r.number(maxDigits: 4), y.digits == 4 else { return nil }
+            year = y.value
+            switch order {
+            case .dayFirst: day = first.value; month = second.value
+            case .monthFirst: month = first.value; day = second.value
+            }
+        } else {
+            return nil
+        }
+        guard month >= 1, month <= 12, day >= 1, day <= CivilTime.daysInMonth(year: year, month: month) else { return nil }
+        var result = Parsed(wall: CivilTime.daysFromCivil(year: year, month: month, day: day) * CivilTime.microsPerDay,
+                            offset: nil, hasTime: false)
+        // Separator between date and time: T, space(s), a comma and space.
+        var sawSeparator = false
+        if r.eat(UInt8(ascii: "T")) || r.eat(UInt8(ascii: "t")) { sawSeparator = true }
+        else {
+            if r.eat(UInt8(ascii: ",")) { sawSeparator = true }
+            if r.skipSpaces() { sawSeparator = true }
+        }
+        if r.atEnd { return result }
+        guard sawSeparator else { return nil }
+        guard let h = r.number(maxDigits: 2), r.eat(UInt8(ascii: ":")), let mi = r.number(maxDigits: 2), mi.digits == 2 else { return nil }
+        var sec = 0, micro = 0
+        if r.eat(UInt8(ascii: ":")) {
+            guard let s = r.number(maxDigits: 2), s.digits == 2 else { return nil }
+            sec = s.value
+            if r.eat(UInt8(ascii: ".")) || r.eat(UInt8(ascii: ",")) {
+                guard let frac = r.fraction() else { return nil }
+                micro = frac
+            }
+        }
+        guard h.value <= 24, mi.value < 60, sec <= 60 else { return nil }
+        if h.value == 24 && (mi.value != 0 || sec != 0) { return nil }
+        result.wall += Int64(h.value) * CivilTime.microsPerHour + Int64(mi.value) * CivilTime.microsPerMinute
+            + Int64(min(sec, 59)) * CivilTime.microsPerSecond + Int64(micro)
+        result.hasTime = true
+        r.skipSpaces()
+        if r.atEnd { return result }
+        // Offset: Z, +01:00, +0100, +01, or " UTC".
+        if r.eat(UInt8(ascii: "Z")) || r.eat(UInt8(ascii: "z")) {
+            result.offset = 0
+        } else if let c = r.peek(), c == UInt8(ascii: "+") || c == UInt8(ascii: "-") {
+            r.advance()
+            guard let oh = r.fixed(2) else { return nil }
+            var om = 0
+            if r.eat(UInt8(ascii: ":")) {
+                guard let m = r.fixed(2) else { return nil }
+                om = m
+            } else if let m = r.fixed(2) {
+                om = m
+            }
+            guard oh <= 14, om < 60 else { return nil }
+            let seconds = Int32(oh * 3600 + om * 60)
+            result.offset = c == UInt8(ascii: "-") ? -seconds : seconds
+        } else if r.eatWord("UTC") || r.eatWord("GMT") {
+            result.offset = 0
+        } else {
+            return nil
+        }
+        r.skipSpaces()
+        return r.atEnd ? result : nil
+    }
+
+    /// Whether a date written `a/b/yyyy` can only be month-first (its second field is over 12).
+    public static func looksMonthFirst(_ text: String) -> Bool {
+        let parts = text.split(whereSeparator: { $0 == "/" || $0 == "." || $0 == "-" || $0 == " " || $0 == "," })
+        guard parts.count >= 3, parts[0].count <= 2, let a = Int(parts[0]), let b = Int(parts[1]) else { return false }
+        return a <= 12 && b > 12
+    }
+
+    struct Reader {
+        let bytes: UnsafeRawBufferPointer
+        var index = 0
+
+        var atEnd: Bool { index >= bytes.count }
+        func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+        mutating func advance() { index += 1 }
+
+        mutating func eat(_ c: UInt8) -> Bool {
+            if index < bytes.count && bytes[index] == c { index += 1; return true }
+            return false
+        }
+
+        @discardableResult
+        mutating func skipSpaces() -> Bool {
+            let start = index
+            while index < bytes.count && (bytes[index] == 0x20 || bytes[index] == 0x09) { index += 1 }
+            return index > start
+        }
+
+        mutating func eatWord(_ word: StaticString) -> Bool {
+            let n = word.utf8CodeUnitCount
+            guard index + n <= bytes.count else { return false }
+            let p = word.utf8Start
+            for i in 0..<n where bytes[index + i] != p[i] { return false }
+            index += n
+            return true
+        }
+
+        mutating func number(maxDigits: Int) -> (value: Int, digits: Int)? {
+            var value = 0, digits = 0
+            while index < bytes.count, digits < maxDigits {
+                let d = Int(bytes[index]) - 48
+                if d < 0 || d > 9 { break }
+                value = value * 10 + d
+                digits += 1
+                index += 1
+            }
+            if digits == 0 { return nil }
+            // More digits than allowed means this is not the field we expected.
+            if index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 { return nil }
+            return (value, digits)
+        }
+
+        /// Exactly `n` digits.
+        mutating func fixed(_ n: Int) -> Int? {
+            guard index + n <= bytes.count else { return nil }
+            var v = 0
+            for k in 0..<n {
+                let d = Int(bytes[index + k]) - 48
+                if d < 0 || d > 9 { return nil }
+                v = v * 10 + d
+            }
+            index += n
+            return v
+        }
+
+        /// Up to 9 fraction digits, returned as microseconds.
+        mutating func fraction() -> Int? {
+            var value = 0, digits = 0
+            while index < bytes.count {
+                let d = Int(bytes[index]) - 48
+                if d < 0 || d > 9 { break }
+                if digits < 6 { value = value * 10 + d }
+                digits += 1
+                index += 1
+            }
+            if digits == 0 { return nil }
+            if digits < 6 { for _ in digits..<6 { value *= 10 } }
+            return value
+        }
+    }
+}

@@ -1,0 +1,102 @@
+/// The summarising verbs: `count`, `sum`, `avg`, `min`, `max`, `median`, `pNN`, `stddev`,
+/// `first`, `last`. One stage may hold several (`avg angle, count by legend`).
+enum AggregateVerb {
+    static let keyHelp = """
+    by lists the keys: columns, or time buckets of the table's time column — minute, hour
+    (hour of day 0–23), weekday (Mon…Sun), day, week (ISO), month, year, every 15m — or of a
+    named column: hour(dropped_off_at). There is one row per combination present.
+    """
+
+    static func make(_ name: String, aliases: [String] = [], usage: String, summary: String, examples: [String]) -> VerbSpec {
+        VerbSpec(name: name, aliases: aliases, category: .summary, usage: usage, summary: summary,
+                 details: keyHelp, examples: examples, keywords: ["by", "as", "distinct", "every"], parse: parse)
+    }
+
+    static let specs: [VerbSpec] = [
+        make("count", aliases: ["n"], usage: "count [distinct COL] [, AGG …] [by KEY, …]",
+             summary: "Count rows (or different values) per group.",
+             examples: ["count", "count by legend", "count by legend, hour", "count distinct legend by hour",
+                        "count by every 15m", "count by weekday"]),
+        make("sum", aliases: ["total"], usage: "sum COL [as NAME] [, AGG …] [by KEY, …]",
+             summary: "Add up a numeric column per group.", examples: ["sum x by legend"]),
+        make("avg", aliases: ["mean", "average"], usage: "avg COL [as NAME] [, AGG …] [by KEY, …]",
+             summary: "The mean of a numeric column per group (nulls are left out).",
+             examples: ["avg angle by legend", "avg angle, count by legend"]),
+        make("min", usage: "min COL [, AGG …] [by KEY, …]", summary: "The smallest value per group.",
+             examples: ["min time, max time by hour"]),
+        make("max", usage: "max COL [, AGG …] [by KEY, …]", summary: "The largest value per group.",
+             examples: ["max x by legend"]),
+        make("median", usage: "median COL [, AGG …] [by KEY, …]", summary: "The middle value per group.",
+             examples: ["median y by legend"]),
+        make("stddev", aliases: ["sd", "stdev"], usage: "stddev COL [, AGG …] [by KEY, …]",
+             summary: "The sample standard deviation per group.", examples: ["stddev angle by legend"]),
+        make("first", usage: "first COL [, AGG …] [by KEY, …]", summary: "The first value per group, in row order.",
+             examples: ["first time by legend"]),
+        make("last", usage: "last COL [, AGG …] [by KEY, …]", summary: "The last value per group, in row order.",
+             examples: ["last time by legend"]),
+    ]
+
+    static let percentileSpec = make("pNN", usage: "pNN COL [, AGG …] [by KEY, …]",
+                                     summary: "A percentile per group: p50 is the median, p90 the value 90 % of rows are at or below.",
+                                     examples: ["p90 x by legend", "p10 y, p90 y by legend"])
+
+    static let parse: @Sendable (inout Parser, Token) throws -> StageArgs = { p, verb in
+        var items: [AggregateItem] = []
+        var first: Token? = verb
+        while true {
+            let t: Token
+            if let f = first { t = f; first = nil } else { t = p.advance() }
+            guard let word = t.identifier, let function = AggregateFunction.named(word) else {
+                throw Diagnostic("expected a summary such as count, sum, avg, min, max, median, p90, found \(t.describe)", at: t.span)
+            }
+            var distinct = false
+            var argument: Expr? = nil
+            var span = t.span
+            if p.eatKeyword("distinct") { distinct = true }
+            let startsArgument = !(p.atEnd || p.current.isSymbol(.pipe) || p.current.isSymbol(.comma)
+                                   || p.current.isKeyword("by") || p.current.isKeyword("as"))
+            if startsArgument {
+                let e = try p.parseExpr()
+                argument = e
+                span = span.union(e.span)
+            } else if function.needsArgument || distinct {
+                throw Diagnostic("\(word) needs a column, as in: \(word) x", at: p.current.span)
+            }
+            var alias: String? = nil
+            if p.eatKeyword("as") { alias = try p.name("a name for the result column").0 }
+            items.append(AggregateItem(function: function, argument: argument, distinct: distinct, alias: alias, span: span))
+            if p.eatSymbol(.comma) { continue }
+            break
+        }
+        var keys: [GroupKey] = []
+        if p.eatKeyword("by") {
+            repeat { keys.append(try parseKey(&p)) } while p.eatSymbol(.comma)
+        }
+        return .aggregate(items, by: keys)
+    }
+
+    static func parseKey(_ p: inout Parser) throws -> GroupKey {
+        let start = p.current.span
+        if p.current.isKeyword("every") {
+            p.advance()
+            guard case .duration(let step) = p.current.kind else {
+                throw Diagnostic("expected a span after every, such as 15m, 1h or 1d", at: p.current.span)
+            }
+            guard step > 0 else { throw Diagnostic("the span after every must be more than zero", at: p.current.span) }
+            var span = start.union(p.advance().span)
+            var column: Expr? = nil
+            if p.eatKeyword("of") || p.eatKeyword("on") {
+                let c = try p.parseExpr()
+                column = c
+                span = span.union(c.span)
+            }
+            var alias: String? = nil
+            if p.eatKeyword("as") { alias = try p.name("a name for the key").0 }
+            return GroupKey(kind: .every(step, column: column), alias: alias, span: span)
+        }
+        let e = try p.parseExpr()
+        var alias: String? = nil
+        if p.eatKeyword("as") { alias = try p.name("a name for the key").0 }
+        return GroupKey(kind: .expr(e), alias: alias, span: e.span)
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import UTQCore
+
+/// Runs scripts and `-c` text without a prompt: stops at the first error (FILE:LINE:COL on
+/// standard error, exit status 1) unless told to keep going.
+struct Batch {
+    let session: Session
+    var keepGoing: Bool
+    var echo: Bool
+
+    /// Runs one script; returns whether it ran without errors.
+    func run(_ text: String, name: String) -> Bool {
+        let printer = Printer(session: session, showLocation: true, interactive: false)
+        var failed = false
+        var quit = false
+        session.run(Batch.stripShebang(text), name: name, keepGoing: keepGoing) { command, outcome in
+            if echo { Terminal.out("utq> " + command.text.replacingOccurrences(of: "\n", with: "\n ...> ") + "\n") }
+            printer.print(outcome)
+            if !outcome.succeeded { failed = true }
+            if outcome.quit { quit = true }
+        }
+        _ = quit
+        return !failed
+    }
+
+    /// A `#!` first line is a comment already; keep line numbers by leaving it in place.
+    static func stripShebang(_ text: String) -> String { text }
+}

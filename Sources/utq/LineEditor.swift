@@ -1,0 +1,147 @@
+import CLineEdit
+import Foundation
+import UTQCore
+
+/// Line editing over the system's libedit: emacs keys, history (Up/Down, Ctrl-R search)
+/// kept in a file across sessions, and Tab completion from the session.
+final class LineEditor {
+    enum Read { case line(String), interrupted, end }
+
+    private let el: OpaquePointer
+    private let history: OpaquePointer
+    let historyFile: String?
+    let historyLimit: Int
+    /// Returns the completion for the line so far.
+    let complete: (String) -> Completion
+    nonisolated(unsafe) static var current: LineEditor?
+    private var prompt: String = "utq> "
+    private var promptBuffer: UnsafeMutablePointer<CChar>?
+
+    init(historyFile: String?, historyLimit: Int = 1000, complete: @escaping (String) -> Completion) {
+        self.historyFile = historyFile
+        self.historyLimit = historyLimit
+        self.complete = complete
+        // Streams of our own over the standard descriptors: the C globals stdin/stdout
+        // are shared mutable state that strict concurrency does not allow.
+        el = el_init("utq", fdopen(STDIN_FILENO, "r"), fdopen(STDOUT_FILENO, "w"), fdopen(STDERR_FILENO, "w"))
+        history = history_init()
+        utq_history_setsize(history, Int32(historyLimit))
+        utq_history_setunique(history, 1)
+        utq_el_set_history(el, history)
+        utq_el_set_editor(el, "emacs")
+        utq_el_set_prompt(el) { _ in LineEditor.current?.promptBuffer ?? nil }
+        utq_el_add_function(el, "utq-complete", "Complete the word", { editLine, _ in
+            guard let editLine, let editor = LineEditor.current else { return UInt8(CC_ERROR) }
+            return editor.completeWord(editLine)
+        })
+        utq_el_bind(el, "^I", "utq-complete")
+        // Ctrl-R searches history backwards, as in bash.
+        utq_el_bind(el, "^R", "em-inc-search-prev")
+        utq_el_bind(el, "^S", "em-inc-search-next")
+        el_source(el, nil)  // the user's ~/.editrc, if any
+        if let historyFile { _ = utq_history_load(history, historyFile) }
+        LineEditor.current = self
+        setPrompt("utq> ")
+    }
+
+    deinit {
+        el_end(el)
+        history_end(history)
+        promptBuffer?.deallocate()
+    }
+
+    func setPrompt(_ p: String) {
+        prompt = p
+        promptBuffer?.deallocate()
+        let bytes = Array(p.utf8CString)
+        let buf = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
+        buf.initialize(from: bytes, count: bytes.count)
+        promptBuffer = buf
+    }
+
+    func readLine(prompt p: String) -> Read {
+        setPrompt(p)
+        var count: Int32 = 0
+        errno = 0
+        guard let raw = el_gets(el, &count) else {
+            if count == -1 && errno == EINTR { return .interrupted }
+            if interruptFlag.isCancelled && count <= 0 { return .interrupted }
+            return .end
+        }
+        var line = String(cString: raw)
+        if line.hasSuffix("\n") { line.removeLast() }
+        return .line(line)
+    }
+
+    func add(_ line: String) {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return }
+        _ = utq_history_enter(history, trimmed)
+    }
+
+    /// Writes the history to its file through a temporary file, so a crash or a signal
+    /// never leaves it cut short. libedit keeps only the last `historyLimit` lines.
+    func saveHistory() {
+        guard let historyFile else { return }
+        let temp = historyFile + ".\(getpid()).tmp"
+        if utq_history_save(history, temp) >= 0 {
+            rename(temp, historyFile)
+        } else {
+            unlink(temp)
+        }
+    }
+
+    /// Tab: complete the word before the cursor, or list the choices.
+    private func completeWord(_ editLine: OpaquePointer) -> UInt8 {
+        guard let info = el_line(editLine)?.pointee else { return UInt8(CC_ERROR) }
+        let length = info.cursor - info.buffer
+        let bytes = UnsafeRawBufferPointer(start: info.buffer, count: length)
+        let before = String(decoding: bytes, as: UTF8.self)
+        let completion = complete(before)
+        let typed = Array(before.utf8)[completion.start...]
+        let typedWord = String(decoding: typed, as: UTF8.self)
+        let candidates = completion.candidates
+        if candidates.isEmpty { return UInt8(CC_REFRESH_BEEP) }
+        if candidates.count == 1 {
+            var insert = String(candidates[0].utf8.dropFirst(typed.count)) ?? ""
+            if !candidates[0].lowercased().hasPrefix(typedWord.lowercased()) || candidates[0].utf8.count < typed.count {
+                insert = candidates[0]
+            }
+            // Replace the typed word when its case differs from the candidate's.
+            if !candidates[0].hasPrefix(typedWord) {
+                el_deletestr(editLine, Int32(typed.count))
+                insert = candidates[0]
+            }
+            if completion.appendSpace { insert += " " }
+            el_insertstr(editLine, insert)
+            return UInt8(CC_REFRESH)
+        }
+        // Several: extend to their common prefix, then list them.
+        let common = commonPrefix(candidates)
+        if common.utf8.count > typed.count && common.lowercased().hasPrefix(typedWord.lowercased()) {
+            el_deletestr(editLine, Int32(typed.count))
+            el_insertstr(editLine, common)
+            return UInt8(CC_REFRESH)
+        }
+        let width = Terminal.width
+        let cell = (candidates.map { $0.count }.max() ?? 0) + 2
+        let perLine = max(1, width / cell)
+        var text = "\n"
+        for (i, c) in candidates.prefix(200).enumerated() {
+            text += c.padding(toLength: cell, withPad: " ", startingAt: 0)
+            if (i + 1) % perLine == 0 { text += "\n" }
+        }
+        if candidates.count > 200 { text += "\n… \(candidates.count - 200) more" }
+        if !text.hasSuffix("\n") { text += "\n" }
+        Terminal.out(text)
+        return UInt8(CC_REDISPLAY)
+    }
+
+    private func commonPrefix(_ words: [String]) -> String {
+        guard var prefix = words.first else { return "" }
+        for w in words.dropFirst() {
+            while !w.lowercased().hasPrefix(prefix.lowercased()) && !prefix.isEmpty { prefix.removeLast() }
+        }
+        return prefix
+    }
+}

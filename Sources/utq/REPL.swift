@@ -1,0 +1,59 @@
+import Foundation
+import UTQCore
+
+/// The interactive prompt: reads a line (more while a pipeline is unfinished), runs it,
+/// prints the outputs, and never ends on an error. Ctrl-C clears the line or cancels the
+/// running command; Ctrl-D (or quit) ends the session.
+struct REPL {
+    let session: Session
+
+    static var historyPath: String? {
+        if let custom = ProcessInfo.processInfo.environment["UTQ_HISTORY"] { return custom.isEmpty ? nil : custom }
+        let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
+        return (home as NSString).appendingPathComponent(".utq_history")
+    }
+
+    func run(banner: Bool = true) {
+        let editor = LineEditor(historyFile: REPL.historyPath, complete: { [session] line in session.complete(line) })
+        Signals.onTerminate = { editor.saveHistory() }
+        Signals.installTerminateHandlers()
+        let printer = Printer(session: session, showLocation: false, interactive: true)
+        if banner {
+            Terminal.out("utq — type help for the verbs, Tab to complete, Ctrl-D to leave.\n")
+        }
+        var pending = ""
+        while true {
+            let prompt = pending.isEmpty ? "utq> " : " ...> "
+            switch editor.readLine(prompt: prompt) {
+            case .end:
+                if !pending.isEmpty { pending = ""; Terminal.out("\n"); continue }
+                Terminal.out("\n")
+                editor.saveHistory()
+                return
+            case .interrupted:
+                // Ctrl-C at the prompt: drop what was typed, start a fresh line.
+                interruptFlag.reset()
+                pending = ""
+                Terminal.out("^C\n")
+                continue
+            case .line(let line):
+                pending += pending.isEmpty ? line : "\n" + line
+                if Script.isIncomplete(pending) { continue }
+                let text = pending
+                pending = ""
+                if text.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+                editor.add(text.replacingOccurrences(of: "\n", with: " "))
+                var quit = false
+                session.run(text, name: "<input>", keepGoing: true) { _, outcome in
+                    printer.print(outcome)
+                    if outcome.quit { quit = true }
+                }
+                interruptFlag.reset()
+                if quit {
+                    editor.saveHistory()
+                    return
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import UTQCore
+
+/// Facts about the terminal utq runs in.
+enum Terminal {
+    static var stdinIsTTY: Bool { isatty(STDIN_FILENO) == 1 }
+    static var stdoutIsTTY: Bool { isatty(STDOUT_FILENO) == 1 }
+    static var stderrIsTTY: Bool { isatty(STDERR_FILENO) == 1 }
+
+    /// Columns: COLUMNS when set, else the terminal's, else 100.
+    static var width: Int {
+        if let c = ProcessInfo.processInfo.environment["COLUMNS"], let n = Int(c), n >= 20 { return n }
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 20 { return Int(size.ws_col) }
+        return 100
+    }
+
+    static var height: Int {
+        if let c = ProcessInfo.processInfo.environment["LINES"], let n = Int(c), n >= 5 { return n }
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row >= 5 { return Int(size.ws_row) }
+        return 40
+    }
+
+    /// Colour only for a terminal, and never when NO_COLOR is set.
+    static var colorAllowed: Bool {
+        let env = ProcessInfo.processInfo.environment
+        if let v = env["NO_COLOR"], !v.isEmpty { return false }
+        if env["TERM"] == "dumb" { return false }
+        return stdoutIsTTY
+    }
+
+    static func write(_ s: String, to fd: Int32) {
+        var text = s
+        text.withUTF8 { p in
+            var done = 0
+            while done < p.count {
+                let n = Foundation.write(fd, p.baseAddress! + done, p.count - done)
+                if n < 0 { if errno == EINTR { continue }; return }
+                done += n
+            }
+        }
+    }
+
+    static func out(_ s: String) { write(s, to: STDOUT_FILENO) }
+    static func err(_ s: String) { write(s, to: STDERR_FILENO) }
+}
