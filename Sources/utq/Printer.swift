@@ -17,24 +17,21 @@ struct Printer {
     }
 
     func print(_ output: Output) {
-        let options = session.settings.render
+        var settings = session.settings
+        let text: String
         switch output {
-        case .table(let r):
-            let format = session.settings.output
-            if format == .table {
-                let footer = r.number.map { "[\($0)]" }
-                Terminal.out(TableRenderer.render(r.table, options: options, footer: footer))
-            } else {
-                Terminal.out(TableWriter.text(r.table, format: format, options: options))
+        case .table, .text:
+            Terminal.out(OutputText.text(output, settings: settings))
+        case .info:
+            if infoToStdout { Terminal.out(OutputText.text(output, settings: settings)) }
+            else {
+                settings.render.color = false
+                Terminal.err(OutputText.text(output, settings: settings))
             }
-        case .text(let s):
-            Terminal.out(s.hasSuffix("\n") ? s : s + "\n")
-        case .info(let s):
-            let line = (options.color ? "\u{1B}[2m" + s + "\u{1B}[0m" : s) + "\n"
-            if infoToStdout { Terminal.out(line) } else { Terminal.err(line) }
-        case .warning(let s):
-            let color = Terminal.stderrIsTTY && Terminal.colorAllowed
-            Terminal.err((color ? "\u{1B}[33mwarning:\u{1B}[0m " : "warning: ") + s + "\n")
+        case .warning:
+            settings.render.color = Terminal.stderrIsTTY && Terminal.colorAllowed
+            text = OutputText.text(output, settings: settings)
+            Terminal.err(text)
         }
     }
 

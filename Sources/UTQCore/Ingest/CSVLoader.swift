@@ -136,7 +136,7 @@ public enum CSVLoader {
         while let last = columns.last, last.name.hasPrefix("column_"), last.type == .null, header.last?.isEmpty ?? false {
             columns.removeLast(); header.removeLast()
         }
-        let table = Table(name: name, columns: columns, zone: zone)
+        let table = Table(name: name, columns: columns, zone: inferredZone(builders, default: zone))
         return LoadedTable(table: table, warnings: warnings.finish())
     }
 

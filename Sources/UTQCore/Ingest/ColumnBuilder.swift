@@ -48,6 +48,9 @@ final class ColumnBuilder {
     private(set) var sawFloatingTime = false
     private(set) var sawOffsetTime = false
     private(set) var sawTimeOfDay = false
+    /// The one UTC offset every time in this column was written with, if there is one.
+    private(set) var writtenOffset: Int32?
+    private(set) var mixedOffsets = false
 
     init(name: String, index: Int, type: CellType, zone: ZoneRules, decimalComma: Bool = false, capacity: Int = 0) {
         self.name = name
@@ -108,7 +111,10 @@ final class ColumnBuilder {
             bools.append(v); present()
         case .timestamp(let order):
             guard let p = TimestampParser.parse(b, order: order) else { throw TypeConflict(column: index, widened: .string) }
-            if p.offset == nil { sawFloatingTime = true } else { sawOffsetTime = true }
+            if let o = p.offset {
+                sawOffsetTime = true
+                if writtenOffset == nil { writtenOffset = o } else if o != writtenOffset { mixedOffsets = true }
+            } else { sawFloatingTime = true }
             if p.hasTime { sawTimeOfDay = true }
             ints.append(p.instant(in: zone)); present()
         case .duration:
@@ -246,6 +252,17 @@ final class ColumnBuilder {
             return Column(name: name, storage: .duration(ints), validity: valid, unit: style == .clock ? .clock : .automatic)
         }
     }
+}
+
+/// The zone a freshly read table should show its times in: when its first time column was
+/// written with one fixed offset throughout (`+01:00`), that offset, so times print as the
+/// file wrote them; otherwise the session's zone.
+func inferredZone(_ builders: [ColumnBuilder], default zone: ZoneRules) -> ZoneRules {
+    guard let first = builders.first(where: { if case .timestamp = $0.type { return true } else { return false } }),
+          first.sawOffsetTime, !first.sawFloatingTime, !first.mixedOffsets, let offset = first.writtenOffset else { return zone }
+    if zone.isFixed && zone.offsetSeconds(atSecond: 0) == offset { return zone }
+    if offset == 0 { return .utc }
+    return ZoneRules.fixedOffsetZone(TimeText.offsetText(Int(offset))) ?? zone
 }
 
 /// Type inference over a sample of text values: the narrowest type every value fits.

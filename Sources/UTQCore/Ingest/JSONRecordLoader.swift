@@ -122,7 +122,7 @@ public enum JSONRecordLoader {
             warnings.add("duplicate keys", line: nil, "\(parser.duplicateKeys) objects repeat a member name; the first value is kept")
         }
         let columns = builders.map { $0.finish() }
-        return LoadedTable(table: Table(name: name, columns: columns, zone: zone), warnings: warnings.finish())
+        return LoadedTable(table: Table(name: name, columns: columns, zone: inferredZone(builders, default: zone)), warnings: warnings.finish())
     }
 
     /// A syntax error with its line and column in the file.

@@ -25,7 +25,8 @@ public enum Script {
         func finish() {
             let significant = current.filter { if case .newline = $0.kind { return false } else { return true } }
             if !significant.isEmpty || lexError != nil {
-                let span = significant.isEmpty ? (lexError?.span ?? .none) : significant.first!.span.union(significant.last!.span)
+                var span = significant.isEmpty ? (lexError?.span ?? .none) : significant.first!.span.union(significant.last!.span)
+                if let e = lexError?.span { span = span.union(e) }
                 var toks = significant
                 toks.append(Token(.end, SourceSpan(span.end, span.end)))
                 out.append(ScriptCommand(source: source, tokens: toks, span: span, lexError: lexError))

@@ -82,7 +82,9 @@ struct ExprBinder {
     func describe(_ e: Expr) -> String {
         switch e {
         case .column(let n, _): return n
-        case .literal(let v, _): return "\(v)"
+        case .literal(.string(let s), _): return "\"\(s)\""
+        case .literal(let v, _): return Arithmetic.text(v)
+        case .call(let f, _, _): return "\(f)(…)"
         default: return "this"
         }
     }

@@ -23,8 +23,12 @@ enum Describe {
             for i in valid { if cmp(i, lo) < 0 { lo = i }; if cmp(i, hi) > 0 { hi = i } }
             let fmt = CellFormat(c, zone: t.zone, nullText: "", rows: [lo, hi])
             _ = format
-            mins.append(TextWidth.truncate(fmt.text(lo), to: 30))
-            maxs.append(TextWidth.truncate(fmt.text(hi), to: 30))
+            func shown(_ row: Int) -> String {
+                let text = fmt.text(row)
+                return text.isEmpty && c.type == .string ? "\"\"" : TextWidth.truncate(text, to: 30)
+            }
+            mins.append(shown(lo))
+            maxs.append(shown(hi))
         }
         return Table(name: "describe", columns: [
             textColumn("column", names), textColumn("type", types),
