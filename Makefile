@@ -33,7 +33,7 @@ test: deps
 
 # Rebuilds the shipped datasets from their generators (the files are committed).
 datasets: deps
-	$(SWIFT) run -c release utq-datagen market datasets
+	$(SWIFT) run -c release utq-datagen all datasets
 
 clean:
 	rm -rf .build

@@ -28,7 +28,7 @@ let package = Package(
             ]
         ),
         // Deterministic generators for the shipped datasets and the benchmarks.
-        .executableTarget(name: "utq-datagen"),
+        .executableTarget(name: "utq-datagen", dependencies: ["UTQCore"]),
         .testTarget(
             name: "UTQTests",
             dependencies: ["UTQCore", "utq", "utq-datagen"],

@@ -128,6 +128,18 @@ enum Market {
         return out
     }
 
+    /// The app's "Export Data" CSV of the same entries: semicolon-delimited, day-first times
+    /// to the minute, "(x, y)" positions, 999 for no direction, a trailing ";" on every line.
+    static func exportCSV() -> String {
+        var out = "Time;Position;Angle in degrees;Note;Type;Icon;\n"
+        for e in entries() {
+            let legend = legends[e.legend]
+            let time = "23/03/2017, \(Format.two(e.time / 3600)):\(Format.two(e.time % 3600 / 60))"
+            out += "\(time);(\(Format.number(e.x)), \(Format.number(e.y)));\(Format.number(e.angle));\(e.note);\(legend.name);\(legend.icon);\n"
+        }
+        return out
+    }
+
     /// The weather of each session, for joining on the hour.
     static func weatherCSV() -> String {
         var out = "session,start,end,hour,temperature_c,sky,wind\n"

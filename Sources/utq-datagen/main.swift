@@ -2,11 +2,17 @@ import Foundation
 
 /// Writes the shipped datasets and benchmark data. Deterministic: the same command writes
 /// the same bytes.
-///   utq-datagen market DIR          datasets/market.json and market-weather.csv
+///   utq-datagen market DIR                     market.json, market-weather.csv, market-export.csv
+///   utq-datagen prishtina DIR                  routes.json and itineraries.json
+///   utq-datagen rides DIR [rides] [users] [weeks]   rides.csv, users.csv, friend_requests.csv
+///   utq-datagen trips DIR                      trips.csv
+///   utq-datagen nvdb DIR                       nvdb-speedlimits.json, nvdb-positions.csv
+///   utq-datagen all DIR                        all of the above into DIR
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 func write(_ text: String, to path: String) {
     do {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         FileHandle.standardError.write("wrote \(path)\n".data(using: .utf8)!)
     } catch {
@@ -17,18 +23,42 @@ func write(_ text: String, to path: String) {
 
 func usage() -> Never {
     FileHandle.standardError.write("""
-    usage: utq-datagen market DIR
+    usage: utq-datagen market|prishtina|rides|trips|nvdb|all DIR
+           utq-datagen rides DIR [RIDES] [USERS] [WEEKS]
 
     """.data(using: .utf8)!)
     exit(2)
 }
 
 guard let what = arguments.first else { usage() }
-switch what {
-case "market":
-    let dir = arguments.count > 1 ? arguments[1] : "datasets"
+let dir = arguments.count > 1 ? arguments[1] : "datasets"
+func int(_ i: Int, _ fallback: Int) -> Int { arguments.count > i ? Int(arguments[i]) ?? fallback : fallback }
+
+func market() {
     write(Market.projectJSON(), to: dir + "/market.json")
     write(Market.weatherCSV(), to: dir + "/market-weather.csv")
-default:
-    usage()
+    write(Market.exportCSV(), to: dir + "/market-export.csv")
+}
+func prishtina() {
+    write(PrishtinaData.routesJSON(), to: dir + "/prishtina/routes.json")
+    write(PrishtinaData.itinerariesJSON(), to: dir + "/prishtina/itineraries.json")
+}
+func rides() {
+    let data = RidesData(users: int(3, 40), rides: int(2, 3200), weeks: int(4, 7))
+    data.write(to: dir) { text, path in write(text, to: path) }
+}
+func trips() { write(TripsData.csv(), to: dir + "/trips.csv") }
+func nvdb() {
+    write(NVDBData.responseJSON(), to: dir + "/nvdb-speedlimits.json")
+    write(NVDBData.positionsCSV(), to: dir + "/nvdb-positions.csv")
+}
+
+switch what {
+case "market": market()
+case "prishtina": prishtina()
+case "rides": rides()
+case "trips": trips()
+case "nvdb": nvdb()
+case "all": market(); prishtina(); rides(); trips(); nvdb()
+default: usage()
 }

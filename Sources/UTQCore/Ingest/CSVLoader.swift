@@ -10,6 +10,8 @@ public struct CSVOptions: Sendable {
     public var typeOverride: (@Sendable (String) -> CellType?)?
     /// Bytes read at a time.
     public var chunkSize = 4 << 20
+    /// Column names for a file without a header line (its first line is data).
+    public var names: [String]?
 
     public init(delimiter: UInt8? = nil) { self.delimiter = delimiter }
 }
@@ -53,7 +55,7 @@ public enum CSVLoader {
         let decimalComma = delimiter == UInt8(ascii: ";")
 
         // Header.
-        var header: [String] = []
+        var header: [String] = options.names ?? []
         while header.isEmpty {
             let next = try scanChecked(&scanner, &buffer, &pos, &eof, stream, options, path: path, line: line)
             guard let next else { throw LoadError(path: path, "the file has no header line") }
@@ -136,7 +138,9 @@ public enum CSVLoader {
         while let last = columns.last, last.name.hasPrefix("column_"), last.type == .null, header.last?.isEmpty ?? false {
             columns.removeLast(); header.removeLast()
         }
-        let table = Table(name: name, columns: columns, zone: inferredZone(builders, default: zone))
+        let guessedZone = inferredZone(builders, default: zone)
+        if let note = guessedZone.note { warnings.add("zone", line: nil, note) }
+        let table = Table(name: name, columns: columns, zone: guessedZone.zone)
         return LoadedTable(table: table, warnings: warnings.finish())
     }
 

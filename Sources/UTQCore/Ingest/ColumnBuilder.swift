@@ -51,6 +51,9 @@ final class ColumnBuilder {
     /// The one UTC offset every time in this column was written with, if there is one.
     private(set) var writtenOffset: Int32?
     private(set) var mixedOffsets = false
+    /// Instants where the written offset changed, with the new offset: enough to tell which
+    /// time zones agree with the file.
+    private(set) var offsetChanges: [(instant: Int64, offset: Int32)] = []
 
     init(name: String, index: Int, type: CellType, zone: ZoneRules, decimalComma: Bool = false, capacity: Int = 0) {
         self.name = name
@@ -114,6 +117,7 @@ final class ColumnBuilder {
             if let o = p.offset {
                 sawOffsetTime = true
                 if writtenOffset == nil { writtenOffset = o } else if o != writtenOffset { mixedOffsets = true }
+                if offsetChanges.last?.offset != o && offsetChanges.count < 512 { offsetChanges.append((p.instant(in: zone), o)) }
             } else { sawFloatingTime = true }
             if p.hasTime { sawTimeOfDay = true }
             ints.append(p.instant(in: zone)); present()
@@ -254,15 +258,45 @@ final class ColumnBuilder {
     }
 }
 
-/// The zone a freshly read table should show its times in: when its first time column was
-/// written with one fixed offset throughout (`+01:00`), that offset, so times print as the
-/// file wrote them; otherwise the session's zone.
-func inferredZone(_ builders: [ColumnBuilder], default zone: ZoneRules) -> ZoneRules {
+/// The zone a freshly read table should show its times in, and a note when it is a guess.
+/// Times written with one fixed offset throughout (`+01:00`) show in that offset, as the file
+/// wrote them. Times whose offsets change (summer time) show in the session's zone when it
+/// agrees with every offset; otherwise the note names zones that would.
+func inferredZone(_ builders: [ColumnBuilder], default zone: ZoneRules) -> (zone: ZoneRules, note: String?) {
     guard let first = builders.first(where: { if case .timestamp = $0.type { return true } else { return false } }),
-          first.sawOffsetTime, !first.sawFloatingTime, !first.mixedOffsets, let offset = first.writtenOffset else { return zone }
-    if zone.isFixed && zone.offsetSeconds(atSecond: 0) == offset { return zone }
-    if offset == 0 { return .utc }
-    return ZoneRules.fixedOffsetZone(TimeText.offsetText(Int(offset))) ?? zone
+          first.sawOffsetTime, !first.sawFloatingTime, let offset = first.writtenOffset else { return (zone, nil) }
+    func agrees(_ z: ZoneRules) -> Bool {
+        first.offsetChanges.allSatisfy { z.offsetSeconds(atMicros: $0.instant) == $0.offset }
+    }
+    if !first.mixedOffsets {
+        if zone.isFixed && zone.offsetSeconds(atSecond: 0) == offset { return (zone, nil) }
+        if offset == 0 { return (.utc, nil) }
+        return (ZoneRules.fixedOffsetZone(TimeText.offsetText(Int(offset))) ?? zone, nil)
+    }
+    if agrees(zone) { return (zone, nil) }
+    let candidates = ZoneGuess.zones(agreeingWith: first.offsetChanges)
+    let offsets = Set(first.offsetChanges.map(\.offset)).sorted().map { $0 == 0 ? "+00:00" : TimeText.offsetText(Int($0)) }.joined(separator: " and ")
+    var note = "\(first.name) was written with offsets \(offsets); times show in \(zone.identifier)"
+    if let best = candidates.first { note += " — set timezone \(best) to see them in local time" }
+    return (zone, note)
+}
+
+/// Which named zones agree with a list of (instant, offset) readings.
+enum ZoneGuess {
+    /// Zones people in this field most often use come first.
+    static let preferred = ["Europe/London", "Europe/Oslo", "Europe/Berlin", "Europe/Paris", "Europe/Belgrade",
+                            "Europe/Helsinki", "America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles",
+                            "Australia/Sydney", "Europe/Dublin", "Europe/Lisbon"]
+
+    static func zones(agreeingWith readings: [(instant: Int64, offset: Int32)]) -> [String] {
+        guard !readings.isEmpty else { return [] }
+        func agrees(_ name: String) -> Bool {
+            guard let z = ZoneRules.named(name) else { return false }
+            return readings.allSatisfy { z.offsetSeconds(atMicros: $0.instant) == $0.offset }
+        }
+        if let p = preferred.first(where: agrees) { return [p] }
+        return TimeZoneNames.all.filter { $0.contains("/") && agrees($0) }.prefix(3).map { $0 }
+    }
 }
 
 /// Type inference over a sample of text values: the narrowest type every value fits.

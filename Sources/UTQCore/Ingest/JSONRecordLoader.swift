@@ -122,7 +122,9 @@ public enum JSONRecordLoader {
             warnings.add("duplicate keys", line: nil, "\(parser.duplicateKeys) objects repeat a member name; the first value is kept")
         }
         let columns = builders.map { $0.finish() }
-        return LoadedTable(table: Table(name: name, columns: columns, zone: inferredZone(builders, default: zone)), warnings: warnings.finish())
+        let guessedZone = inferredZone(builders, default: zone)
+        if let note = guessedZone.note { warnings.add("zone", line: nil, note) }
+        return LoadedTable(table: Table(name: name, columns: columns, zone: guessedZone.zone), warnings: warnings.finish())
     }
 
     /// A syntax error with its line and column in the file.

@@ -51,6 +51,9 @@ public enum Loaders {
         if request.at != nil {
             throw LoadError(path: path, "at PATH is for JSON documents, and this file is not JSON")
         }
+        if BehaviourMapperExport.looksLike(head) {
+            return try BehaviourMapperExport.load(path: path, name: name, head: head, cancel: request.cancel)
+        }
         let loaded = try CSVLoader.load(path: path, name: name, zone: request.zone, cancel: request.cancel)
         return LoadResult(tables: [loaded.table], summary: summary(loaded.table), warnings: loaded.warnings)
     }
@@ -124,6 +127,21 @@ enum JSONLoading {
             let legends = project.legends.rowCount
             let summary = Loaders.summary(project.entries, extra: "\(legends) legend\(legends == 1 ? "" : "s")")
             return LoadResult(tables: [project.entries, project.legends], summary: summary, warnings: warnings)
+        }
+        if request.at == nil && Prishtina.isRoutes(doc) {
+            let (tables, warnings) = try Prishtina.loadRoutes(doc, name: name, path: path)
+            let summary = "\(name): Prishtina routes, \(tables[0].rowCount) lines, \(tables[1].rowCount) stops (tables \(tables[0].name), \(tables[1].name))"
+            return LoadResult(tables: tables, summary: summary, warnings: warnings)
+        }
+        if request.at == nil && Prishtina.isItineraries(doc) {
+            let (tables, warnings) = try Prishtina.loadItineraries(doc, name: name, path: path)
+            return LoadResult(tables: tables, summary: "\(tables[0].name): Prishtina itineraries, \(tables[0].rowCount) lines", warnings: warnings)
+        }
+        if request.at == nil && NVDB.isResponse(doc) {
+            let (tables, warnings) = try NVDB.load(doc, name: name, path: path)
+            var types = ""
+            if case .string(let t)? = tables[0].column("type")?.storage { types = t.dictionary.joined(separator: ", ") }
+            return LoadResult(tables: tables, summary: "\(name): NVDB, \(tables[0].rowCount) road objects on links (\(types))", warnings: warnings)
         }
         let rows: [JSONValue]
         if let at = request.at {

@@ -110,7 +110,8 @@ public enum StageArgs: Sendable {
     case top(Int, by: [SortKey])
     case limit(Int, offset: Int)
     case select([SelectItem])
-    case derive(String, Expr)
+    /// `let a = x, b = y`: new columns, each seeing the ones before it.
+    case derive([(name: String, expr: Expr)])
     case rename([(from: String, to: String)])
     case join(table: PipelineSource, kind: JoinKind, on: [(Expr, Expr)])
     case fill(step: Int64?)

@@ -83,12 +83,17 @@ struct Binder {
             return .limit(input, count: n, offset: offset)
         case .select(let items):
             return try select(items, input: input)
-        case .derive(let name, let e):
-            var items = schema.fields.enumerated().map { NamedExpr(name: $1.name, expr: .column($0, $1)) }
-            let b = try exprs.bind(e)
-            let named = NamedExpr(name: name, expr: b)
-            if let i = schema.index(of: name) { items[i] = named } else { items.append(named) }
-            return project(input, items)
+        case .derive(let assignments):
+            // Each assignment sees the columns made before it: let a = x * 2, b = a + 1.
+            var plan = input
+            for (name, e) in assignments {
+                let current = plan.schema
+                var items = current.fields.enumerated().map { NamedExpr(name: $1.name, expr: .column($0, $1)) }
+                let named = NamedExpr(name: name, expr: try ExprBinder(schema: current).bind(e))
+                if let i = current.index(of: name) { items[i] = named } else { items.append(named) }
+                plan = project(plan, items)
+            }
+            return plan
         case .rename(let pairs):
             var items = schema.fields.enumerated().map { NamedExpr(name: $1.name, expr: .column($0, $1)) }
             for (from, to) in pairs {

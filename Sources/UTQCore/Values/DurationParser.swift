@@ -15,6 +15,11 @@ public enum DurationParser {
         return nil
     }
 
+    public static func clock(_ text: String) -> Int64? {
+        var s = text
+        return s.withUTF8 { clock(UnsafeRawBufferPointer($0)) }
+    }
+
     /// `H:MM:SS` or `HH:MM` (hours may pass 24).
     public static func clock(_ b: UnsafeRawBufferPointer) -> Int64? {
         var i = 0

@@ -35,7 +35,7 @@ public enum NumberParser {
                                            1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]
 
     /// A decimal number: `-12`, `3.25`, `.5`, `1e-3`, `6.02E23`. With `decimalComma`,
-    /// `3,25` is read as 3.25 (European spreadsheets). Leading zeros before digits are refused
+    /// `3,25` is read as 3.25 too (European spreadsheets write both). Leading zeros before digits are refused
     /// as for integers ("007"), but "0.5" is a number.
     @inline(__always)
     public static func double(_ b: UnsafeRawBufferPointer, decimalComma: Bool = false) -> Double? {
@@ -56,7 +56,7 @@ public enum NumberParser {
                 if digits < 19 { mantissa = mantissa &* 10 &+ d; digits += mantissa == 0 ? 0 : 1 } else { digits += 1 }
                 if sawPoint { fracDigits += 1 } else { intDigits += 1 }
                 i += 1
-            } else if c == point && !sawPoint {
+            } else if (c == point || (decimalComma && c == UInt8(ascii: "."))) && !sawPoint {
                 sawPoint = true
                 i += 1
             } else {
@@ -94,6 +94,7 @@ public enum NumberParser {
     private static func slow(_ b: UnsafeRawBufferPointer, decimalComma: Bool) -> Double? {
         var text = Array(b)
         if decimalComma { for k in text.indices where text[k] == UInt8(ascii: ",") { text[k] = UInt8(ascii: ".") } }
+        if text.filter({ $0 == UInt8(ascii: ".") }).count > 1 { return nil }
         text.append(0)
         return text.withUnsafeBufferPointer { p -> Double? in
             let base = UnsafeRawPointer(p.baseAddress!).assumingMemoryBound(to: CChar.self)

@@ -75,8 +75,8 @@ public enum TimeText {
         }
         let secs = Int64((totalSeconds).rounded())
         let d = secs / 86_400, h = (secs % 86_400) / 3600, mi = (secs % 3600) / 60, s = secs % 60
-        if d > 0 { return "\(sign)\(d) d \(h) h" + (mi > 0 ? " \(two(Int(mi))) min" : "") }
-        if h > 0 { return "\(sign)\(h) h \(two(Int(mi))) min" }
+        if d > 0 { return "\(sign)\(d) d" + (h > 0 || mi > 0 ? " \(h) h" : "") + (mi > 0 ? " \(two(Int(mi))) min" : "") }
+        if h > 0 { return mi == 0 && s == 0 ? "\(sign)\(h) h" : "\(sign)\(h) h \(two(Int(mi))) min" }
         if s == 0 { return "\(sign)\(mi) min" }
         return "\(sign)\(mi) min \(two(Int(s))) s"
     }

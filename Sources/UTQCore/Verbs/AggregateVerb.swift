@@ -13,11 +13,11 @@ enum AggregateVerb {
     }
 
     static let specs: [VerbSpec] = [
-        make("count", aliases: ["n"], usage: "count [distinct COL] [, AGG …] [by KEY, …]",
+        make("count", usage: "count [distinct COL] [, AGG …] [by KEY, …]",
              summary: "Count rows (or different values) per group.",
              examples: ["count", "count by legend", "count by legend, hour", "count distinct legend by hour",
                         "count by every 15m", "count by weekday"]),
-        make("sum", aliases: ["total"], usage: "sum COL [as NAME] [, AGG …] [by KEY, …]",
+        make("sum", usage: "sum COL [as NAME] [, AGG …] [by KEY, …]",
              summary: "Add up a numeric column per group.", examples: ["sum x by legend"]),
         make("avg", aliases: ["mean", "average"], usage: "avg COL [as NAME] [, AGG …] [by KEY, …]",
              summary: "The mean of a numeric column per group (nulls are left out).",

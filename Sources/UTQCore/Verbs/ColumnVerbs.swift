@@ -2,7 +2,7 @@
 
 enum SelectVerb {
     static let spec = VerbSpec(
-        name: "select", aliases: ["project", "keep"], category: .columns,
+        name: "select", aliases: [], category: .columns,
         usage: "select COL [as NAME] | NAME = EXPR | -COL | * [, …]",
         summary: "Keep some columns (in this order), compute new ones, or drop some with -COL.",
         examples: ["select time, legend, x, y", "select legend, px = round(x), py = round(y)", "select -note | limit 3"],
@@ -36,7 +36,7 @@ enum SelectVerb {
 enum LetVerb {
     static let spec = VerbSpec(
         name: "let", aliases: ["derive", "extend"], category: .columns,
-        usage: "let NAME = EXPR",
+        usage: "let NAME = EXPR [, NAME = EXPR …]",
         summary: "Add a column computed from others (or replace one of the same name).",
         details: """
         Expressions use + - * / %, functions such as round(x, 1), lower(legend), len(note),
@@ -47,9 +47,13 @@ enum LetVerb {
         examples: ["let moving = angle is not null | count by moving", "let px = round(x / 100) * 100 | count by px"],
         keywords: [],
         parse: { p, _ in
-            let (name, _) = try p.name("a name for the new column")
-            try p.expectSymbol(.equal, "'=' after the column name, as in: let speed = miles / hours")
-            return .derive(name, try p.parseExpr())
+            var items: [(name: String, expr: Expr)] = []
+            repeat {
+                let (name, _) = try p.name("a name for the new column")
+                try p.expectSymbol(.equal, "'=' after the column name, as in: let speed = miles / hours")
+                items.append((name, try p.parseExpr()))
+            } while p.eatSymbol(.comma)
+            return .derive(items)
         })
 }
 

@@ -2,7 +2,7 @@
 
 enum SaveVerb {
     static let spec = VerbSpec(
-        name: "save", aliases: ["write", "export"], category: .output,
+        name: "save", aliases: [], category: .output,
         usage: "save FILE   (save! FILE replaces an existing file)",
         summary: "Write the result to a file: .csv, .tsv, .json, .ndjson or .md by its extension.",
         details: """

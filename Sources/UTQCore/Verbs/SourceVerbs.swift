@@ -51,7 +51,7 @@ enum TablesVerb {
 
 enum DescribeVerb {
     static let spec = VerbSpec(
-        name: "describe", aliases: ["schema", "columns"], category: .source,
+        name: "describe", aliases: ["schema"], category: .source,
         usage: "describe [TABLE]",
         summary: "Show each column's type, how many values it has, and its range.",
         examples: ["describe", "where legend = \"Bike\" | describe"],
