@@ -15,7 +15,7 @@ build: deps
 	$(SWIFT) build
 
 release: deps
-	$(SWIFT) build -c release --product utq
+	$(SWIFT) build -c release --static-swift-stdlib --product utq
 
 # Opens utq with the market-square study loaded; without a terminal, runs the tour instead.
 demo: release

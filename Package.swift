@@ -18,7 +18,13 @@ let package = Package(
             providers: [.apt(["libedit-dev"])]
         ),
         // The engine: text in, results out. It never prints and knows no terminal.
-        .target(name: "UTQCore"),
+        .target(
+            name: "UTQCore",
+            // Loaders and operators touch millions of cells in class-held buffers; the dynamic
+            // exclusivity checks cost more than the work in release builds. Tests run the
+            // debug build with the checks on.
+            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+        ),
         // The thin client: command line, REPL over libedit, batch scripts.
         .executableTarget(
             name: "utq",

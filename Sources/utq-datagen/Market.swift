@@ -151,3 +151,61 @@ enum Market {
         return out
     }
 }
+
+/// Mapping entries at any size for the benchmarks: the market square's legends, spread over
+/// many days and squares, with times carrying their offset.
+enum BenchEntries {
+    static let legends = Market.legends.map(\.name)
+    static let notes = ["", "", "", "", "", "", "", "", "talking on the phone", "group of three", "with a child", "carrying shopping"]
+
+    /// Calls `emit` with (time, legend, x, y, angle or nil, note) for n entries.
+    static func generate(_ n: Int, seed: UInt64 = 42, emit: (String, String, Double, Double, Double?, String) -> Void) {
+        var rng = SeededRandom(seed: seed)
+        let weights = [60.0, 6, 3, 1, 1, 1, 6, 4]
+        let startDay = Civil.days(2017, 3, 1)
+        for i in 0..<n {
+            // Entries run forward in time: about one every 9 seconds across the year.
+            let seconds = Int64(startDay) * 86400 + Int64(i) * 9 + Int64(rng.int(9))
+            let days = Int(seconds / 86400)
+            let (y, m, d) = Civil.date(days)
+            let r = Int(seconds % 86400)
+            // Europe/Oslo: summer time from the last Sunday of March to the last of October.
+            let summer = days > Civil.lastSunday(y, 3) && days < Civil.lastSunday(y, 10)
+                || (days == Civil.lastSunday(y, 3) && r >= 3600) || (days == Civil.lastSunday(y, 10) && r < 3600)
+            let local = r + (summer ? 7200 : 3600)
+            let dayShift = local >= 86400 ? 1 : 0
+            let (ly, lm, ld) = dayShift == 0 ? (y, m, d) : Civil.date(days + 1)
+            let lr = local % 86400
+            let time = "\(ly)-\(Format.two(lm))-\(Format.two(ld))T\(Format.two(lr / 3600)):\(Format.two(lr % 3600 / 60)):\(Format.two(lr % 60))\(summer ? "+02:00" : "+01:00")"
+            let legend = legends[rng.weighted(weights)]
+            let x = (rng.uniform(4, 820) * 2).rounded() / 2, yy = (rng.uniform(4, 764) * 2).rounded() / 2
+            let angle: Double? = rng.chance(0.15) ? nil : (rng.uniform(-180, 180) * 10).rounded() / 10
+            emit(time, legend, x, yy, angle, rng.pick(notes))
+            _ = i
+        }
+    }
+
+    static func write(_ n: Int, json: String?, csv: String?) {
+        func open(_ path: String) -> FileHandle {
+            FileManager.default.createFile(atPath: path, contents: nil)
+            return FileHandle(forWritingAtPath: path)!
+        }
+        let jh = json.map(open), ch = csv.map(open)
+        var jbuf = "[\n", cbuf = "time,legend,x,y,angle,note\n"
+        var first = true
+        generate(n) { time, legend, x, y, angle, note in
+            if jh != nil {
+                jbuf += (first ? "" : ",\n") + "{\"time\": \"\(time)\", \"legend\": \"\(legend)\", \"x\": \(Format.number(x)), \"y\": \(Format.number(y)), \"angle\": \(angle.map { Format.number($0) } ?? "null"), \"note\": \"\(note)\"}"
+                if jbuf.utf8.count > 1 << 20 { jh!.write(jbuf.data(using: .utf8)!); jbuf = "" }
+            }
+            if ch != nil {
+                cbuf += "\(time),\(legend),\(Format.number(x)),\(Format.number(y)),\(angle.map { Format.number($0) } ?? ""),\(note)\n"
+                if cbuf.utf8.count > 1 << 20 { ch!.write(cbuf.data(using: .utf8)!); cbuf = "" }
+            }
+            first = false
+        }
+        jbuf += "\n]\n"
+        jh?.write(jbuf.data(using: .utf8)!); ch?.write(cbuf.data(using: .utf8)!)
+        try? jh?.close(); try? ch?.close()
+    }
+}

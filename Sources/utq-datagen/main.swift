@@ -8,6 +8,7 @@ import Foundation
 ///   utq-datagen trips DIR                      trips.csv
 ///   utq-datagen nvdb DIR                       nvdb-speedlimits.json, nvdb-positions.csv
 ///   utq-datagen all DIR                        all of the above into DIR
+///   utq-datagen entries N JSON CSV             N mapping entries for the benchmarks
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 func write(_ text: String, to path: String) {
@@ -60,5 +61,8 @@ case "rides": rides()
 case "trips": trips()
 case "nvdb": nvdb()
 case "all": market(); prishtina(); rides(); trips(); nvdb()
+case "entries":
+    guard arguments.count >= 4, let n = Int(arguments[1]) else { usage() }
+    BenchEntries.write(n, json: arguments[2] == "-" ? nil : arguments[2], csv: arguments[3] == "-" ? nil : arguments[3])
 default: usage()
 }

@@ -12,6 +12,8 @@ public struct CSVOptions: Sendable {
     public var chunkSize = 4 << 20
     /// Column names for a file without a header line (its first line is data).
     public var names: [String]?
+    /// How many parts to read in parallel; by default one per core for large files.
+    public var parts: Int?
 
     public init(delimiter: UInt8? = nil) { self.delimiter = delimiter }
 }
@@ -41,42 +43,45 @@ public enum CSVLoader {
 
     private static func read(path: String, name: String, zone: ZoneRules, options: CSVOptions,
                              types: inout [CellType]?, cancel: CancellationFlag?) throws -> LoadedTable {
-        let stream = try ByteStream(path: path)
+        let source = try FileSource(path: path)
         var warnings = WarningLog(path: path)
-        var buffer: [UInt8] = []
-        var eof = !(try stream.read(into: &buffer, chunk: options.chunkSize))
-        if buffer.isEmpty {
-            throw LoadError(path: path, "the file is empty")
-        }
-        let delimiter = buffer.withUnsafeBytes { detectDelimiter(UnsafeRawBufferPointer(rebasing: $0[0..<min($0.count, 65536)]), hint: options.delimiter) }
+        if source.size == 0 { throw LoadError(path: path, "the file is empty") }
+        var head = try source.head(options.chunkSize)
+        let delimiter = head.withUnsafeBytes { detectDelimiter(UnsafeRawBufferPointer(rebasing: $0[0..<min($0.count, 65536)]), hint: options.delimiter) }
+        let decimalComma = delimiter == UInt8(ascii: ";")
+
+        // The header: the first line that is not blank (unless names were given).
         var scanner = CSVScanner(delimiter: delimiter)
         var pos = 0
         var line = 1
-        let decimalComma = delimiter == UInt8(ascii: ";")
-
-        // Header.
         var header: [String] = options.names ?? []
         while header.isEmpty {
-            let next = try scanChecked(&scanner, &buffer, &pos, &eof, stream, options, path: path, line: line)
-            guard let next else { throw LoadError(path: path, "the file has no header line") }
-            let isBlank = scanner.isBlank
-            if !isBlank {
-                header = buffer.withUnsafeBytes { b in (0..<scanner.fieldCount).map { scanner.fieldString($0, in: b) } }
+            let headEnd = head.count >= source.size
+            guard let next = try head.withUnsafeBytes({ try scanner.scanRecord($0, from: pos, isFinal: headEnd) }) else {
+                if headEnd { throw LoadError(path: path, "the file has no header line") }
+                head = try source.head(min(source.size, head.count * 4))  // a very long header line
+                continue
+            }
+            if next == pos { throw LoadError(path: path, "the file has no header line") }
+            if !scanner.isBlank {
+                header = head.withUnsafeBytes { b in (0..<scanner.fieldCount).map { scanner.fieldString($0, in: b) } }
             }
             line += scanner.linesSpanned
             pos = next
         }
         let names = cleanHeader(header, warnings: &warnings)
         let width = names.count
+        let dataStart = pos
 
         // Types from a sample of rows, unless a previous pass fixed them.
         if types == nil {
             var votes = (0..<width).map { _ in TypeVote(decimalComma: decimalComma) }
-            var p = pos
+            var p = dataStart
             var rows = 0
             var sampleScanner = CSVScanner(delimiter: delimiter)
-            buffer.withUnsafeBytes { b in
-                while rows < options.sampleRows, let next = try? sampleScanner.scanRecord(b, from: p, isFinal: eof) {
+            let whole = head.count >= source.size
+            head.withUnsafeBytes { b in
+                while rows < options.sampleRows, let next = try? sampleScanner.scanRecord(b, from: p, isFinal: whole) {
                     if next == p { break }
                     if !sampleScanner.isBlank {
                         for k in 0..<min(width, sampleScanner.fieldCount) {
@@ -89,79 +94,100 @@ public enum CSVLoader {
             }
             types = votes.enumerated().map { k, vote in options.typeOverride?(names[k]) ?? vote.result }
         }
-        let builders = (0..<width).map { k in
-            ColumnBuilder(name: names[k], index: k, type: types![k], zone: zone, decimalComma: decimalComma,
-                          capacity: min(stream.fileSize / max(1, width * 4), 1 << 24))
-        }
+        let plan = types!
 
-        // Rows.
-        var rowsRead = 0
-        while true {
-            let recordLine = line
-            guard let next = try scanChecked(&scanner, &buffer, &pos, &eof, stream, options, path: path, line: line) else { break }
-            line += scanner.linesSpanned
-            defer { pos = next }
-            if scanner.isBlank { continue }
-            let fields = scanner.fieldCount
-            if fields > width {
-                // A trailing delimiter on every line (Behaviour Mapper's export) is not an extra cell.
-                let extraEmpty = buffer.withUnsafeBytes { b in (width..<fields).allSatisfy { scanner.withField($0, in: b) { $0.count == 0 } } }
-                if !extraEmpty {
-                    warnings.add("extra cells", line: recordLine, "\(fields) cells where the header has \(width); the extra cells are ignored")
-                }
-            } else if fields < width {
-                warnings.add("missing cells", line: recordLine, "\(fields) cells where the header has \(width); the missing ones are empty")
-            }
-            if scanner.malformedQuote {
-                warnings.add("quote", line: recordLine, "text after a closing quote; kept as part of the cell")
-            }
-            try buffer.withUnsafeBytes { b in
-                for k in 0..<width {
-                    if k < fields {
-                        try scanner.withField(k, in: b) { try builders[k].appendText(trimmed($0)) }
-                    } else {
-                        builders[k].appendNull()
-                    }
-                }
-            }
-            rowsRead += 1
-            if rowsRead & 0xFFFF == 0, cancel?.isCancelled == true { throw CancellationError() }
+        // The rest in parts, one worker each, cut at line breaks outside quotes.
+        let parts = options.parts ?? Workers.count(forBytes: source.size - dataStart)
+        let cuts = try csvSplitPoints(source, dataStart: dataStart, parts: parts)
+        var stretches: [(range: Range<Int>, line: Int)] = []
+        var from = dataStart, fromLine = line
+        for cut in cuts {
+            stretches.append((from..<cut.offset, fromLine))
+            from = cut.offset
+            fromLine = line + cut.line
         }
-        if stream.nulBytes > 0 {
-            warnings.add("encoding", line: nil, "\(stream.nulBytes) NUL bytes were removed")
+        stretches.append((from..<source.size, fromLine))
+        let ranges = stretches
+        let bytesPerRow = max(1, (head.count - dataStart) / max(1, sampledRows(head, dataStart)))
+        let rowsInAll = (source.size - dataStart) / bytesPerRow * 17 / 16 + 16
+        head = []
+        let results = ParallelParts<CSVPart>(count: ranges.count)
+        DispatchQueue.concurrentPerform(iterations: ranges.count) { w in
+            let builders = (0..<width).map { k in
+                // The first part's columns take in the others': they get room for all rows.
+                ColumnBuilder(name: names[k], index: k, type: plan[k], zone: zone, decimalComma: decimalComma,
+                              capacity: w == 0 ? rowsInAll : rowsInAll / ranges.count + 16)
+            }
+            results.set(w, Result {
+                try readPart(source, ranges[w].range, line: ranges[w].line, delimiter: delimiter, width: width,
+                             builders: builders, options: options, cancel: cancel, path: path, stop: results)
+            })
         }
-        if let note = stream.encodingNote, note.contains("UTF-16") {
-            warnings.add("encoding", line: nil, note)
+        var merged: [ColumnBuilder] = []
+        var nuls = 0
+        for w in 0..<ranges.count {
+            let part = try results.get(w)
+            nuls += part.nuls
+            warnings.merge(part.records.warnings)
+            if w == 0 { merged = part.records.builders } else {
+                for k in 0..<width { try merged[k].absorb(part.records.builders[k]) }
+            }
         }
-        var columns = builders.map { $0.finish() }
+        if nuls > 0 { warnings.add("encoding", line: nil, "\(nuls) NUL bytes were removed") }
+        if let note = source.note { warnings.add("encoding", line: nil, note) }
+        var columns = merged.map { $0.finish() }
         // A header cell that is empty over a column that is empty is a trailing delimiter.
         while let last = columns.last, last.name.hasPrefix("column_"), last.type == .null, header.last?.isEmpty ?? false {
             columns.removeLast(); header.removeLast()
         }
-        let guessedZone = inferredZone(builders, default: zone)
+        let guessedZone = inferredZone(merged, default: zone)
         if let note = guessedZone.note { warnings.add("zone", line: nil, note) }
         let table = Table(name: name, columns: columns, zone: guessedZone.zone)
         return LoadedTable(table: table, warnings: warnings.finish())
     }
 
-    /// Scans one record, reading more of the file when the buffer ends inside it.
-    private static func scanChecked(_ scanner: inout CSVScanner, _ buffer: inout [UInt8], _ pos: inout Int, _ eof: inout Bool,
-                                    _ stream: ByteStream, _ options: CSVOptions, path: String, line: Int) throws -> Int? {
+    /// Records in the first chunk, for estimating how many rows the file holds.
+    static func sampledRows(_ head: [UInt8], _ from: Int) -> Int {
+        var n = 0
+        for i in from..<head.count where head[i] == 0x0A { n += 1 }
+        return max(1, n)
+    }
+
+    struct CSVPart { var records: CSVRecords; var nuls: Int }
+
+    /// One worker's stretch of the file, read in chunks; only whole records are parsed.
+    static func readPart(_ source: FileSource, _ range: Range<Int>, line: Int, delimiter: UInt8, width: Int,
+                         builders: [ColumnBuilder], options: CSVOptions, cancel: CancellationFlag?, path: String,
+                         stop: ParallelParts<CSVPart>) throws -> CSVPart {
+        var records = CSVRecords(delimiter: delimiter, width: width, builders: builders, line: line, path: path)
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(options.chunkSize + 4096)
+        var offset = range.lowerBound
+        var pos = 0
+        var nuls = 0
+        var final = range.isEmpty
         while true {
-            if pos >= buffer.count && eof { return nil }
-            let result: Int?
-            do {
-                result = try buffer.withUnsafeBytes { try scanner.scanRecord($0, from: pos, isFinal: eof) }
-            } catch CSVScanner.ScanError.unterminatedQuote(let offset) {
-                let col = buffer.withUnsafeBytes { lineAndColumn(of: offset, in: UnsafeRawBufferPointer(rebasing: $0[pos...])).column }
-                throw LoadError(path: path, line: line, column: col, "a quoted cell is never closed (the file ends inside quotes)")
+            if stop.failed { throw CancellationError() }
+            if !final {
+                if pos > 0 { buffer.removeSubrange(0..<pos); pos = 0 }
+                let n = try source.read(at: offset, count: min(options.chunkSize, range.upperBound - offset), into: &buffer, nuls: &nuls)
+                offset += n
+                final = n == 0 || offset >= range.upperBound
             }
-            if let result { return result }
-            // Keep the unread tail and read the next chunk after it.
-            buffer.removeSubrange(0..<pos)
-            pos = 0
-            if !(try stream.read(into: &buffer, chunk: options.chunkSize)) { eof = true }
+            let end: Int
+            if final { end = buffer.count } else {
+                guard let e = buffer.withUnsafeBytes({ lastRecordBoundary($0, from: pos) }) else { continue }
+                end = e
+            }
+            do {
+                try buffer.withUnsafeBytes { try records.parse($0, pos, end, cancel: cancel) }
+            } catch let u as CSVRecords.Unterminated {
+                throw LoadError(path: path, line: u.line, column: u.column, "a quoted cell is never closed (the file ends inside quotes)")
+            }
+            pos = end
+            if final { break }
         }
+        return CSVPart(records: records, nuls: nuls)
     }
 
     /// Header names: trimmed, empty ones named `column_N`, repeated ones numbered.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The type a loader has decided for a column, from a sample of its values.
 public enum CellType: Sendable, Equatable {
     case undetermined
@@ -27,6 +29,65 @@ struct TypeConflict: Error {
     let widened: CellType
 }
 
+/// A Swift array filled through a small staging buffer on raw memory: appending is a store
+/// and an increment, and every few thousand values the stage is copied into the array in one
+/// go. The per-element uniqueness and exclusivity checks of appending to an array held by a
+/// class cost more than parsing the cell, and building on raw memory alone would mean copying
+/// every finished column once more — which a load of a million rows cannot afford in memory.
+struct StagedArray<T> {
+    private(set) var array: [T] = []
+    private let stage: UnsafeMutablePointer<T>
+    private var staged = 0
+    static var stageSize: Int { 4096 }
+
+    init(capacity: Int = 0) {
+        stage = .allocate(capacity: Self.stageSize)
+        if capacity > 0 { array.reserveCapacity(capacity) }
+    }
+
+    var count: Int { array.count + staged }
+
+    @inline(__always)
+    mutating func append(_ v: T) {
+        (stage + staged).initialize(to: v)
+        staged += 1
+        if staged == Self.stageSize { flush() }
+    }
+
+    mutating func append(repeating v: T, count n: Int) {
+        flush()
+        array.append(contentsOf: repeatElement(v, count: n))
+    }
+
+    mutating func append(contentsOf other: [T]) {
+        flush()
+        array.append(contentsOf: other)
+    }
+
+    mutating func flush() {
+        guard staged > 0 else { return }
+        array.append(contentsOf: UnsafeBufferPointer(start: stage, count: staged))
+        stage.deinitialize(count: staged)
+        staged = 0
+    }
+
+    /// The finished array; the stage is emptied.
+    mutating func take() -> [T] {
+        flush()
+        let a = array
+        array = []
+        return a
+    }
+
+    /// Must be called once the value is no longer used.
+    mutating func release() {
+        stage.deinitialize(count: staged)
+        stage.deallocate()
+        staged = 0
+        array = []
+    }
+}
+
 /// Fills one typed column from cells as a loader reads them, without making a Swift
 /// String or a Value per cell. Text cells are parsed straight from the file's bytes.
 final class ColumnBuilder {
@@ -36,13 +97,16 @@ final class ColumnBuilder {
     let zone: ZoneRules
     let decimalComma: Bool
 
-    private var ints: [Int64] = []
-    private var doubles: [Double] = []
-    private var bools: [Bool] = []
-    private var codes: [UInt32] = []
+    private var ints: StagedArray<Int64>       // ints, timestamps, durations
+    private var doubles: StagedArray<Double>
+    private var codes: StagedArray<UInt32>
+    private var flags: StagedArray<Bool>
     private var interner = ByteInterner()
-    private var validity = Bitmap()
-    private var nulls = 0
+    /// The last text interned, to skip hashing when a value repeats (sorted or grouped data).
+    private var lastText: [UInt8] = []
+    private var lastCode: UInt32 = .max
+    /// Which rows are null; empty until the first null (most columns have none).
+    private var nullRows: [Int32] = []
     private(set) var count = 0
     /// Timestamps read without a written offset: their wall time is what the file meant.
     private(set) var sawFloatingTime = false
@@ -54,6 +118,7 @@ final class ColumnBuilder {
     /// Instants where the written offset changed, with the new offset: enough to tell which
     /// time zones agree with the file.
     private(set) var offsetChanges: [(instant: Int64, offset: Int32)] = []
+    private var timeCache = TimestampParser.DayCache()
 
     init(name: String, index: Int, type: CellType, zone: ZoneRules, decimalComma: Bool = false, capacity: Int = 0) {
         self.name = name
@@ -61,13 +126,14 @@ final class ColumnBuilder {
         self.type = type
         self.zone = zone
         self.decimalComma = decimalComma
-        validity.reserveCapacity(capacity)
-        switch type {
-        case .int, .timestamp, .duration: ints.reserveCapacity(capacity)
-        case .double: doubles.reserveCapacity(capacity)
-        case .string: codes.reserveCapacity(capacity)
-        default: break
-        }
+        ints = StagedArray(capacity: [.int, .timestamp(.dayFirst), .timestamp(.monthFirst), .duration(.words), .duration(.clock)].contains(type) ? capacity : 0)
+        doubles = StagedArray(capacity: type == .double ? capacity : 0)
+        codes = StagedArray(capacity: type == .string ? capacity : 0)
+        flags = StagedArray(capacity: type == .bool ? capacity : 0)
+    }
+
+    deinit {
+        ints.release(); doubles.release(); codes.release(); flags.release()
     }
 
     // MARK: appending
@@ -77,29 +143,23 @@ final class ColumnBuilder {
         switch type {
         case .int, .timestamp, .duration: ints.append(0)
         case .double: doubles.append(0)
-        case .bool: bools.append(false)
+        case .bool: flags.append(false)
         case .string: codes.append(0)
         case .undetermined: break
         }
-        validity.append(false)
-        nulls += 1
-        count += 1
-    }
-
-    @inline(__always)
-    private func present() {
-        validity.append(true)
+        nullRows.append(Int32(truncatingIfNeeded: count))
         count += 1
     }
 
     /// A text cell (CSV field or JSON string). Empty text is null.
+    @inline(__always)
     func appendText(_ b: UnsafeRawBufferPointer, emptyIsNull: Bool = true) throws {
         if b.count == 0 && emptyIsNull { appendNull(); return }
         switch type {
         case .string:
-            codes.append(interner.intern(b)); present()
+            codes.append(internText(b)); count += 1
         case .int:
-            if let v = NumberParser.int(b) { ints.append(v); present(); return }
+            if let v = NumberParser.int(b) { ints.append(v); count += 1; return }
             if NumberParser.double(b, decimalComma: decimalComma) != nil {
                 promoteToDouble()
                 try appendText(b, emptyIsNull: emptyIsNull)
@@ -108,43 +168,58 @@ final class ColumnBuilder {
             throw TypeConflict(column: index, widened: .string)
         case .double:
             guard let v = NumberParser.double(b, decimalComma: decimalComma) else { throw TypeConflict(column: index, widened: .string) }
-            doubles.append(v); present()
+            doubles.append(v); count += 1
         case .bool:
             guard let v = Self.bool(b) else { throw TypeConflict(column: index, widened: .string) }
-            bools.append(v); present()
+            flags.append(v); count += 1
         case .timestamp(let order):
-            guard let p = TimestampParser.parse(b, order: order) else { throw TypeConflict(column: index, widened: .string) }
+            guard let p = TimestampParser.parseFast(b, order: order, cache: &timeCache) else { throw TypeConflict(column: index, widened: .string) }
             if let o = p.offset {
-                sawOffsetTime = true
-                if writtenOffset == nil { writtenOffset = o } else if o != writtenOffset { mixedOffsets = true }
-                if offsetChanges.last?.offset != o && offsetChanges.count < 512 { offsetChanges.append((p.instant(in: zone), o)) }
-            } else { sawFloatingTime = true }
+                if !sawOffsetTime { sawOffsetTime = true; writtenOffset = o }
+                if o != writtenOffset { mixedOffsets = true }
+                if o != (offsetChanges.last?.offset ?? Int32.min) && offsetChanges.count < 512 { offsetChanges.append((p.instant(in: zone), o)) }
+                ints.append(p.wall &- Int64(o) &* 1_000_000)
+            } else {
+                sawFloatingTime = true
+                ints.append(zone.instant(wallMicros: p.wall))
+            }
             if p.hasTime { sawTimeOfDay = true }
-            ints.append(p.instant(in: zone)); present()
+            count += 1
         case .duration:
             guard let d = DurationParser.parse(b) else { throw TypeConflict(column: index, widened: .string) }
-            ints.append(d.micros); present()
+            ints.append(d.micros); count += 1
         case .undetermined:
-            type = Self.infer(b, decimalComma: decimalComma)
-            backfillNulls()
+            settle(Self.infer(b, decimalComma: decimalComma))
             try appendText(b, emptyIsNull: emptyIsNull)
         }
     }
 
+    @inline(__always)
+    private func internText(_ b: UnsafeRawBufferPointer) -> UInt32 {
+        if lastCode != .max && b.count == lastText.count && lastText.withUnsafeBytes({ b.count == 0 || memcmp($0.baseAddress!, b.baseAddress!, b.count) == 0 }) {
+            return lastCode
+        }
+        let code = interner.intern(b)
+        lastText.removeAll(keepingCapacity: true)
+        lastText.append(contentsOf: b)
+        lastCode = code
+        return code
+    }
+
     /// A JSON number, given with its raw text for string columns.
+    @inline(__always)
     func appendNumber(int: Int64?, double: Double, raw: UnsafeRawBufferPointer) throws {
         switch type {
         case .int:
-            if let int { ints.append(int); present(); return }
+            if let int { ints.append(int); count += 1; return }
             promoteToDouble()
-            doubles.append(double); present()
+            doubles.append(double); count += 1
         case .double:
-            doubles.append(double); present()
+            doubles.append(double); count += 1
         case .string:
-            codes.append(interner.intern(raw)); present()
+            codes.append(internText(raw)); count += 1
         case .undetermined:
-            type = int != nil ? .int : .double
-            backfillNulls()
+            settle(int != nil ? .int : .double)
             try appendNumber(int: int, double: double, raw: raw)
         default:
             throw TypeConflict(column: index, widened: .string)
@@ -153,13 +228,12 @@ final class ColumnBuilder {
 
     func appendBool(_ v: Bool) throws {
         switch type {
-        case .bool: bools.append(v); present()
+        case .bool: flags.append(v); count += 1
         case .string:
             let text: StaticString = v ? "true" : "false"
-            codes.append(interner.intern(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))); present()
+            codes.append(internText(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))); count += 1
         case .undetermined:
-            type = .bool
-            backfillNulls()
+            settle(.bool)
             try appendBool(v)
         default:
             throw TypeConflict(column: index, widened: .string)
@@ -179,14 +253,14 @@ final class ColumnBuilder {
         case .bool(let v): try appendBool(v)
         case .string(var s): try s.withUTF8 { try appendText(UnsafeRawBufferPointer($0), emptyIsNull: false) }
         case .timestamp(let v):
-            if case .undetermined = type { type = .timestamp(.dayFirst); backfillNulls() }
+            if case .undetermined = type { settle(.timestamp(.dayFirst)) }
             guard case .timestamp = type else { throw TypeConflict(column: index, widened: .string) }
             sawOffsetTime = true; sawTimeOfDay = true
-            ints.append(v); present()
+            ints.append(v); count += 1
         case .duration(let v):
-            if case .undetermined = type { type = .duration(.words); backfillNulls() }
+            if case .undetermined = type { settle(.duration(.words)) }
             guard case .duration = type else { throw TypeConflict(column: index, widened: .string) }
-            ints.append(v); present()
+            ints.append(v); count += 1
         }
     }
 
@@ -194,24 +268,60 @@ final class ColumnBuilder {
     func settle(_ newType: CellType) {
         guard case .undetermined = type else { return }
         type = newType
-        backfillNulls()
+        // Nulls appended while the type was undetermined need storage slots now.
+        switch type {
+        case .int, .timestamp, .duration: ints.append(repeating: 0, count: count)
+        case .double: doubles.append(repeating: 0, count: count)
+        case .bool: flags.append(repeating: false, count: count)
+        case .string: codes.append(repeating: 0, count: count)
+        case .undetermined: break
+        }
     }
 
     private func promoteToDouble() {
-        doubles = ints.map { Double($0) }
-        ints = []
+        let old = ints.take()
+        doubles.append(contentsOf: old.map { Double($0) })
         type = .double
     }
 
-    /// Nulls appended while the type was undetermined need storage slots now.
-    private func backfillNulls() {
-        let n = count
+    /// Appends another builder's rows (the next part of the same file, read in parallel),
+    /// and empties it, so the two parts are not both held for long.
+    func absorb(_ other: ColumnBuilder) throws {
+        if case .undetermined = other.type {
+            for _ in 0..<other.count { appendNull() }
+            return
+        }
+        if case .undetermined = type { settle(other.type) }
+        if type == .int && other.type == .double { promoteToDouble() }
+        guard type.dataType == other.type.dataType || (type == .double && other.type == .int) else {
+            throw TypeConflict(column: index, widened: .string)
+        }
+        let base = Int32(count)
+        nullRows.append(contentsOf: other.nullRows.map { $0 + base })
         switch type {
-        case .int, .timestamp, .duration: ints = Array(repeating: 0, count: n)
-        case .double: doubles = Array(repeating: 0, count: n)
-        case .bool: bools = Array(repeating: false, count: n)
-        case .string: codes = Array(repeating: 0, count: n)
-        case .undetermined: break
+        case .string:
+            let strings = other.interner.strings()
+            let remap = strings.map { interner.intern($0) }
+            codes.append(contentsOf: other.codes.take().map { remap[Int($0)] })
+        case .bool:
+            flags.append(contentsOf: other.flags.take())
+        case .double where other.type == .int:
+            doubles.append(contentsOf: other.ints.take().map { Double($0) })
+        case .double:
+            doubles.append(contentsOf: other.doubles.take())
+        default:
+            ints.append(contentsOf: other.ints.take())
+        }
+        count += other.count
+        sawFloatingTime = sawFloatingTime || other.sawFloatingTime
+        sawTimeOfDay = sawTimeOfDay || other.sawTimeOfDay
+        if other.sawOffsetTime {
+            if !sawOffsetTime { writtenOffset = other.writtenOffset }
+            if other.mixedOffsets || other.writtenOffset != writtenOffset { mixedOffsets = true }
+            sawOffsetTime = true
+            for change in other.offsetChanges where offsetChanges.count < 512 && change.offset != offsetChanges.last?.offset {
+                offsetChanges.append(change)
+            }
         }
     }
 
@@ -240,20 +350,29 @@ final class ColumnBuilder {
     // MARK: finishing
 
     func finish() -> Column {
-        let valid: Bitmap? = nulls == 0 ? nil : validity
+        var valid: Bitmap? = nil
+        if !nullRows.isEmpty {
+            var v = Bitmap(count: count, value: true)
+            for r in nullRows { v[Int(r)] = false }
+            valid = v
+            nullRows = []
+        }
         switch type {
         case .undetermined: return Column.nulls(name, count: count)
-        case .int: return Column(name: name, storage: .int(ints), validity: valid)
-        case .double: return Column(name: name, storage: .double(doubles), validity: valid)
-        case .bool: return Column(name: name, storage: .bool(bools), validity: valid)
+        case .int: return Column(name: name, storage: .int(ints.take()), validity: valid)
+        case .double: return Column(name: name, storage: .double(doubles.take()), validity: valid)
+        case .bool: return Column(name: name, storage: .bool(flags.take()), validity: valid)
         case .string:
-            return Column(name: name, storage: .string(StringStorage(codes: codes, dictionary: interner.strings())), validity: valid)
+            var dict = interner.strings()
+            if dict.isEmpty { dict = [""] }
+            interner = ByteInterner()
+            return Column(name: name, storage: .string(StringStorage(codes: codes.take(), dictionary: dict)), validity: valid)
         case .timestamp:
-            var c = Column(name: name, storage: .timestamp(ints), validity: valid, unit: sawTimeOfDay ? .automatic : .day)
+            var c = Column(name: name, storage: .timestamp(ints.take()), validity: valid, unit: sawTimeOfDay ? .automatic : .day)
             c.floating = sawFloatingTime && !sawOffsetTime
             return c
         case .duration(let style):
-            return Column(name: name, storage: .duration(ints), validity: valid, unit: style == .clock ? .clock : .automatic)
+            return Column(name: name, storage: .duration(ints.take()), validity: valid, unit: style == .clock ? .clock : .automatic)
         }
     }
 }

@@ -77,7 +77,7 @@ struct JSONReader {
             }
             i += 1
         }
-        if i >= n { throw fail("a string is never closed", at: start) }
+        if i >= n { throw unclosed(start) }
         // Escapes: copy into scratch.
         scratch.removeAll(keepingCapacity: true)
         scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[pos..<i]))
@@ -86,7 +86,7 @@ struct JSONReader {
             let c = bytes[pos]
             if c == 0x22 { pos += 1; return nil }
             if c == 0x5C {
-                guard pos + 1 < n else { throw fail("a string is never closed", at: start) }
+                guard pos + 1 < n else { throw unclosed(start) }
                 let e = bytes[pos + 1]
                 pos += 2
                 switch e {
@@ -129,11 +129,19 @@ struct JSONReader {
                 pos += 1
             }
         }
-        throw fail("a string is never closed", at: start)
+        throw unclosed(start)
+    }
+
+    /// The buffer ended inside a string: more input may close it, unless this is all there is.
+    func unclosed(_ start: Int) -> Error {
+        isFinal ? JSONSyntaxError(offset: start, message: "a string is never closed") : JSONIncomplete()
     }
 
     private mutating func hex4() throws -> UInt32 {
-        guard pos + 4 <= bytes.count else { throw fail("\\u needs four hex digits") }
+        guard pos + 4 <= bytes.count else {
+            if !isFinal { throw JSONIncomplete() }
+            throw fail("\\u needs four hex digits")
+        }
         var v: UInt32 = 0
         for k in 0..<4 {
             let c = bytes[pos + k]
@@ -231,7 +239,9 @@ struct JSONReader {
             while true {
                 skipWhitespace()
                 guard peek() == 0x22 else { throw fail("expected a member name in quotes, found \(describe(peek()))") }
-                let key = string(try readString())
+                // Read first, then decode: `string` must see the scratch that reading filled.
+                let keyRange = try readString()
+                let key = string(keyRange)
                 try expect(0x3A, "':' after the member name \"\(key)\"")
                 let value = try parseValue(depth: depth + 1)
                 members.append((key, value))
@@ -260,7 +270,8 @@ struct JSONReader {
                 throw fail("expected ',' or ']' in an array, found \(describe(d))")
             }
         case 0x22:
-            return .string(string(try readString()))
+            let range = try readString()
+            return .string(string(range))
         case 0x2D, 0x30...0x39:
             let n = try readNumber()
             return .number(n.double, isInteger: n.int != nil)

@@ -2,71 +2,162 @@ import Foundation
 
 /// Reads a JSON array of objects, or newline-delimited JSON, straight into typed columns.
 /// Nested objects are flattened (`position.x`); nested arrays are kept as JSON text.
-/// The file is read in chunks, so memory holds the columns, not the text.
+/// The file is read in chunks, so memory holds the columns, not the text; a large file is
+/// read by several workers, each from a record boundary of its own.
 public enum JSONRecordLoader {
-    public static func load(path: String, name: String, zone: ZoneRules, chunkSize: Int = 4 << 20,
-                            cancel: CancellationFlag? = nil) throws -> LoadedTable {
+    public static func load(path: String, name: String, zone: ZoneRules, chunkSize: Int = 1 << 20,
+                            parts: Int? = nil, cancel: CancellationFlag? = nil) throws -> LoadedTable {
         var plan: [String: CellType]? = nil
+        var parts = parts
         for _ in 0..<64 {
             do {
-                return try read(path: path, name: name, zone: zone, chunkSize: chunkSize, plan: &plan, cancel: cancel)
+                return try read(path: path, name: name, zone: zone, chunkSize: chunkSize, parts: parts, plan: &plan, cancel: cancel)
             } catch let conflict as RecordConflict {
                 plan![conflict.column] = conflict.widened
+            } catch is SplitMismatch {
+                parts = 1  // a cut fell inside a record after all: read it in one piece
             }
         }
         throw LoadError(path: path, "column types kept changing while reading")
     }
 
     struct RecordConflict: Error { let column: String; let widened: CellType }
+    /// A worker's stretch did not end where the next one began.
+    struct SplitMismatch: Error {}
 
     enum Layout { case array, lines }
 
-    private static func read(path: String, name: String, zone: ZoneRules, chunkSize: Int,
+    private static func read(path: String, name: String, zone: ZoneRules, chunkSize: Int, parts: Int?,
                              plan: inout [String: CellType]?, cancel: CancellationFlag?) throws -> LoadedTable {
-        let stream = try ByteStream(path: path)
-        var buffer: [UInt8] = []
-        var eof = !(try stream.read(into: &buffer, chunk: chunkSize))
-        var parser = RecordParser()
-        var base = 0  // file offset of buffer[0], for error positions
-        var pos = 0
-        let layout: Layout
-        // Find the first value.
-        var first = JSONReader(buffer.withUnsafeBytes { $0 }, pos: 0, isFinal: eof)
-        first.skipWhitespace()
-        guard let c = first.peek() else { throw LoadError(path: path, "the file is empty") }
-        if c == 0x5B { layout = .array; pos = first.pos + 1 } else { layout = .lines; pos = first.pos }
-
+        let source = try FileSource(path: path)
+        var head = try source.head(max(chunkSize, 4 << 20))
+        let headIsAll = head.count >= source.size
+        let (layout, dataStart): (Layout, Int) = try head.withUnsafeBytes { b in
+            var r = JSONReader(b, pos: 0, isFinal: headIsAll)
+            r.skipWhitespace()
+            guard let c = r.peek() else { throw LoadError(path: path, "the file is empty") }
+            return c == 0x5B ? (.array, r.pos + 1) : (.lines, r.pos)
+        }
         if plan == nil {
-            plan = try buffer.withUnsafeBytes { b in try sniff(b, from: pos, layout: layout, isFinal: eof, path: path) }
+            plan = try head.withUnsafeBytes { b in try sniff(b, from: dataStart, layout: layout, isFinal: headIsAll, path: path) }
         }
         let columnPlan = plan!
+        // Rows per byte from the first chunk, to reserve the columns' memory once.
+        let sampleRecords = max(1, head.withUnsafeBytes { countByte(0x0A, in: $0) })
+        let bytesPerRecord = max(16, head.count / sampleRecords)
+        head = []  // the sample is read; its memory goes back before the columns fill
+        let workers = parts ?? Workers.count(forBytes: source.size)
+        let cuts = try jsonSplitPoints(source, from: dataStart, parts: workers, layout: layout)
+        var stretches: [Range<Int>] = []
+        var from = dataStart
+        for cut in cuts { stretches.append(from..<cut); from = cut }
+        stretches.append(from..<source.size)
+        let ranges = stretches
+        let results = ParallelParts<JSONPart>(count: ranges.count)
+        DispatchQueue.concurrentPerform(iterations: ranges.count) { w in
+            results.set(w, Result {
+                try readPart(source, ranges[w], last: w == ranges.count - 1, layout: layout, plan: columnPlan, zone: zone,
+                             // The first part's columns will take in the others': reserve room for all.
+                             rowEstimate: (w == 0 ? source.size : ranges[w].count) / bytesPerRecord * 17 / 16 + 64,
+                             chunkSize: chunkSize, cancel: cancel, path: path, stop: results)
+            })
+        }
+        // Join the parts column by column, by name (a column may first appear in any part).
+        var order: [String] = []
+        var merged: [String: ColumnBuilder] = [:]
+        var rows = 0
+        var duplicates = 0, nuls = 0
+        for w in 0..<ranges.count {
+            let part = try results.get(w)
+            duplicates += part.duplicateKeys
+            nuls += part.nuls
+            for b in part.builders {
+                if merged[b.name] == nil {
+                    let fresh = ColumnBuilder(name: b.name, index: order.count, type: .undetermined, zone: zone)
+                    for _ in 0..<rows { fresh.appendNull() }
+                    merged[b.name] = fresh
+                    order.append(b.name)
+                }
+                do { try merged[b.name]!.absorb(b) } catch is TypeConflict {
+                    throw RecordConflict(column: b.name, widened: .string)
+                }
+            }
+            rows += part.rows
+            for n in order { let b = merged[n]!; while b.count < rows { b.appendNull() } }
+        }
+        var warnings = WarningLog(path: path)
+        if nuls > 0 { warnings.add("encoding", line: nil, "\(nuls) NUL bytes were removed") }
+        if duplicates > 0 {
+            warnings.add("duplicate keys", line: nil, "\(duplicates) objects repeat a member name; the first value is kept")
+        }
+        let builders = order.map { merged[$0]! }
+        let columns = builders.map { $0.finish() }
+        let guessedZone = inferredZone(builders, default: zone)
+        if let note = guessedZone.note { warnings.add("zone", line: nil, note) }
+        return LoadedTable(table: Table(name: name, columns: columns, zone: guessedZone.zone), warnings: warnings.finish())
+    }
+
+    struct JSONPart {
+        var builders: [ColumnBuilder]
+        var rows: Int
+        var duplicateKeys: Int
+        var nuls: Int
+    }
+
+    /// One worker's stretch: records from its start up to its end (the last one also reads
+    /// the closing bracket and checks nothing follows it).
+    static func readPart(_ source: FileSource, _ range: Range<Int>, last: Bool, layout: Layout, plan: [String: CellType],
+                         zone: ZoneRules, rowEstimate: Int, chunkSize: Int, cancel: CancellationFlag?, path: String,
+                         stop: ParallelParts<JSONPart>) throws -> JSONPart {
+        var parser = RecordParser()
         var builders: [ColumnBuilder] = []
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(chunkSize + 4096)
+        var base = range.lowerBound  // file offset of buffer[0]
+        var offset = range.lowerBound
+        var pos = 0
+        var nuls = 0
         var rows = 0
         var expectComma = false
-        var finished = false
-
-        while !finished {
+        var final = range.isEmpty
+        var closed = false
+        func refill() throws {
+            if pos > 0 { buffer.removeSubrange(0..<pos); base += pos; pos = 0 }
+            let n = try source.read(at: offset, count: min(chunkSize, range.upperBound - offset), into: &buffer, nuls: &nuls)
+            offset += n
+            final = n == 0 || offset >= range.upperBound
+        }
+        if !final { try refill() }
+        loop: while true {
+            if stop.failed { throw CancellationError() }
             var needMore = false
             try buffer.withUnsafeBytes { b in
                 while true {
-                    var r = JSONReader(b, pos: pos, isFinal: eof)
+                    var r = JSONReader(b, pos: pos, isFinal: final)
                     r.skipWhitespace()
                     guard let c = r.peek() else {
-                        if eof {
-                            if layout == .array { throw located(JSONSyntaxError(offset: r.pos, message: "the array is not closed with ']'"), b, base, path, stream) }
-                            finished = true
-                        } else { needMore = true }
+                        if !final { needMore = true }
+                        pos = r.pos
                         return
                     }
                     if layout == .array {
-                        if c == 0x5D { finished = true; return }
+                        if c == 0x5D {
+                            guard last else { throw SplitMismatch() }
+                            pos = r.pos + 1
+                            closed = true
+                            return
+                        }
                         if expectComma {
                             guard c == 0x2C else {
-                                throw located(JSONSyntaxError(offset: r.pos, message: "expected ',' or ']' between array elements, found \(r.describe(c))"), b, base, path, stream)
+                                throw located(JSONSyntaxError(offset: r.pos, message: "expected ',' or ']' between array elements, found \(r.describe(c))"), base, path)
                             }
                             r.pos += 1
                             r.skipWhitespace()
-                            if r.peek() == nil { if eof { throw located(JSONSyntaxError(offset: r.pos, message: "the array is not closed with ']'"), b, base, path, stream) }; needMore = true; return }
+                            if r.peek() == nil {
+                                if !final { needMore = true; return }
+                                if !last { pos = r.pos; return }  // the next part starts with a record
+                                throw located(JSONSyntaxError(offset: r.pos, message: "the array is not closed with ']'"), base, path)
+                            }
                         }
                     } else if c == 0x2C {
                         r.pos += 1  // tolerate commas between lines
@@ -76,67 +167,51 @@ public enum JSONRecordLoader {
                     do {
                         try parser.parseRecord(&r)
                     } catch is JSONIncomplete {
+                        if final { throw SplitMismatch() }
                         needMore = true
                         return
                     } catch let e as JSONSyntaxError {
-                        throw located(e, b, base, path, stream)
+                        throw located(e, base, path)
                     }
-                    try parser.commit(into: &builders, plan: columnPlan, row: rows, zone: zone, bytes: b)
+                    try parser.commit(into: &builders, plan: plan, row: rows, zone: zone, bytes: b, capacity: rowEstimate)
                     rows += 1
                     pos = r.pos
                     expectComma = true
                     if rows & 0x3FFF == 0, cancel?.isCancelled == true { throw CancellationError() }
                 }
             }
-            if finished { break }
-            if needMore {
-                if eof { throw LoadError(path: path, "the file ends inside a value") }
-                base += pos
-                buffer.removeSubrange(0..<pos)
-                pos = 0
-                if !(try stream.read(into: &buffer, chunk: chunkSize)) { eof = true }
+            if closed { break loop }
+            if needMore { try refill(); continue }
+            // The stretch is used up.
+            if layout == .array && last {
+                throw located(JSONSyntaxError(offset: buffer.count, message: "the array is not closed with ']'"), base, path)
             }
+            break
         }
-        // Anything after the closing bracket must be whitespace.
-        if layout == .array {
-            pos += 1
+        if closed {
+            // Nothing but whitespace may follow the closing bracket.
             while true {
                 let trailing = buffer.withUnsafeBytes { b -> Int? in
                     var r = JSONReader(b, pos: pos, isFinal: true)
                     r.skipWhitespace()
                     return r.pos < b.count ? r.pos : nil
                 }
-                if let t = trailing {
-                    let e = JSONSyntaxError(offset: t, message: "unexpected text after the closing ']'")
-                    throw buffer.withUnsafeBytes { located(e, $0, base, path, stream) }
-                }
-                if eof { break }
-                base += buffer.count; buffer.removeAll(keepingCapacity: true); pos = 0
-                if !(try stream.read(into: &buffer, chunk: chunkSize)) { eof = true }
+                if let t = trailing { throw located(JSONSyntaxError(offset: t, message: "unexpected text after the closing ']'"), base, path) }
+                pos = buffer.count
+                if final { break }
+                try refill()
             }
         }
         for b in builders where b.count < rows { for _ in b.count..<rows { b.appendNull() } }
-        var warnings = WarningLog(path: path)
-        if stream.nulBytes > 0 { warnings.add("encoding", line: nil, "\(stream.nulBytes) NUL bytes were removed") }
-        if parser.duplicateKeys > 0 {
-            warnings.add("duplicate keys", line: nil, "\(parser.duplicateKeys) objects repeat a member name; the first value is kept")
-        }
-        let columns = builders.map { $0.finish() }
-        let guessedZone = inferredZone(builders, default: zone)
-        if let note = guessedZone.note { warnings.add("zone", line: nil, note) }
-        return LoadedTable(table: Table(name: name, columns: columns, zone: guessedZone.zone), warnings: warnings.finish())
+        return JSONPart(builders: builders, rows: rows, duplicateKeys: parser.duplicateKeys, nuls: nuls)
     }
 
-    /// A syntax error with its line and column in the file.
-    static func located(_ e: JSONSyntaxError, _ b: UnsafeRawBufferPointer, _ base: Int, _ path: String, _ stream: ByteStream) -> Error {
+    /// A syntax error with its line and column in the file (counted from the start only now,
+    /// when it is needed).
+    static func located(_ e: JSONSyntaxError, _ base: Int, _ path: String) -> Error {
         let absolute = base + e.offset
-        if base == 0 {
-            let (line, column) = lineAndColumn(of: e.offset, in: b)
-            return LoadError(path: path, line: line, column: column, "invalid JSON: " + e.message)
-        }
-        // The error is past the first chunk: count lines from the start of the file.
-        if let all = try? ByteStream(path: path).readAll() {
-            let (line, column) = all.withUnsafeBytes { lineAndColumn(of: absolute, in: $0) }
+        if let all = try? FileSource(path: path), let bytes = try? all.head(absolute + 1) {
+            let (line, column) = bytes.withUnsafeBytes { lineAndColumn(of: absolute, in: $0) }
             return LoadError(path: path, line: line, column: column, "invalid JSON: " + e.message)
         }
         return LoadError(path: path, "invalid JSON at byte \(absolute): " + e.message)
@@ -200,164 +275,42 @@ public enum JSONRecordLoader {
     }
 }
 
-
-/// Parses one JSON value as a record into a list of cells, without committing them, so a
-/// record cut by the end of a chunk can be parsed again once more bytes are read.
-struct RecordParser {
-    enum Kind: UInt8 { case int, double, bool, null, string, nested }
-
-    struct Cell {
-        var column: Int32
-        var kind: Kind
-        /// Text range in the buffer, or in `arena` when `inArena`.
-        var start: Int
-        var end: Int
-        var inArena: Bool
-        var int: Int64
-        var double: Double
-    }
-
-    private(set) var cells: [Cell] = []
-    private var arena: [UInt8] = []
-    private var keys = ByteInterner()
-    private var keyPath: [UInt8] = []
-    private var seen: [Int32] = []   // column -> record number last seen, to catch repeats
-    private var recordNumber: Int32 = 0
-    private(set) var duplicateKeys = 0
-
-    func columnName(_ column: Int) -> String {
-        String(decoding: keys.bytes(of: column), as: UTF8.self)
-    }
-
-    var columnCount: Int { keys.count }
-
-    func withText<R>(_ cell: Cell, _ b: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        if cell.inArena { return try arena.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[cell.start..<cell.end])) } }
-        return try body(UnsafeRawBufferPointer(rebasing: b[cell.start..<cell.end]))
-    }
-
-    mutating func parseRecord(_ r: inout JSONReader) throws {
-        cells.removeAll(keepingCapacity: true)
-        arena.removeAll(keepingCapacity: true)
-        keyPath.removeAll(keepingCapacity: true)
-        recordNumber &+= 1
-        r.skipWhitespace()
-        guard let c = r.peek() else { throw r.fail("expected a value") }
-        if c == 0x7B {
-            try parseObject(&r, depth: 0)
-        } else {
-            // A record that is not an object becomes one column called "value".
-            keyPath.append(contentsOf: "value".utf8)
-            try parseMember(&r, depth: 0)
+/// Where to cut JSON records into parts: after a line break. A raw line break cannot be
+/// inside a JSON string, so it always lies between tokens; for an array, the cut must also
+/// be followed by `{` and preceded by `,` — and if it still falls inside a nested array,
+/// the part before it will not end there, and the load is read again in one piece.
+func jsonSplitPoints(_ source: FileSource, from dataStart: Int, parts: Int, layout: JSONRecordLoader.Layout) throws -> [Int] {
+    guard parts > 1 else { return [] }
+    var cuts: [Int] = []
+    var nuls = 0
+    for part in 1..<parts {
+        var offset = dataStart + (source.size - dataStart) * part / parts
+        var found = false
+        var buffer: [UInt8] = []
+        var previousNonSpace: UInt8 = 0
+        // The character before the first candidate break.
+        if offset > 0 {
+            var before: [UInt8] = []
+            let back = min(offset, 256)
+            _ = try source.read(at: offset - back, count: back, into: &before, nuls: &nuls)
+            previousNonSpace = before.last(where: { $0 > 0x20 }) ?? 0
         }
-    }
-
-    private mutating func parseObject(_ r: inout JSONReader, depth: Int) throws {
-        guard depth < JSONReader.maxDepth else { throw r.fail("objects are nested more than \(JSONReader.maxDepth) deep") }
-        r.pos += 1
-        r.skipWhitespace()
-        if r.peek() == 0x7D { r.pos += 1; return }
-        let prefixLength = keyPath.count
-        while true {
-            r.skipWhitespace()
-            guard r.peek() == 0x22 else { throw r.fail("expected a member name in quotes, found \(r.describe(r.peek()))") }
-            let keyRange = try r.readString()
-            keyPath.removeSubrange(prefixLength...)
-            if prefixLength > 0 { keyPath.append(0x2E) }
-            if let keyRange { keyPath.append(contentsOf: UnsafeRawBufferPointer(rebasing: r.bytes[keyRange])) } else { keyPath.append(contentsOf: r.scratch) }
-            try r.expect(0x3A, "':' after a member name")
-            try parseMember(&r, depth: depth + 1)
-            r.skipWhitespace()
-            guard let d = r.peek() else { throw r.fail("expected ',' or '}'") }
-            r.pos += 1
-            if d == 0x2C { continue }
-            if d == 0x7D { keyPath.removeSubrange(prefixLength...); return }
-            r.pos -= 1
-            throw r.fail("expected ',' or '}' after a member, found \(r.describe(d))")
-        }
-    }
-
-    private mutating func column() -> Int32 {
-        let id = keyPath.withUnsafeBytes { keys.intern($0) }
-        return Int32(id)
-    }
-
-    private mutating func add(_ kind: Kind, start: Int = 0, end: Int = 0, inArena: Bool = false, int: Int64 = 0, double: Double = 0) {
-        let col = column()
-        if Int(col) >= seen.count { seen.append(contentsOf: repeatElement(0, count: Int(col) + 1 - seen.count)) }
-        if seen[Int(col)] == recordNumber { duplicateKeys += 1; return }
-        seen[Int(col)] = recordNumber
-        cells.append(Cell(column: col, kind: kind, start: start, end: end, inArena: inArena, int: int, double: double))
-    }
-
-    private mutating func parseMember(_ r: inout JSONReader, depth: Int) throws {
-        r.skipWhitespace()
-        guard let c = r.peek() else { throw r.fail("expected a value") }
-        switch c {
-        case 0x22:
-            if let range = try r.readString() {
-                add(.string, start: range.lowerBound, end: range.upperBound)
-            } else {
-                let s = arena.count
-                arena.append(contentsOf: r.scratch)
-                add(.string, start: s, end: arena.count, inArena: true)
-            }
-        case 0x2D, 0x30...0x39:
-            let n = try r.readNumber()
-            if let i = n.int { add(.int, start: n.range.lowerBound, end: n.range.upperBound, int: i, double: n.double) }
-            else { add(.double, start: n.range.lowerBound, end: n.range.upperBound, double: n.double) }
-        case 0x7B:
-            try parseObject(&r, depth: depth)
-        case 0x5B:
-            let start = r.pos
-            _ = try r.parseValue(depth: depth)
-            add(.nested, start: start, end: r.pos)
-        default:
-            let v = try r.readLiteral()
-            switch v {
-            case .bool(let b): add(.bool, int: b ? 1 : 0)
-            case .number(let d, _): add(.double, double: d)
-            default: add(.null)
-            }
-        }
-    }
-
-    /// Appends the parsed record to the column builders (creating columns as they appear).
-    mutating func commit(into builders: inout [ColumnBuilder], plan: [String: CellType], row: Int, zone: ZoneRules,
-                         bytes b: UnsafeRawBufferPointer) throws {
-        do {
-            for cell in cells {
-                let k = Int(cell.column)
-                while builders.count <= k {
-                    let name = columnName(builders.count)
-                    let builder = ColumnBuilder(name: name, index: builders.count, type: plan[name] ?? .undetermined, zone: zone)
-                    for _ in 0..<row { builder.appendNull() }
-                    builders.append(builder)
+        while !found && offset < source.size {
+            buffer.removeAll(keepingCapacity: true)
+            let n = try source.read(at: offset, count: min(1 << 16, source.size - offset), into: &buffer, nuls: &nuls)
+            if n == 0 || buffer.count != n { break }  // NUL bytes would shift offsets: do not split
+            for (j, c) in buffer.enumerated() {
+                if c == 0x0A {
+                    let next = buffer[(j + 1)...].first(where: { $0 > 0x20 })
+                    let ok = layout == .lines ? next != nil : (next == 0x7B && previousNonSpace == 0x2C)
+                    if ok { cuts.append(offset + j + 1); found = true; break }
+                } else if c > 0x20 {
+                    previousNonSpace = c
                 }
-                let builder = builders[k]
-                if builder.count < row { for _ in builder.count..<row { builder.appendNull() } }
-                if builder.type == .undetermined, cell.kind == .string || cell.kind == .nested {
-                    // A column first seen after the sample: JSON text stays text unless it is a time.
-                    var vote = TypeVote()
-                    withText(cell, b) { vote.add($0) }
-                    switch vote.result {
-                    case .timestamp, .duration: builder.settle(vote.result)
-                    default: builder.settle(.string)
-                    }
-                }
-                    switch cell.kind {
-                    case .null: builder.appendNull()
-                    case .bool: try builder.appendBool(cell.int != 0)
-                    case .int, .double:
-                        let raw = UnsafeRawBufferPointer(rebasing: b[cell.start..<cell.end])
-                        try builder.appendNumber(int: cell.kind == .int ? cell.int : nil, double: cell.double, raw: raw)
-                    case .string, .nested:
-                        try withText(cell, b) { try builder.appendText($0, emptyIsNull: false) }
-                    }
             }
-        } catch let conflict as TypeConflict {
-            throw JSONRecordLoader.RecordConflict(column: builders[conflict.column].name, widened: conflict.widened)
+            if !found { offset += n }
         }
+        if !found { break }
     }
-
+    return cuts
 }

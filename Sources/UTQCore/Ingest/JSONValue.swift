@@ -68,11 +68,13 @@ public indirect enum JSONValue: Sendable, Equatable {
             return self[key]?.at(path: rest)
         case .array(let items):
             var out: [JSONValue] = []
+            var found = false
             for item in items {
                 guard let v = item[key]?.at(path: rest) else { continue }
+                found = true
                 if case .array(let inner) = v { out.append(contentsOf: inner) } else { out.append(v) }
             }
-            return .array(out)
+            return found ? .array(out) : nil
         default:
             return nil
         }

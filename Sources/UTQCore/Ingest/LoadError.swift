@@ -36,6 +36,7 @@ public struct LoadWarning: Sendable, CustomStringConvertible, Equatable {
 struct WarningLog {
     let path: String
     private(set) var items: [LoadWarning] = []
+    private var kinds: [String] = []
     private var perKind: [String: Int] = [:]
     let limitPerKind = 3
 
@@ -44,7 +45,20 @@ struct WarningLog {
     mutating func add(_ kind: String, line: Int?, _ message: String) {
         let n = perKind[kind, default: 0]
         perKind[kind] = n + 1
-        if n < limitPerKind { items.append(LoadWarning(path: path, line: line, message)) }
+        if n < limitPerKind { items.append(LoadWarning(path: path, line: line, message)); kinds.append(kind) }
+    }
+
+    /// Adds another part's warnings (the next stretch of the same file).
+    mutating func merge(_ other: WarningLog) {
+        var kept: [String: Int] = [:]
+        for (item, kind) in zip(other.items, other.kinds) {
+            kept[kind, default: 0] += 1
+            add(kind, line: item.line, item.message)
+        }
+        for (kind, n) in other.perKind {
+            let extra = n - (kept[kind] ?? 0)
+            if extra > 0 { perKind[kind, default: 0] += extra }
+        }
     }
 
     /// The warnings, with a line for each kind that had more than were kept.

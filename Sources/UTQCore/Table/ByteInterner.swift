@@ -41,7 +41,8 @@ public struct ByteInterner: Sendable {
         return s.withUTF8 { intern(UnsafeRawBufferPointer($0)) }
     }
 
-    private func equals(_ code: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    /// Whether `code` stands for exactly these bytes.
+    func equals(_ code: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
         let start = starts[code], end = starts[code + 1]
         guard end - start == bytes.count else { return false }
         return arena.withUnsafeBytes { a in

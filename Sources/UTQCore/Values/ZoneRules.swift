@@ -25,7 +25,11 @@ public final class ZoneRules: Sendable {
         if let cached = cache.withLock({ $0[name] }) { return cached }
         let upper = name.uppercased()
         if upper == "UTC" || upper == "Z" || upper == "GMT" || upper == "ETC/UTC" { return .utc }
-        guard let tz = TimeZone(identifier: name) else {
+        // Named zones come from Foundation's ICU-backed implementation, which a statically
+        // linked build includes only when code refers to it; asking for the list of names when
+        // a name is not found is that reference (and a second chance for the name).
+        guard let tz = TimeZone(identifier: name)
+                ?? (TimeZone.knownTimeZoneIdentifiers.contains(name) ? TimeZone(identifier: name) : nil) else {
             if let fixed = fixedOffsetZone(name) { return fixed }
             return nil
         }

@@ -1,0 +1,221 @@
+import Foundation
+
+/// Reads a stretch of CSV that holds whole records only, straight into column builders:
+/// each field is found and handed to its column without an intermediate list of fields.
+struct CSVRecords {
+    let delimiter: UInt8
+    let width: Int
+    let builders: [ColumnBuilder]
+    /// The builders without reference counting: a retain and release per cell costs as much
+    /// as parsing the cell. `builders` keeps them alive.
+    private let sinks: [Unmanaged<ColumnBuilder>]
+    private var scratch: [UInt8] = []
+    /// Line of the next record (1-based, in the whole file).
+    var line: Int
+    var rows = 0
+    var warnings: WarningLog
+
+    init(delimiter: UInt8, width: Int, builders: [ColumnBuilder], line: Int, path: String) {
+        self.delimiter = delimiter
+        self.width = width
+        self.builders = builders
+        self.sinks = builders.map { Unmanaged.passUnretained($0) }
+        self.line = line
+        warnings = WarningLog(path: path)
+    }
+
+    struct Unterminated: Error { let line: Int; let column: Int }
+
+    /// Parses every record in `b[start..<end]`; the stretch ends at a record boundary.
+    mutating func parse(_ b: UnsafeRawBufferPointer, _ start: Int, _ end: Int, cancel: CancellationFlag?) throws {
+        let delim = delimiter
+        var i = start
+        while i < end {
+            // A blank line is no record.
+            let first = b[i]
+            if first == 0x0A { i += 1; line += 1; continue }
+            if first == 0x0D { i += (i + 1 < end && b[i + 1] == 0x0A) ? 2 : 1; line += 1; continue }
+            let recordLine = line
+            var k = 0
+            var extraText = false
+            var malformed = false
+            record: while true {
+                if i < end && b[i] == 0x22 {
+                    // Quoted field.
+                    let open = i
+                    var j = i + 1
+                    var doubled = false
+                    var close = -1
+                    while j < end {
+                        guard let p = memchr(b.baseAddress! + j, 0x22, end - j) else { break }
+                        let q = b.baseAddress!.distance(to: UnsafeRawPointer(p))
+                        if q + 1 < end && b[q + 1] == 0x22 { doubled = true; j = q + 2; continue }
+                        close = q
+                        break
+                    }
+                    if close < 0 {
+                        throw Unterminated(line: recordLine, column: column(of: open, in: b, lineStart: start))
+                    }
+                    var nl = open + 1
+                    while nl < close, let p = memchr(b.baseAddress! + nl, 0x0A, close - nl) {
+                        line += 1
+                        nl = b.baseAddress!.distance(to: UnsafeRawPointer(p)) + 1
+                    }
+                    var after = close + 1
+                    if after < end && b[after] != delim && b[after] != 0x0A && b[after] != 0x0D {
+                        malformed = true
+                        while after < end && b[after] != delim && b[after] != 0x0A && b[after] != 0x0D { after += 1 }
+                        try put(k, unquote(b, open, after), &extraText)
+                    } else if doubled {
+                        try put(k, unquote(b, open, close + 1), &extraText)
+                    } else {
+                        try put(k, UnsafeRawBufferPointer(rebasing: b[(open + 1)..<close]), &extraText)
+                    }
+                    i = after
+                } else {
+                    let s = i
+                    while i < end {
+                        let c = b[i]
+                        if c == delim || c == 0x0A || c == 0x0D { break }
+                        i += 1
+                    }
+                    try put(k, trimmed(UnsafeRawBufferPointer(rebasing: b[s..<i])), &extraText)
+                }
+                k += 1
+                if i >= end { break record }
+                let c = b[i]
+                if c == delim {
+                    i += 1
+                    if i >= end {
+                        // A delimiter right before the end: one more, empty field.
+                        try put(k, UnsafeRawBufferPointer(rebasing: b[i..<i]), &extraText)
+                        k += 1
+                        break record
+                    }
+                    continue record
+                }
+                i += (c == 0x0D && i + 1 < end && b[i + 1] == 0x0A) ? 2 : 1
+                break record
+            }
+            line += 1
+            if k < width {
+                for m in k..<width { sinks[m]._withUnsafeGuaranteedRef { $0.appendNull() } }
+                warnings.add("missing cells", line: recordLine, "\(k) cells where the header has \(width); the missing ones are empty")
+            } else if k > width && extraText {
+                warnings.add("extra cells", line: recordLine, "\(k) cells where the header has \(width); the extra cells are ignored")
+            }
+            if malformed { warnings.add("quote", line: recordLine, "text after a closing quote; kept as part of the cell") }
+            rows += 1
+            if rows & 0xFFFF == 0, cancel?.isCancelled == true { throw CancellationError() }
+        }
+    }
+
+    @inline(__always)
+    private mutating func put(_ k: Int, _ field: UnsafeRawBufferPointer, _ extraText: inout Bool) throws {
+        if k < width { try sinks[k]._withUnsafeGuaranteedRef { try $0.appendText(field) } } else if field.count > 0 { extraText = true }
+    }
+
+    /// A quoted field's text with its quotes removed and doubled quotes made single.
+    private mutating func unquote(_ b: UnsafeRawBufferPointer, _ s: Int, _ e: Int) -> UnsafeRawBufferPointer {
+        scratch.removeAll(keepingCapacity: true)
+        var i = s
+        var inQuotes = false
+        while i < e {
+            let c = b[i]
+            if c == 0x22 {
+                if inQuotes && i + 1 < e && b[i + 1] == 0x22 { scratch.append(0x22); i += 2; continue }
+                inQuotes.toggle()
+                i += 1
+                continue
+            }
+            scratch.append(c)
+            i += 1
+        }
+        return scratch.withUnsafeBytes { $0 }  // valid until the next unquote; used at once
+    }
+
+    private func column(of offset: Int, in b: UnsafeRawBufferPointer, lineStart: Int) -> Int {
+        var s = offset
+        while s > lineStart && b[s - 1] != 0x0A { s -= 1 }
+        return lineAndColumn(of: offset - s, in: UnsafeRawBufferPointer(rebasing: b[s...])).column
+    }
+}
+
+/// The end of the last whole record in `b[from..<b.count]`: just after a line break that lies
+/// outside quotes. Nil when there is none yet (a record longer than the buffer).
+func lastRecordBoundary(_ b: UnsafeRawBufferPointer, from: Int) -> Int? {
+    // Quotes from `from` (a record start, outside quotes) to the end.
+    var quotes = countByte(0x22, in: UnsafeRawBufferPointer(rebasing: b[from...]))
+    // Walk back; `quotes` is then the count before position k.
+    var k = b.count - 1
+    while k >= from {
+        let c = b[k]
+        if c == 0x22 {
+            quotes -= 1
+        } else if (c == 0x0A || c == 0x0D) && quotes % 2 == 0 {
+            // A \r as the very last byte may be the first half of \r\n: cut before it.
+            if !(c == 0x0D && k == b.count - 1) { return k + 1 }
+        }
+        k -= 1
+    }
+    return nil
+}
+
+/// How many bytes equal `c`, eight at a time: a byte of `w ^ pattern` is zero where it matches,
+/// and `((x & 0x7F…) + 0x7F…) | x` has the top bit of each non-zero byte set, exactly.
+func countByte(_ c: UInt8, in b: UnsafeRawBufferPointer) -> Int {
+    let pattern = UInt64(c) &* 0x0101_0101_0101_0101
+    let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F, high: UInt64 = 0x8080_8080_8080_8080
+    var n = 0
+    var i = 0
+    let count = b.count
+    while i + 8 <= count {
+        let x = b.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ pattern
+        let nonzero = (((x & low) &+ low) | x) & high
+        n += 8 - nonzero.nonzeroBitCount
+        i += 8
+    }
+    while i < count { if b[i] == c { n += 1 }; i += 1 }
+    return n
+}
+
+/// Where to cut a file into `parts` stretches of whole records: line breaks outside quotes.
+func csvSplitPoints(_ source: FileSource, dataStart: Int, parts: Int) throws -> [(offset: Int, line: Int)] {
+    guard parts > 1 else { return [] }
+    var cuts: [(Int, Int)] = []
+    var quotes = 0, newlines = 0
+    var offset = dataStart
+    let chunk = 4 << 20
+    var buffer: [UInt8] = []
+    var nuls = 0
+    for part in 1..<parts {
+        let target = dataStart + (source.size - dataStart) * part / parts
+        // Count quotes and line breaks up to the target, then find the next break outside quotes.
+        while offset < target {
+            buffer.removeAll(keepingCapacity: true)
+            let n = try source.read(at: offset, count: min(chunk, target - offset), into: &buffer, nuls: &nuls)
+            if n == 0 { break }
+            buffer.withUnsafeBytes { p in
+                quotes += countByte(0x22, in: p)
+                newlines += countByte(0x0A, in: p)
+            }
+            offset += n
+        }
+        var found = false
+        while !found && offset < source.size {
+            buffer.removeAll(keepingCapacity: true)
+            let n = try source.read(at: offset, count: min(1 << 16, source.size - offset), into: &buffer, nuls: &nuls)
+            if n == 0 { break }
+            for (j, c) in buffer.enumerated() {
+                if c == 0x22 { quotes += 1 }
+                else if c == 0x0A {
+                    newlines += 1
+                    if quotes % 2 == 0 { offset += j + 1; cuts.append((offset, newlines)); found = true; break }
+                }
+            }
+            if !found { offset += n }
+        }
+        if !found { break }
+    }
+    return cuts
+}

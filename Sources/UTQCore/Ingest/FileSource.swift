@@ -1,0 +1,139 @@
+import Foundation
+
+/// A file read by offset, so several workers can each read their own part. The bytes are
+/// the file's text as UTF-8: a UTF-8 byte-order mark is skipped, and a UTF-16 file (with a
+/// mark, or recognised by its zero bytes) is converted whole, in memory.
+final class FileSource: @unchecked Sendable {
+    let path: String
+    private let fd: Int32
+    private let converted: [UInt8]?
+    /// Where the text starts in the file (after a byte-order mark).
+    private let start: Int
+    /// Bytes of text.
+    let size: Int
+    private(set) var note: String?
+
+    init(path: String) throws {
+        self.path = path
+        var st = stat()
+        guard stat(path, &st) == 0 else { throw LoadError(path: path, ByteStream.openErrorMessage(errno)) }
+        if (st.st_mode & S_IFMT) == S_IFDIR { throw LoadError(path: path, "is a folder, not a file") }
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw LoadError(path: path, ByteStream.openErrorMessage(errno)) }
+        self.fd = fd
+        let fileSize = Int(st.st_size)
+        var head = [UInt8](repeating: 0, count: min(4096, fileSize))
+        let got = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        head = Array(head.prefix(max(0, got)))
+        if let encoding = FileSource.utf16(head) {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            var body = data
+            if body.count >= 2 && (body.starts(with: [0xFF, 0xFE]) || body.starts(with: [0xFE, 0xFF])) { body = body.dropFirst(2) }
+            guard let text = String(data: body, encoding: encoding) else {
+                close(fd)
+                throw LoadError(path: path, "looks like UTF-16 but does not decode as UTF-16")
+            }
+            converted = Array(text.utf8)
+            start = 0
+            size = converted!.count
+            note = "read as UTF-16 and converted to UTF-8"
+        } else {
+            converted = nil
+            start = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            size = fileSize - start
+        }
+    }
+
+    deinit { close(fd) }
+
+    static func utf16(_ head: [UInt8]) -> String.Encoding? {
+        if head.starts(with: [0xFF, 0xFE]) { return .utf16LittleEndian }
+        if head.starts(with: [0xFE, 0xFF]) { return .utf16BigEndian }
+        guard head.count >= 4 else { return nil }
+        let pairs = head.count / 2
+        let evens = stride(from: 0, to: head.count - 1, by: 2).filter { head[$0] == 0 }.count
+        let odds = stride(from: 1, to: head.count, by: 2).filter { head[$0] == 0 }.count
+        if odds > pairs * 3 / 4 && evens == 0 { return .utf16LittleEndian }
+        if evens > pairs * 3 / 4 && odds == 0 { return .utf16BigEndian }
+        return nil
+    }
+
+    /// Appends up to `count` bytes of text from `offset` to `buffer`; returns how many.
+    /// NUL bytes are dropped (and counted in `nuls`).
+    func read(at offset: Int, count: Int, into buffer: inout [UInt8], nuls: inout Int) throws -> Int {
+        let n = max(0, min(count, size - offset))
+        if n == 0 { return 0 }
+        let before = buffer.count
+        if let converted {
+            buffer.append(contentsOf: converted[offset..<(offset + n)])
+        } else {
+            buffer.append(contentsOf: repeatElement(0, count: n))
+            var got = 0
+            while got < n {
+                let r = buffer.withUnsafeMutableBytes { p in pread(fd, p.baseAddress! + before + got, n - got, off_t(start + offset + got)) }
+                if r < 0 { if errno == EINTR { continue }; buffer.removeSubrange(before...); throw LoadError(path: path, String(cString: strerror(errno))) }
+                if r == 0 { break }
+                got += r
+            }
+            buffer.removeSubrange((before + got)...)
+        }
+        let found = buffer.withUnsafeBytes { p in memchr(p.baseAddress! + before, 0, buffer.count - before) != nil }
+        if found {
+            let kept = buffer[before...].filter { $0 != 0 }
+            nuls += buffer.count - before - kept.count
+            buffer.removeSubrange(before...)
+            buffer.append(contentsOf: kept)
+        }
+        return n
+    }
+
+    /// The first `count` bytes of text.
+    func head(_ count: Int) throws -> [UInt8] {
+        var buffer: [UInt8] = []
+        var nuls = 0
+        _ = try read(at: 0, count: count, into: &buffer, nuls: &nuls)
+        return buffer
+    }
+}
+
+/// How many workers a file of this size is worth.
+enum Workers {
+    static var available: Int {
+        if let s = ProcessInfo.processInfo.environment["UTQ_THREADS"], let n = Int(s), n >= 1 { return min(n, 64) }
+        return max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16))
+    }
+
+    /// One worker per 8 MB, up to the cores there are.
+    static func count(forBytes bytes: Int) -> Int {
+        max(1, min(available, bytes / (8 << 20)))
+    }
+}
+
+/// Results of work split across threads, one slot per part. A failing part marks the whole
+/// as failed so the others stop early.
+final class ParallelParts<T>: @unchecked Sendable {
+    private var slots: [Result<T, Error>?]
+    private let lock = NSLock()
+    private(set) var failed = false
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ i: Int, _ r: Result<T, Error>) {
+        lock.lock()
+        slots[i] = r
+        if case .failure = r { failed = true }
+        lock.unlock()
+    }
+
+    /// The part's result; the first real error wins over the cancellations it caused.
+    func get(_ i: Int) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        for slot in slots {
+            if case .failure(let e)? = slot, !(e is CancellationError) || !failed { throw e }
+        }
+        for slot in slots { if case .failure(let e)? = slot { throw e } }
+        guard case .success(let v)? = slots[i] else { throw CancellationError() }
+        return v
+    }
+}
