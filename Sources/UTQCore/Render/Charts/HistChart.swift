@@ -1,0 +1,135 @@
+import Foundation
+
+/// `chart hist COLUMN [bins N]`: how many values of a numeric column fall in each of N
+/// bins of equal width. The width is rounded to an even number (15 rather than 14.98),
+/// so the edges read well; nulls and values that are not numbers are counted aside.
+struct HistChart: ChartBody {
+    let column: String
+    let start: Double
+    let binWidth: Double
+    let counts: [Int]
+    let format: ValueFormat
+    let total: Int
+    var notes: [String]
+
+    var description: String { "\(column) in \(counts.count) bins" }
+    var end: Double { start + binWidth * Double(counts.count) }
+
+    static func make(_ request: ChartRequest, table: Table, style: ChartStyle) throws -> HistChart {
+        let index: Int
+        if let name = request.column {
+            index = try ChartInput.column(name, in: table, span: request.columnSpan)
+            guard ValueReader.measurable(table.columns[index]) else {
+                let c = table.columns[index]
+                throw Diagnostic("chart hist bins numbers, and \(c.name) is \(c.type.displayName)", at: request.columnSpan,
+                                 hint: "to count its values: count by \(c.name) | chart bar")
+            }
+        } else {
+            let numeric = table.columns.indices.filter { ValueReader.measurable(table.columns[$0]) }
+            guard numeric.count == 1 else {
+                let names = numeric.map { table.columns[$0].name }
+                throw Diagnostic("chart hist needs the column to bin", at: request.span,
+                                 hint: names.isEmpty ? "the table has no numeric column" : "for example: chart hist \(names[0]) (numeric columns: \(names.joined(separator: ", ")))")
+            }
+            index = numeric[0]
+        }
+        let reader = ValueReader(table.columns[index])
+        let values = reader.values.compactMap { $0 }
+        let nulls = reader.values.count - values.count - reader.unplottable
+        var notes: [String] = []
+        if nulls > 0 { notes.append("\(nulls) null \(reader.name) values left out") }
+        if reader.unplottable > 0 { notes.append("\(reader.unplottable) values that are not numbers (NaN, infinity) left out") }
+        guard let lo = values.min(), let hi = values.max() else {
+            return HistChart(column: reader.name, start: 0, binWidth: 1, counts: [], format: reader.format, total: 0, notes: notes)
+        }
+        // As many bins as asked (about), but no more than fit the width.
+        let fit = max(1, style.width - 10)
+        var wanted = request.options.bins ?? min(30, max(5, Int(Double(values.count).squareRoot().rounded())))
+        if wanted > fit {
+            notes.append("\(fit) bins, as many as fit \(style.width) characters (set width for more)")
+            wanted = fit
+        }
+        let whole = table.columns[index].type == .int
+        var width = binWidth(for: (hi - lo) / Double(wanted), whole: whole)
+        var start = (lo / width).rounded(.down) * width
+        var count = max(1, Int(min(1e6, ((hi - start) / width).rounded(.down))) + 1)
+        // The top edge closes the last bin: a maximum on an edge goes into the bin below.
+        if count > 1 && start + Double(count - 1) * width == hi && !whole { count -= 1 }
+        if count > fit || !width.isFinite || !start.isFinite || width <= 0 {
+            width = (hi - lo) / Double(wanted)
+            if !(width > 0) || !width.isFinite { width = 1 }
+            start = lo
+            count = wanted
+        }
+        var counts = [Int](repeating: 0, count: count)
+        for v in values {
+            let k = Int(max(0, min(Double(count - 1), ((v - start) / width).rounded(.down))))
+            counts[k] += 1
+        }
+        return HistChart(column: reader.name, start: start, binWidth: width, counts: counts, format: reader.format,
+                         total: values.count, notes: notes)
+    }
+
+    /// The smallest width of 1, 1.2, 1.25, 1.5, 2, 2.5, 3, 4, 5, 6, 7.5 or 8 times a power of ten that
+    /// is at least `raw` (and whole for whole numbers).
+    static func binWidth(for raw: Double, whole: Bool) -> Double {
+        guard raw.isFinite, raw > 0 else { return 1 }
+        let magnitude = pow(10, log10(raw).rounded(.down))
+        let f = raw / magnitude
+        let nice = [1, 1.2, 1.25, 1.5, 2, 2.5, 3, 4, 5, 6, 7.5, 8, 10].first { f <= $0 + 1e-9 } ?? 10
+        let w = nice * magnitude
+        return whole ? max(1, w.rounded(.up)) : w
+    }
+
+    // MARK: text
+
+    func lines(_ style: ChartStyle) -> [String] {
+        guard !counts.isEmpty else { return [style.dim("(no \(style.label(column)) values to bin)")] }
+        let most = Double(counts.max() ?? 1)
+        let axis = YAxis(0, max(1, most), format: ValueFormat(kind: .number, values: []), rows: style.plotRows, mode: .bars)
+        let room = max(counts.count, style.width - axis.gutter - 2)
+        let barWidth = max(1, min(8, room / counts.count))
+        var grid = VerticalBars(rows: axis.rows, width: barWidth * counts.count)
+        for (k, n) in counts.enumerated() where n > 0 {
+            var top = axis.eighths(Double(n))
+            if top < 1 { top = 1 }
+            for x in (k * barWidth)..<((k + 1) * barWidth) { grid.fill(x: x, from: 0, to: top, series: 0, glyph: style.glyphs.full, style: style) }
+        }
+        var out = [style.bold("count")]
+        out += grid.draw(axis, style)
+        let plotWidth = barWidth * counts.count
+        let ticks = AxisTicks(kind: .number(format)).ticks(start, end, maxTicks: max(2, plotWidth / 7))
+        let labels = LabelRow.place(ticks.map { (Int((($0.0 - start) / (end - start) * Double(plotWidth)).rounded()), $0.1) }, width: plotWidth + 3)
+        let indent = String(repeating: " ", count: axis.gutter + 2)
+        out.append(indent + labels)
+        out.append(indent + style.dim(style.label(caption)))
+        return out
+    }
+
+    var caption: String {
+        "\(column) · \(NumberText.grouped(total)) values in \(counts.count) bins of \(format.kind == .duration ? format.value(binWidth) : NumberLabel.plain(binWidth, step: binWidth))"
+    }
+
+    // MARK: SVG
+
+    func svg(_ doc: inout SVGDocument, top: Double) -> Double {
+        guard !counts.isEmpty else { return EmptyChart(message: "no \(column) values to bin").svg(&doc, top: top) }
+        let scale = NiceScale.tight(0, Double(max(1, counts.max() ?? 1)))
+        let count = ValueFormat(kind: .number, values: [])
+        let gutter = (scale.ticks.map { SVGLayout.textWidth(count.tick($0, step: scale.step), size: SVGLayout.smallSize) }.max() ?? 20) + 12
+        let plot = PlotRect(x: SVGLayout.margin + gutter, y: top + 22, width: doc.width - 2 * SVGLayout.margin - gutter - 10, height: 260)
+        doc.text(plot.x, top + 8, "count", size: SVGLayout.smallSize, weight: "600", fill: SVGLayout.muted)
+        SVGAxes.vertical(&doc, plot, scale: scale, format: count)
+        let w = plot.width / Double(counts.count)
+        for (k, n) in counts.enumerated() where n > 0 {
+            let h = SVGAxes.fraction(Double(n), scale) * plot.height
+            let from = start + Double(k) * binWidth
+            doc.rect(plot.x + Double(k) * w, plot.bottom - h, max(0.5, w - 1), h, fill: Palette.svg(0),
+                     tooltip: "\(format.value(from)) to \(format.value(from + binWidth)): \(n)")
+        }
+        let ticks = AxisTicks(kind: .number(format)).ticks(start, end, maxTicks: 10)
+        SVGAxes.xLabels(&doc, ticks.map { (plot.x + ($0.0 - start) / (end - start) * plot.width, $0.1) }, y: plot.bottom + 16)
+        doc.text(plot.right, plot.bottom + 34, caption, size: SVGLayout.smallSize, anchor: "end", fill: SVGLayout.muted)
+        return plot.bottom + 44
+    }
+}
