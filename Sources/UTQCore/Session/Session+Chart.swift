@@ -4,7 +4,7 @@ extension Session {
     /// Draws the rows a pipeline gives as a chart, for the terminal or into a file.
     func chart(_ request: ChartRequest, input plan: LogicalPlan, into outcome: inout CommandOutcome) throws {
         let table = try Executor(catalog: catalog, cancel: cancel).run(plan)
-        let chart = try ChartBuilder.build(request, table: table, keyColumns: Session.groupKeys(of: plan), render: settings.render)
+        let chart = try ChartBuilder.build(request, table: table, keyColumns: groupKeys(of: plan), render: settings.render)
         guard let file = request.file else {
             outcome.outputs.append(.chart(ChartOutput(chart: chart, text: chart.text(settings.render))))
             return
@@ -32,13 +32,18 @@ extension Session {
     }
 
     /// The group keys of a summary, read from its plan: `count by legend, hour` keeps them
-    /// through sort, top, where and fill. Nil when the rows are not a summary's.
-    static func groupKeys(of plan: LogicalPlan) -> [String]? {
+    /// through sort, top, where and fill, and a kept result or named table remembers them.
+    /// Nil when the rows are not a summary's.
+    func groupKeys(of plan: LogicalPlan) -> [String]? {
         switch plan {
         case .aggregate(_, let keys, _, let schema):
             return Array(schema.names.prefix(keys.count))
         case .sort(let p, _), .limit(let p, _, _), .filter(let p, _), .fill(let p, _, _, _):
             return groupKeys(of: p)
+        case .values(_, let label):
+            return summaryKeys[label]
+        case .scan(let table, _):
+            return summaryKeys[table]
         default:
             return nil
         }

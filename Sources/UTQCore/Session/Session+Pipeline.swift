@@ -69,6 +69,7 @@ extension Session {
         guard let plan else { return }
         let table = try Executor(catalog: catalog, cancel: cancel).run(plan)
         let n = keep(table)
+        summaryKeys["$\(n)"] = groupKeys(of: plan)
         outcome.outputs.append(.table(TableResult(number: n, table: table, elapsed: 0)))
     }
 

@@ -48,7 +48,7 @@ struct BarChart: ChartBody {
         // Past about 64 cells longer bars add no precision a reader can use.
         let cells = max(4, min(64, style.width - lead - 1 - valueWidth))
         let (lo, hi) = span
-        let negCells = lo < 0 ? Int((Double(cells) * -lo / (hi - lo)).rounded()) : 0
+        let negCells = lo < 0 ? Int(cells: (Double(cells) * -lo / (hi - lo)).rounded()) : 0
         let posCells = cells - negCells
 
         var out: [String] = []
@@ -89,7 +89,7 @@ struct BarChart: ChartBody {
     /// A bar `length` cells long, in whole cells and eighths.
     func bar(_ length: Double, _ style: ChartStyle, series: Int) -> (text: String, width: Int) {
         guard length.isFinite, length > 0 else { return ("", 0) }
-        var eighths = Int((length * 8).rounded())
+        var eighths = Int(cells: (length * 8).rounded())
         if eighths == 0 && !style.ascii { eighths = 1 }  // a value above zero stays visible
         var text = String(repeating: style.glyphs.full, count: eighths / 8) + style.glyphs.eighthsAcross[eighths % 8]
         let width = eighths / 8 + (style.glyphs.eighthsAcross[eighths % 8].isEmpty ? 0 : 1)
@@ -105,7 +105,7 @@ struct BarChart: ChartBody {
         var sum = 0.0, drawn = 0
         for (s, v) in data.cells[c].enumerated() {
             sum += max(0, v ?? 0)
-            let end = Int((sum / hi * Double(cells)).rounded())
+            let end = Int(cells: (sum / hi * Double(cells)).rounded())
             if end > drawn {
                 out += style.paint(String(repeating: style.fill(s), count: end - drawn), series: s)
                 drawn = end

@@ -178,3 +178,16 @@ struct CrossTable: Sendable {
         notes.append("other: the \(dropped) smaller \(categoryName) values added up" + reason)
     }
 }
+
+/// "1 value", "3 values", "1 entry", "12 entries": counts in notes read as English.
+enum Counted {
+    static func text(_ n: Int, _ plural: String) -> String {
+        NumberText.grouped(n) + " " + (n == 1 ? singular(plural) : plural)
+    }
+
+    static func singular(_ plural: String) -> String {
+        if plural.hasSuffix("ies") { return String(plural.dropLast(3)) + "y" }
+        if plural.hasSuffix("s") { return String(plural.dropLast()) }
+        return plural
+    }
+}

@@ -31,6 +31,9 @@ struct ChartInput {
         } else {
             keys = (0..<value).filter { isKeyLike(table.columns[$0]) }
             if keys.isEmpty && value > 0 { keys = [0] }
+            // Rows that are not a summary's: one bar per row, named by the first key, unless
+            // two keys make a cross table (the first repeats, the pair never does).
+            if keys.count > 2 || (keys.count == 2 && !crosses(table, keys[0], keys[1])) { keys = [keys[0]] }
         }
         return ChartInput(table: table, value: value, keys: keys)
     }
@@ -43,6 +46,19 @@ struct ChartInput {
                              hint: guess.isEmpty ? "columns: " + table.columnNames.joined(separator: ", ") : nil)
         }
         return i
+    }
+
+    /// Whether two columns read as a cross table: some value of the first repeats, and no
+    /// pair of values does.
+    static func crosses(_ table: Table, _ a: Int, _ b: Int) -> Bool {
+        var firsts = Set<Value>(), pairs = Set<[Value]>()
+        var repeats = false
+        for r in 0..<table.rowCount {
+            let x = table.columns[a].value(at: r)
+            if !firsts.insert(x).inserted { repeats = true }
+            if !pairs.insert([x, table.columns[b].value(at: r)]).inserted { return false }
+        }
+        return repeats
     }
 
     /// Text, flags, times and time buckets name things; plain numbers are measured.
@@ -126,7 +142,7 @@ struct ChartInput {
             data.cells = order.map { data.cells[$0] }
         }
         if values.unplottable > 0 {
-            data.notes.append("\(values.unplottable) \(values.name) values that are not numbers (NaN, infinity) left out")
+            data.notes.append("left out: " + Counted.text(values.unplottable, "\(values.name) values") + " that are not numbers (NaN, infinity)")
         }
         return data
     }

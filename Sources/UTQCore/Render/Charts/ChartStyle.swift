@@ -38,7 +38,7 @@ struct Glyphs: Sendable {
         let set = ascii ? [">", "\\", "v", "/", "<", "\\", "^", "/"] : ["→", "↘", "↓", "↙", "←", "↖", "↑", "↗"]
         var a = degrees.truncatingRemainder(dividingBy: 360)
         if a < 0 { a += 360 }
-        let index = Int((a / 45).rounded()) % 8
+        let index = Int(cells: (a / 45).rounded()) % 8
         return set[index]
     }
 }

@@ -13,7 +13,7 @@ struct HeatmapChart: ChartBody {
     func level(_ v: Double, _ lo: Double, _ hi: Double) -> Int {
         if v == lo && lo == 0 { return 0 }
         guard hi > lo else { return 4 }
-        return max(1, min(4, Int(((v - lo) / (hi - lo) * 4).rounded(.up))))
+        return max(1, min(4, Int(cells: ((v - lo) / (hi - lo) * 4).rounded(.up))))
     }
 
     /// What each shade stands for: "1–33" for whole numbers, "≤ 0.25" otherwise.
@@ -44,9 +44,9 @@ struct HeatmapChart: ChartBody {
         let room = max(columns, style.width - labelWidth - 2)
         let colLabels = data.series.map { style.label($0) }
         let widest = colLabels.map(TextWidth.of).max() ?? 1
-        // Cells wide enough for their labels when there is room, and at most four characters:
-        // wider cells would read as bars.
-        let cell = max(1, min(max(4, widest + 1), room / columns))
+        // Four characters, or up to eight when the labels need them (dates); wider cells
+        // would read as bars. Labels that still do not fit are shortened.
+        let cell = max(1, min(max(4, min(widest + 1, 8)), room / columns))
         let fill = cell >= 3 ? cell - 1 : cell
         var out: [String] = []
         let centers = colLabels.indices.map { (center: $0 * cell + (fill - 1) / 2, text: style.fit(colLabels[$0], max(2, cell - 1))) }

@@ -10,6 +10,8 @@ struct HistChart: ChartBody {
     let counts: [Int]
     let format: ValueFormat
     let total: Int
+    /// Whole numbers: ticks at whole numbers only.
+    var whole = false
     var notes: [String]
 
     var description: String { "\(column) in \(counts.count) bins" }
@@ -37,37 +39,47 @@ struct HistChart: ChartBody {
         let values = reader.values.compactMap { $0 }
         let nulls = reader.values.count - values.count - reader.unplottable
         var notes: [String] = []
-        if nulls > 0 { notes.append("\(nulls) null \(reader.name) values left out") }
-        if reader.unplottable > 0 { notes.append("\(reader.unplottable) values that are not numbers (NaN, infinity) left out") }
+        if nulls > 0 { notes.append("left out: " + Counted.text(nulls, "null \(reader.name) values")) }
+        if reader.unplottable > 0 { notes.append("left out: " + Counted.text(reader.unplottable, "values") + " that are not numbers (NaN, infinity)") }
         guard let lo = values.min(), let hi = values.max() else {
             return HistChart(column: reader.name, start: 0, binWidth: 1, counts: [], format: reader.format, total: 0, notes: notes)
         }
         // As many bins as asked (about), but no more than fit the width.
         let fit = max(1, style.width - 10)
-        var wanted = request.options.bins ?? min(30, max(5, Int(Double(values.count).squareRoot().rounded())))
+        var wanted = request.options.bins ?? min(30, max(5, Int(cells: Double(values.count).squareRoot().rounded())))
         if wanted > fit {
             notes.append("\(fit) bins, as many as fit \(style.width) characters (set width for more)")
             wanted = fit
         }
         let whole = table.columns[index].type == .int
-        var width = binWidth(for: (hi - lo) / Double(wanted), whole: whole)
-        var start = (lo / width).rounded(.down) * width
-        var count = max(1, Int(min(1e6, ((hi - start) / width).rounded(.down))) + 1)
-        // The top edge closes the last bin: a maximum on an edge goes into the bin below.
-        if count > 1 && start + Double(count - 1) * width == hi && !whole { count -= 1 }
-        if count > fit || !width.isFinite || !start.isFinite || width <= 0 {
-            width = (hi - lo) / Double(wanted)
+        var width: Double, start: Double, count: Int
+        if hi == lo {
+            // One value: one bin around it.
+            width = whole ? 1 : binWidth(for: lo == 0 ? 1 : abs(lo) * 0.1, whole: false)
+            start = whole ? lo : lo - width / 2
+            count = 1
+        } else {
+            width = binWidth(for: hi / Double(wanted) - lo / Double(wanted), whole: whole)
+            start = (lo / width).rounded(.down) * width
+            count = max(1, Int(cells: min(1e6, ((hi - start) / width).rounded(.down))) + 1)
+            // The top edge closes the last bin: a maximum on an edge goes into the bin below.
+            if count > 1 && start + Double(count - 1) * width == hi && !whole { count -= 1 }
+        }
+        if count > fit || !width.isFinite || !start.isFinite || !(width > 0) || !(start + width * Double(count)).isFinite {
+            // Rounding went wrong (far too many bins, or magnitudes near a Double's limit):
+            // plain equal bins from the smallest value.
+            width = hi / Double(wanted) - lo / Double(wanted)
             if !(width > 0) || !width.isFinite { width = 1 }
             start = lo
             count = wanted
         }
         var counts = [Int](repeating: 0, count: count)
         for v in values {
-            let k = Int(max(0, min(Double(count - 1), ((v - start) / width).rounded(.down))))
+            let k = Int(cells: max(0, min(Double(count - 1), ((v - start) / width).rounded(.down))))
             counts[k] += 1
         }
         return HistChart(column: reader.name, start: start, binWidth: width, counts: counts, format: reader.format,
-                         total: values.count, notes: notes)
+                         total: values.count, whole: whole, notes: notes)
     }
 
     /// The smallest width of 1, 1.2, 1.25, 1.5, 2, 2.5, 3, 4, 5, 6, 7.5 or 8 times a power of ten that
@@ -98,16 +110,22 @@ struct HistChart: ChartBody {
         var out = [style.bold("count")]
         out += grid.draw(axis, style)
         let plotWidth = barWidth * counts.count
-        let ticks = AxisTicks(kind: .number(format)).ticks(start, end, maxTicks: max(2, plotWidth / 7))
-        let labels = LabelRow.place(ticks.map { (Int((($0.0 - start) / (end - start) * Double(plotWidth)).rounded()), $0.1) }, width: plotWidth + 3)
+        let ticks = xTicks(max(2, plotWidth / 7))
+        let labels = LabelRow.place(ticks.map { (Int(cells: (($0.0 - start) / (end - start) * Double(plotWidth)).rounded()), $0.1) }, width: plotWidth + 3)
         let indent = String(repeating: " ", count: axis.gutter + 2)
         out.append(indent + labels)
         out.append(indent + style.dim(style.label(caption)))
         return out
     }
 
+    /// Round values along the bins; whole numbers never get ticks between them.
+    func xTicks(_ most: Int) -> [(Double, String)] {
+        let limit = whole ? max(1, min(most, Int(cells: end - start))) : most
+        return AxisTicks(kind: .number(format)).ticks(start, end, maxTicks: limit)
+    }
+
     var caption: String {
-        "\(column) · \(NumberText.grouped(total)) values in \(counts.count) bins of \(format.kind == .duration ? format.value(binWidth) : NumberLabel.plain(binWidth, step: binWidth))"
+        "\(column) · \(Counted.text(total, "values")) in \(Counted.text(counts.count, "bins")) of \(format.kind == .duration ? format.value(binWidth) : NumberLabel.short(binWidth, step: binWidth))"
     }
 
     // MARK: SVG
@@ -127,7 +145,7 @@ struct HistChart: ChartBody {
             doc.rect(plot.x + Double(k) * w, plot.bottom - h, max(0.5, w - 1), h, fill: Palette.svg(0),
                      tooltip: "\(format.value(from)) to \(format.value(from + binWidth)): \(n)")
         }
-        let ticks = AxisTicks(kind: .number(format)).ticks(start, end, maxTicks: 10)
+        let ticks = xTicks(10)
         SVGAxes.xLabels(&doc, ticks.map { (plot.x + ($0.0 - start) / (end - start) * plot.width, $0.1) }, y: plot.bottom + 16)
         doc.text(plot.right, plot.bottom + 34, caption, size: SVGLayout.smallSize, anchor: "end", fill: SVGLayout.muted)
         return plot.bottom + 44

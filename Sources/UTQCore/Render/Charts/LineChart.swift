@@ -56,17 +56,17 @@ struct LineChart: ChartBody {
                     (xs[c], axis.dots(data.cells[c][s] ?? 0))
                 }
                 if braille {
-                    let dots = points.map { (Int(($0.0 * Double(canvas.dotWidth - 1)).rounded()), canvas.dotHeight - 1 - Int($0.1.rounded(.down))) }
+                    let dots = points.map { (Int(cells: ($0.0 * Double(canvas.dotWidth - 1)).rounded()), canvas.dotHeight - 1 - Int(cells: $0.1.rounded(.down))) }
                     if dots.count == 1 { canvas.dot(dots[0].0, dots[0].1, series: s) }
                     for k in dots.indices.dropFirst() { canvas.dotLine(dots[k - 1], dots[k], series: s) }
                 } else {
                     let cells = points.map { ($0.0 * Double(width - 1), Double(axis.rows - 1) - ($0.1 / 4).rounded(.down)) }
-                    if cells.count == 1 { canvas.put(Int(cells[0].0.rounded()), Int(cells[0].1), style.marker(s), series: s) }
+                    if cells.count == 1 { canvas.put(Int(cells: cells[0].0.rounded()), Int(cells: cells[0].1), style.marker(s), series: s) }
                     for k in cells.indices.dropFirst() { canvas.glyphLine(cells[k - 1], cells[k], multi ? style.marker(s) : style.glyphs.middot, series: s) }
                 }
                 if markers || !braille {
                     for p in points {
-                        canvas.put(Int((p.0 * Double(width - 1)).rounded()), axis.rows - 1 - Int((p.1 / 4).rounded(.down)), style.marker(s), series: s)
+                        canvas.put(Int(cells: (p.0 * Double(width - 1)).rounded()), axis.rows - 1 - Int(cells: (p.1 / 4).rounded(.down)), style.marker(s), series: s)
                     }
                 }
             }
@@ -98,9 +98,9 @@ struct LineChart: ChartBody {
             let lo = p.min() ?? 0, hi = p.max() ?? 0
             guard hi > lo else { return LabelRow.place([(width / 2, style.label(data.categories.first?.label ?? ""))], width: width) }
             let ticks = AxisTicks(kind: kind).ticks(lo, hi, maxTicks: max(2, width / 8))
-            return LabelRow.place(ticks.map { (Int(((($0.0 - lo) / (hi - lo)) * Double(width - 1)).rounded()), style.label($0.1)) }, width: width)
+            return LabelRow.place(ticks.map { (Int(cells: ((($0.0 - lo) / (hi - lo)) * Double(width - 1)).rounded()), style.label($0.1)) }, width: width)
         }
-        return LabelRow.place(data.categories.indices.map { (Int((xs[$0] * Double(width - 1)).rounded()), style.label(data.categories[$0].label)) }, width: width)
+        return LabelRow.place(data.categories.indices.map { (Int(cells: (xs[$0] * Double(width - 1)).rounded()), style.label(data.categories[$0].label)) }, width: width)
     }
 
     // MARK: SVG

@@ -66,7 +66,7 @@ extension MapChart {
             }
         }
         var notes: [String] = []
-        if missing > 0 { notes.append("\(NumberText.grouped(missing)) \(table.rowNoun) without a position left out") }
+        if missing > 0 { notes.append("left out: " + Counted.text(missing, table.rowNoun) + " without a position") }
         if geographic { return geo(raw, groups: groups, glyphs: glyphs, groupName: key?.name, arrows: request.options.arrows, notes: notes) }
         return screen(raw, groups: groups, glyphs: glyphs, groupName: key?.name, arrows: request.options.arrows, notes: notes)
     }

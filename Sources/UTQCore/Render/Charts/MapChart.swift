@@ -41,12 +41,13 @@ struct MapChart: ChartBody {
     // MARK: text
 
     func lines(_ style: ChartStyle) -> [String] {
+        guard !points.isEmpty else { return EmptyChart(message: "no positions to draw").lines(style) }
         // A text cell is about twice as tall as it is wide.
         var rows = style.explicitHeight ? style.height : min(40, max(8, style.height - 8))
-        var cols = Int((Double(rows) * aspect * 2).rounded())
+        var cols = Int(cells: (Double(rows) * aspect * 2).rounded())
         if cols > style.width - 2 {
             cols = style.width - 2
-            rows = max(2, Int((Double(cols) / aspect / 2).rounded()))
+            rows = max(2, Int(cells: (Double(cols) / aspect / 2).rounded()))
         }
         cols = max(4, cols)
         var counts: [Int: [Int: Int]] = [:]
@@ -90,12 +91,13 @@ struct MapChart: ChartBody {
     func cell(_ v: Double, _ lo: Double, _ hi: Double, _ n: Int) -> Int {
         guard hi > lo, v.isFinite else { return 0 }
         let t = (v - lo) / (hi - lo) * Double(n)
-        return max(0, min(n - 1, Int(t.rounded(.down))))
+        return max(0, min(n - 1, Int(cells: t.rounded(.down))))
     }
 
     // MARK: SVG
 
     func svg(_ doc: inout SVGDocument, top: Double) -> Double {
+        guard !points.isEmpty else { return EmptyChart(message: "no positions to draw").svg(&doc, top: top) }
         let maxWidth = doc.width - 2 * SVGLayout.margin, maxHeight = 520.0
         var w = maxWidth, h = w / aspect
         if h > maxHeight { h = maxHeight; w = h * aspect }

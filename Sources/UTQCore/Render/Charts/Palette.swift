@@ -16,7 +16,7 @@ enum Palette {
     static func heat(_ t: Double) -> String {
         let x = t.isFinite ? min(1, max(0, t)) : 0
         let light = (239.0, 246.0, 252.0), dark = (8.0, 48.0, 107.0)
-        func mix(_ a: Double, _ b: Double) -> Int { Int((a + (b - a) * x).rounded()) }
+        func mix(_ a: Double, _ b: Double) -> Int { Int(cells: (a + (b - a) * x).rounded()) }
         return hexColor(mix(light.0, dark.0), mix(light.1, dark.1), mix(light.2, dark.2))
     }
 

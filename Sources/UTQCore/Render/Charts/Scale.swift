@@ -23,7 +23,7 @@ struct NiceScale: Sendable {
             return
         }
         let first = (lo / step).rounded(.down), last = (hi / step).rounded(.up)
-        let count = Int(min(1_000, max(1, last - first)))
+        let count = Int(cells: min(1_000, max(1, last - first)))
         self.step = step
         self.ticks = (0...count).map { (first + Double($0)) * step }
         self.lo = ticks.first!
@@ -171,5 +171,13 @@ enum NumberLabel {
         var s = NumberText.fixed(v, decimals: decimals)
         if s == "-0" { s = "0" }
         return s
+    }
+}
+
+extension Int {
+    /// A Double as a count of cells or an index: NaN is 0 and huge values are clamped, so
+    /// a strange value draws strangely but never stops the program.
+    init(cells d: Double) {
+        self = d.isNaN ? 0 : Int(Swift.max(-1e9, Swift.min(1e9, d)))
     }
 }

@@ -78,7 +78,7 @@ struct SparkChart: ChartBody {
                 for v in line(s, slots: slots) {
                     guard let v else { spark += " "; continue }
                     let t = hi > lo ? (v - lo) / (hi - lo) : (hi == 0 ? 0 : 1)
-                    spark += style.glyphs.spark[max(0, min(7, Int((t * 7).rounded())))]
+                    spark += style.glyphs.spark[max(0, min(7, Int(cells: (t * 7).rounded())))]
                 }
             }
             let padded = spark + String(repeating: " ", count: max(0, sparkColumn - slots.count))

@@ -66,12 +66,15 @@ struct TextCanvas {
     /// A line of glyphs from cell to cell, filling the rows between columns so that a
     /// steep line stays unbroken. Points are (column, row from the top) as fractions.
     mutating func glyphLine(_ a: (Double, Double), _ b: (Double, Double), _ glyph: String, series: Int) {
-        let x0 = Int(a.0.rounded()), x1 = Int(b.0.rounded())
+        // Clamped to just outside the grid: a point far off it must not cost a long loop.
+        func col(_ v: Double) -> Int { max(-1, min(width, Int(cells: v.rounded()))) }
+        func row(_ v: Double) -> Int { max(-1, min(height, Int(cells: v.rounded()))) }
+        let x0 = col(a.0), x1 = col(b.0)
         guard x1 >= x0 else { glyphLine(b, a, glyph, series: series); return }
-        var previous = Int(a.1.rounded())
+        var previous = row(a.1)
         for x in x0...x1 {
             let t = x1 == x0 ? 1 : Double(x - x0) / Double(x1 - x0)
-            let y = Int((a.1 + (b.1 - a.1) * t).rounded())
+            let y = row(a.1 + (b.1 - a.1) * t)
             // The rows between the last column's height and this one's are filled here.
             let from = x == x0 ? y : (previous < y ? min(previous + 1, y) : max(previous - 1, y))
             for r in min(from, y)...max(from, y) { put(x, r, glyph, series: series) }

@@ -16,6 +16,12 @@ struct AxisTicks: Sendable {
         guard lo.isFinite, hi.isFinite else { return [] }
         let count = max(1, maxTicks)
         switch kind {
+        case .number(let format) where format.kind == .duration:
+            // Round steps in the unit the labels use (every 5 h, not every 20,000 s).
+            let (unit, _) = format.durationUnit(span: max(abs(lo), abs(hi)))
+            let scale = NiceScale(covering: lo / unit, hi / unit, intervals: count)
+            return scale.ticks.map { $0 * unit }.filter { $0 >= lo - 1e-9 && $0 <= hi + 1e-9 }
+                .map { ($0, format.tick($0, step: scale.step * unit)) }
         case .number(let format):
             let scale = NiceScale(covering: lo, hi, intervals: count)
             return scale.ticks.filter { $0 >= lo - 1e-9 && $0 <= hi + 1e-9 }.map { ($0, format.tick($0, step: scale.step)) }
@@ -37,7 +43,7 @@ struct AxisTicks: Sendable {
 
     static func hourLabel(_ h: Double) -> String {
         guard h.isFinite, abs(h) < 1e9 else { return "" }
-        let n = Int(h.rounded())
+        let n = Int(cells: h.rounded())
         return n >= 0 && n < 10 ? "0\(n)" : String(n)
     }
 }
@@ -94,7 +100,7 @@ struct TimeTicks {
         let months = range / Double(30 * TimeTicks.day)
         let step = TimeTicks.monthSteps.first { ($0 >= 12 || finest != .year) && months / Double($0) <= Double(maxTicks) } ?? 1200
         var index = first.year * 12 + (first.month - 1)
-        index = Int((Double(index) / Double(step)).rounded(.down)) * step
+        index = Int(cells: (Double(index) / Double(step)).rounded(.down)) * step
         var out: [(Double, String)] = []
         while out.count <= maxTicks + 2 {
             let y = Int(CivilTime.floorDiv(Int64(index), 12)), m = Int(CivilTime.floorMod(Int64(index), 12)) + 1
@@ -124,7 +130,8 @@ struct TimeTicks {
         if sameDay, [.minute, .hour, .second, .automatic].contains(unit) {
             let t = LocalDateTime(wallMicros: zone.wallMicros(micros))
             var s = TimeText.two(t.hour) + ":" + TimeText.two(t.minute)
-            if unit == .second || (unit == .automatic && t.second != 0) { s += ":" + TimeText.two(t.second) }
+            // The column's unit decides, so every label of a key has the same form.
+            if unit == .second || unit == .automatic { s += ":" + TimeText.two(t.second) }
             return s
         }
         return TimeText.display(micros, zone: zone, unit: unit)

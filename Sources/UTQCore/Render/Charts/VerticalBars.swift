@@ -16,7 +16,7 @@ struct VerticalBars {
     /// partial blocks; patterned ones (told apart without colour) round to whole cells.
     mutating func fill(x: Int, from a: Double, to b: Double, series: Int, glyph: String, style: ChartStyle) {
         guard x >= 0, x < width, a.isFinite, b.isFinite else { return }
-        let lo = Int(min(a, b).rounded()), hi = Int(max(a, b).rounded())
+        let lo = Int(cells: min(a, b).rounded()), hi = Int(cells: max(a, b).rounded())
         guard hi > lo else { return }
         let solid = glyph == style.glyphs.full
         for r in 0..<rows {
