@@ -11,7 +11,6 @@ enum ChartVerb {
             "count by legend | chart bar top 3",
             "count by weekday, hour | chart heatmap",
             "count by legend, hour | chart bar grouped",
-            "count by hour | chart bar to! hours.svg",
         ],
         completes: .keyword(ChartKind.allCases.map(\.rawValue)),
         keywords: ChartKind.words + ChartOptions.specs.map(\.name) + ["to"],

@@ -94,6 +94,18 @@ struct ChartStyle: Sendable {
         return out + mark
     }
 
+    /// Cells text takes on screen, not counting colour codes.
+    static func visibleWidth(_ s: String) -> Int {
+        guard s.contains("\u{1B}") else { return TextWidth.of(s) }
+        var n = 0, inEscape = false
+        for u in s.unicodeScalars {
+            if inEscape { if u == "m" { inEscape = false }; continue }
+            if u == "\u{1B}" { inEscape = true; continue }
+            n += TextWidth.cells(u)
+        }
+        return n
+    }
+
     func padRight(_ s: String, _ width: Int) -> String { TextWidth.pad(s, to: width, right: false) }
     func padLeft(_ s: String, _ width: Int) -> String { TextWidth.pad(s, to: width, right: true) }
 

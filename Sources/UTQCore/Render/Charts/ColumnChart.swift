@@ -11,10 +11,14 @@ struct ColumnChart: ChartBody {
     var perCategory: Int { grouped ? data.series.count : 1 }
 
     static func make(_ data: CrossTable, layout: ChartOptions.Layout, request: ChartRequest, style: ChartStyle) throws -> ColumnChart {
-        let chart = ColumnChart(data: data, layout: layout)
+        var chart = ColumnChart(data: data, layout: layout)
         let room = style.width - 8
-        let need = data.categories.count * (chart.perCategory + (chart.perCategory > 1 ? 1 : 0))
-        if need > room {
+        func need(_ c: ColumnChart) -> Int { data.categories.count * (c.perCategory + (c.perCategory > 1 ? 1 : 0)) }
+        if need(chart) > room && chart.grouped {
+            chart.layout = .stacked
+            chart.data.notes.append("stacked: grouped columns do not fit \(style.width) characters")
+        }
+        if need(chart) > room {
             throw Diagnostic("\(data.categories.count) columns do not fit in \(style.width) characters", at: request.span,
                              hint: "chart line draws long series; chart column top N keeps the largest; set width widens the chart")
         }

@@ -69,12 +69,16 @@ struct HeatmapChart: ChartBody {
             out.append(line)
         }
         out.append("")
-        var scale = "scale  " + style.dim(style.glyphs.zero) + " 0"
+        var items = [style.dim(style.glyphs.zero) + " 0"]
         for (k, text) in legend(lo, hi, style).enumerated() {
-            scale += "   " + style.paint(style.glyphs.shades[k], code: Palette.heatANSI[k]) + " " + text
+            items.append(style.paint(style.glyphs.shades[k], code: Palette.heatANSI[k]) + " " + text)
         }
-        scale += "   (blank: no row)"
-        out.append(style.dim(data.valueName) + "  " + scale.dropFirst(7))
+        items.append("(blank: no row)")
+        let name = style.fit(style.label(data.valueName), max(6, style.width / 4))
+        let lines = TextKey.flow(items, style, indent: TextWidth.of(name) + 2, gap: 3)
+        for (k, line) in lines.enumerated() {
+            out.append(k == 0 ? style.dim(name) + String(line.dropFirst(TextWidth.of(name))) : line)
+        }
         return out
     }
 

@@ -100,13 +100,15 @@ extension MapChart {
                         arrows: arrows, extentText: text, notes: notes)
     }
 
-    /// The smallest box around the points, with a little room at the edges.
+    /// The smallest box around the points, with a little room at each edge (3 % of that
+    /// side, or of the other side when all points share one line).
     static func extent(_ p: [(Double, Double)]) -> (x0: Double, y0: Double, x1: Double, y1: Double) {
         guard let x0 = p.map(\.0).min(), let x1 = p.map(\.0).max(), let y0 = p.map(\.1).min(), let y1 = p.map(\.1).max() else {
             return (0, 0, 1, 1)
         }
-        let pad = max(x1 - x0, y1 - y0) * 0.03
-        let small = max(pad, max(abs(x0), abs(y0), 1) * 1e-6)
-        return (x0 - small, y0 - small, x1 + small, y1 + small)
+        let w = x1 - x0, h = y1 - y0
+        let floor = max(abs(x0), abs(y0), 1) * 1e-6
+        let padX = max(w > 0 ? w * 0.03 : h * 0.03, floor), padY = max(h > 0 ? h * 0.03 : w * 0.03, floor)
+        return (x0 - padX, y0 - padY, x1 + padX, y1 + padY)
     }
 }

@@ -80,11 +80,14 @@ struct MapChart: ChartBody {
             out.append(line + style.dim(style.glyphs.vertical))
         }
         out.append(style.dim(bl + String(repeating: style.glyphs.horizontal, count: cols) + br))
-        out.append(style.dim(style.label(extentText)))
+        out.append(style.dim(style.fit(style.label(extentText), style.width)))
         out.append("")
         let items = groups.indices.map { (style.paint(style.marker(glyphs[$0]), series: glyphs[$0]), groups[$0] + " (\(NumberText.grouped(totals[$0])))") }
         out += TextKey.lines(items, style)
-        if arrows { out.append(style.dim("arrows: where the cell's entries were heading; a glyph: no direction recorded")) }
+        if arrows {
+            let note = "arrows: where a cell's entries were heading; a glyph: no direction recorded"
+            out += TextKey.flow(note.split(separator: " ").map(String.init), style, gap: 1).map(style.dim)
+        }
         return out
     }
 

@@ -70,10 +70,9 @@ struct YAxis {
 /// Labels along a line of text: each centred on its column when it fits, skipped when it
 /// would touch the one before.
 enum LabelRow {
-    static func place(_ items: [(center: Int, text: String)], width: Int, keepLast: Bool = true) -> String {
+    static func place(_ items: [(center: Int, text: String)], width: Int) -> String {
         var cells = [Character](repeating: " ", count: max(0, width))
         var taken = -2
-        var placed: [(Int, Int)] = []
         func put(_ item: (center: Int, text: String)) -> Bool {
             let w = TextWidth.of(item.text)
             var start = item.center - (w - 1) / 2
@@ -85,7 +84,6 @@ enum LabelRow {
                 i += 1
             }
             taken = start + w - 1
-            placed.append((start, w))
             return true
         }
         for item in items { _ = put(item) }
@@ -96,19 +94,23 @@ enum LabelRow {
 /// The key of a chart: each series' glyph and name, wrapped to the width.
 enum TextKey {
     static func lines(_ items: [(glyph: String, name: String)], _ style: ChartStyle, indent: Int = 0) -> [String] {
+        flow(items.map { $0.glyph + " " + style.fit(style.label($0.name), max(8, style.width - indent - 4)) }, style, indent: indent)
+    }
+
+    /// Items (perhaps coloured) side by side, two spaces apart, wrapped to the width.
+    static func flow(_ items: [String], _ style: ChartStyle, indent: Int = 0, gap: Int = 2) -> [String] {
         var lines: [String] = []
         var line = String(repeating: " ", count: indent)
         var used = indent
         for item in items {
-            let name = style.fit(style.label(item.name), max(8, style.width - indent - 4))
-            let w = TextWidth.of(name) + 2
-            if used > indent && used + 2 + w > style.width {
+            let w = ChartStyle.visibleWidth(item)
+            if used > indent && used + gap + w > style.width {
                 lines.append(line)
                 line = String(repeating: " ", count: indent)
                 used = indent
             }
-            if used > indent { line += "  "; used += 2 }
-            line += item.glyph + " " + name
+            if used > indent { line += String(repeating: " ", count: gap); used += gap }
+            line += item
             used += w
         }
         if used > indent { lines.append(line) }
