@@ -29,10 +29,11 @@ enum ChartVerb {
         for k in ChartKind.allCases {
             out += "  " + k.usage + "\n" + wrap(k.summary, indent: "      ") + "\n"
         }
-        out += "\nOptions\n\n"
+        out += "\nOptions\n"
         for o in ChartOptions.specs {
             let kinds = o.kinds.isEmpty ? "" : " (" + o.kinds.map(\.rawValue).joined(separator: ", ") + ")"
-            out += "  " + o.usage.padding(toLength: 14, withPad: " ", startingAt: 0) + o.summary + kinds + "\n"
+            let text = wrap(o.summary + kinds, indent: String(repeating: " ", count: 16))
+            out += "  " + o.usage.padding(toLength: 14, withPad: " ", startingAt: 0) + text.dropFirst(16) + "\n"
         }
         out += """
 

@@ -44,7 +44,7 @@ public enum ChartKind: String, Sendable, CaseIterable {
             return "Vertical bars over a y axis with round ticks; two keys stack (or group) like bar."
         case .line:
             return "A line over the first time or number key: hours, days, every 15m … get time labels. "
-                + "A second key draws one line per value, with a key. (Also: chart time.)"
+                + "A second key draws one line per value, with a key."
         case .spark:
             return "One sparkline per value of the first key (count by legend, hour: one line per legend), "
                 + "with its smallest and largest value; a single key gives one line."
@@ -65,7 +65,7 @@ public enum ChartKind: String, Sendable, CaseIterable {
         switch self {
         case .bar: return "count by hour | chart bar"
         case .column: return "count by hour | fill | chart column"
-        case .line: return "count by every 1m | fill | chart line"
+        case .line: return "where hour = 12 | count by every 1m | chart line"
         case .spark: return "count by legend, hour | fill | chart spark"
         case .hist: return "chart hist angle bins 24"
         case .heatmap: return "count by legend, hour | chart heatmap"

@@ -49,7 +49,12 @@ struct HeatmapChart: ChartBody {
         let cell = max(1, min(max(4, min(widest + 1, 8)), room / columns))
         let fill = cell >= 3 ? cell - 1 : cell
         var out: [String] = []
-        let centers = colLabels.indices.map { (center: $0 * cell + (fill - 1) / 2, text: style.fit(colLabels[$0], max(2, cell - 1))) }
+        // Labels start over their cells (centred when the cell is wider).
+        let centers = colLabels.indices.map { s -> (center: Int, text: String) in
+            let text = style.fit(colLabels[s], max(2, cell - 1))
+            let w = TextWidth.of(text)
+            return (s * cell + max(0, (fill - w) / 2) + (w - 1) / 2, text)
+        }
         var header = style.padRight(style.label(data.categoryName), labelWidth) + "  " + LabelRow.place(centers, width: cell * columns).trimmingTrailing
         header += "  " + style.dim(style.label(data.seriesName ?? ""))
         out.append(style.bold(header))

@@ -69,8 +69,9 @@ struct MapChart: ChartBody {
             var line = style.dim(style.glyphs.vertical)
             for x in 0..<cols {
                 guard let here = counts[y * cols + x] else { line += " "; continue }
-                // The group seen most in the cell; on a tie the rarer one, so it stays visible.
-                let g = here.max { a, b in a.value != b.value ? a.value < b.value : totals[a.key] > totals[b.key] }!.key
+                // Of the groups in the cell, the rarest overall: one dog walker among many
+                // walkers is what a reader looks for, and walkers show everywhere else.
+                let g = here.keys.min { a, b in totals[a] != totals[b] ? totals[a] < totals[b] : a < b }!
                 if arrows, let t = turns[y * cols + x]?[g], t.0 != 0 || t.1 != 0 {
                     line += style.paint(style.glyphs.arrow(atan2(t.0, t.1) * 180 / .pi), series: glyphs[g])
                 } else {
