@@ -152,6 +152,21 @@ import Testing
         }
     }
 
+    /// Every line of a ```utq block in docs/charts.md draws on the market study.
+    @Test func docsExamplesRun() throws {
+        let doc = try String(contentsOfFile: Repo.path("docs/charts.md"), encoding: .utf8)
+        var inBlock = false, lines: [String] = []
+        for line in doc.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("```") { inBlock = line == "```utq"; continue }
+            if inBlock && !line.isEmpty { lines.append(String(line)) }
+        }
+        #expect(lines.count >= 15)
+        let s = try market()
+        for line in lines {
+            #expect(throws: Never.self, "\(line)") { try ChartTests().chart(s, line) }
+        }
+    }
+
     @Test func completionOffersKindsOptionsAndFiles() throws {
         let s = try market()
         #expect(s.complete("count by hour | chart ").candidates == ChartKind.allCases.map(\.rawValue).sorted())
