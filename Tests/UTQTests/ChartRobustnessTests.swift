@@ -43,7 +43,7 @@ import Testing
         ("negative", [-3, -1.5, -200, -0.001]),
         ("mixed signs", [-5, 3, 0, 12, -7]),
         ("huge", [1e300, -1e300, 1.7e308, 2]),
-        ("tiny", [1e-300, 2e-300, 5e-310]),
+        ("tiny", [1e-300, 2e-300, Double.leastNonzeroMagnitude]),
         ("not numbers", [.nan, 1, .infinity, -.infinity, 4]),
         ("only NaN", [.nan, .nan]),
     ]

@@ -141,8 +141,6 @@ struct CrossTable: Sendable {
     var axis: AxisTicks.Kind?
     var notes: [String] = []
 
-    var isEmpty: Bool { categories.isEmpty || series.isEmpty }
-
     func total(_ c: Int) -> Double { cells[c].reduce(0) { $0 + ($1 ?? 0) } }
 
     /// The smallest and largest value of any cell (and of stacked totals when asked).

@@ -24,13 +24,10 @@ struct Glyphs: Sendable {
     var horizontal: String { ascii ? "-" : "─" }
     var tick: String { ascii ? "+" : "┤" }
     var origin: String { ascii ? "+" : "└" }
-    var bottomTick: String { ascii ? "+" : "┴" }
     var corners: (String, String, String, String) { ascii ? ("+", "+", "+", "+") : ("┌", "┐", "└", "┘") }
-    var dots: String { ascii ? "..." : "…" }
     var ellipsis: String { ascii ? "..." : "…" }
     var dash: String { ascii ? "-" : "–" }
     var lessOrEqual: String { ascii ? "<=" : "≤" }
-    var times: String { ascii ? "x" : "×" }
     var middot: String { ascii ? "." : "·" }
 
     /// An arrow for a direction in degrees from east, clockwise on screen (y grows down).

@@ -104,7 +104,7 @@ struct ColumnChart: ChartBody {
         var labels: [(x: Double, text: String)] = []
         for c in data.categories.indices {
             let x0 = plot.x + Double(c) * slot + slot * 0.15
-            labels.append((x0 + slot * 0.35, data.categories[c].label))
+            labels.append((x0 + slot * 0.35, SVGLayout.fit(data.categories[c].label, slot - 4)))
             if stacked {
                 var sum = 0.0
                 for (s, v) in data.cells[c].enumerated() {

@@ -89,7 +89,7 @@ extension MapChart {
     /// North up: y is the latitude turned over, x the longitude times the cosine of the
     /// middle latitude (a degree of longitude is shorter away from the equator).
     static func geo(_ points: [Point], groups: [String], glyphs: [Int], groupName: String?, arrows: Bool, notes: [String]) -> MapChart {
-        let lats = points.map(\.y), lngs = points.map(\.x)
+        let lats = points.map(\.y)
         let midLat = ((lats.min() ?? 0) + (lats.max() ?? 0)) / 2
         let k = max(0.01, cos(midLat * .pi / 180))
         let projected = points.map { Point(x: $0.x * k, y: -$0.y, group: $0.group, angle: $0.angle) }

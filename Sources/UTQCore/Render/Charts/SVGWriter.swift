@@ -14,6 +14,17 @@ enum SVGLayout {
     static let grid = "#E4E4E4"
     static let axis = "#999999"
 
+    /// Text shortened with … to about `width` points.
+    static func fit(_ s: String, _ width: Double, size: Double = smallSize) -> String {
+        if textWidth(s, size: size) <= width { return s }
+        var out = ""
+        for ch in s {
+            if textWidth(out + String(ch) + "…", size: size) > width { break }
+            out.append(ch)
+        }
+        return out.isEmpty ? "" : out + "…"
+    }
+
     /// About how wide text is at a size (for laying out labels; no font metrics here).
     static func textWidth(_ s: String, size: Double = fontSize) -> Double {
         Double(TextWidth.of(s)) * size * 0.58

@@ -62,9 +62,6 @@ struct YAxis {
         let corner = mode == .bars && !style.ascii ? "┼" : style.glyphs.origin
         return style.padLeft(baseLabel, gutter) + " " + style.dim(corner + String(repeating: style.glyphs.horizontal, count: max(0, width)))
     }
-
-    /// Rows (from the bottom) where a tick is labelled: grid lines in SVG follow the same ticks.
-    var ticks: [Double] { scale.ticks }
 }
 
 /// Labels along a line of text: each centred on its column when it fits, skipped when it

@@ -58,11 +58,6 @@ struct TextCanvas {
         glyphOwner[y * width + x] = series
     }
 
-    func glyph(_ x: Int, _ y: Int) -> String? {
-        guard x >= 0, y >= 0, x < width, y < height else { return nil }
-        return glyphs[y * width + x]
-    }
-
     /// A line of glyphs from cell to cell, filling the rows between columns so that a
     /// steep line stays unbroken. Points are (column, row from the top) as fractions.
     mutating func glyphLine(_ a: (Double, Double), _ b: (Double, Double), _ glyph: String, series: Int) {
