@@ -152,6 +152,16 @@ import Testing
         }
     }
 
+    @Test func theShellPrintsChartsOnStandardOutput() throws {
+        let r = try runUTQ(["-c", "load datasets/market.json; count by hour | chart bar"], environment: ["COLUMNS": "60"])
+        #expect(r.status == 0)
+        #expect(r.stdout.hasPrefix("hour  count\n"))
+        #expect(r.stdout.split(separator: "\n").allSatisfy { TextWidth.of(String($0)) <= 60 })
+        // Not a terminal: no colour, and the load summary goes to standard error.
+        #expect(!r.stdout.contains("\u{1B}"))
+        #expect(r.stderr.contains("market: 516 entries"))
+    }
+
     /// Every line of a ```utq block in docs/charts.md draws on the market study.
     @Test func docsExamplesRun() throws {
         let doc = try String(contentsOfFile: Repo.path("docs/charts.md"), encoding: .utf8)

@@ -181,6 +181,26 @@ import Testing
         #expect(days.contains("Thu"))
     }
 
+    @Test func calendarKeysLeaveOutTheYearTheyShare() throws {
+        let path = try temporaryFile("rides-\(UUID().uuidString).csv", """
+            t,kind,ride
+            2024-01-03 10:00,walk,00:07:00
+            2024-01-10 11:00,bike,00:21:30
+            2024-02-20 12:00,walk,00:12:00
+            2024-03-05 09:00,car,01:02:00
+            """)
+        let s = makeSession()
+        try s.load("load \(path) as rides")
+        let weeks = try chart(s, "rides | count by week | chart column")
+        #expect(weeks.contains("W01") && weeks.contains("W10") && weeks.contains("week in 2024"))
+        #expect(!weeks.contains("2024-W"))
+        let months = try chart(s, "rides | count by month | chart bar")
+        #expect(months.contains("\nJan ") && months.contains("\nMar ") && months.hasPrefix("month in 2024"))
+        // Durations bin by whole clock steps and read as times.
+        let rides = try chart(s, "rides | chart hist ride bins 4")
+        #expect(rides.contains("bins of 15 min") && rides.contains("30 min"))
+    }
+
     @Test func fillShowsTheEmptyHours() throws {
         let s = try market()
         let gaps = try chart(s, "count by hour | chart spark")

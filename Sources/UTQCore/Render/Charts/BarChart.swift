@@ -37,7 +37,12 @@ struct BarChart: ChartBody {
 
     func lines(_ style: ChartStyle) -> [String] {
         let rows = self.rows
-        let rightAlign = data.axis != nil
+        // Numbers line up on the right, as in tables; times and text on the left.
+        var rightAlign = false
+        switch data.axis {
+        case .number?, .hour?, .year?: rightAlign = true
+        default: break
+        }
         let labels = data.categories.map { style.label($0.label) }
         let seriesLabels = data.series.map { style.label($0) }
         let values = rows.map { value($0).map(data.format.value) ?? "" }

@@ -6,26 +6,36 @@ struct KeyReader: Sendable {
     let zone: ZoneRules
     /// All the key's times fall on one calendar day, so labels can leave the date out.
     let sameDay: Bool
+    /// All of them fall in one year (days, weeks and months then leave the year out).
+    let sameYear: Int?
     private let cells: CellFormat
 
     init(_ column: Column, zone: ZoneRules) {
         self.column = column
         self.zone = zone
-        var day: Int? = nil, same = true
+        var day: Int? = nil, year: Int? = nil, sameDay = true, sameYear = true
         if case .timestamp(let a) = column.storage {
             for i in a.indices where column.isValid(i) {
-                let key = LocalDateTime(wallMicros: zone.wallMicros(a[i])).dateKey
-                if day == nil { day = key } else if day != key { same = false; break }
+                let t = LocalDateTime(wallMicros: zone.wallMicros(a[i]))
+                let y = column.unit == .week ? CivilTime.isoWeek(days: CivilTime.floorDiv(zone.wallMicros(a[i]), CivilTime.microsPerDay)).year : t.year
+                if day == nil { day = t.dateKey } else if day != t.dateKey { sameDay = false }
+                if year == nil { year = y } else if year != y { sameYear = false }
+                if !sameDay && !sameYear { break }
             }
-        } else { same = false }
-        sameDay = same && day != nil
+        } else { sameDay = false; sameYear = false }
+        self.sameDay = sameDay && day != nil
+        self.sameYear = sameYear ? year : nil
         cells = CellFormat(column, zone: zone, nullText: "(none)", rows: Array(0..<column.count))
     }
 
     var name: String { column.name }
 
-    /// The name with the date when every time is on one day: "time on 2017-03-23".
+    /// Days, weeks and months of one year are labelled without it (3 Jan, W12, Mar).
+    var shortCalendar: Bool { sameYear != nil && [.day, .week, .month].contains(cells.unit) && column.type == .timestamp }
+
+    /// The name with what the labels leave out: "time on 2017-03-23", "week in 2024".
     var caption: String {
+        if shortCalendar, let year = sameYear { return column.name + " in \(year)" }
         guard sameDay, case .timestamp(let a) = column.storage,
               let first = a.indices.first(where: { column.isValid($0) }) else { return column.name }
         return column.name + " on " + TimeText.display(a[first], zone: zone, unit: .day)
@@ -35,6 +45,14 @@ struct KeyReader: Sendable {
         guard column.isValid(row) else { return "(none)" }
         switch column.storage {
         case .int(let a) where column.unit == .hour: return AxisTicks.hourLabel(Double(a[row]))
+        case .timestamp(let a) where shortCalendar:
+            let wall = zone.wallMicros(a[row])
+            let t = LocalDateTime(wallMicros: wall)
+            switch cells.unit {
+            case .week: return "W" + TimeText.two(CivilTime.isoWeek(days: CivilTime.floorDiv(wall, CivilTime.microsPerDay)).week)
+            case .month: return CivilTime.monthNames[t.month - 1]
+            default: return "\(t.day) " + CivilTime.monthNames[t.month - 1]
+            }
         case .timestamp(let a): return TimeTicks.describe(a[row], zone: zone, unit: cells.unit, sameDay: sameDay)
         case .string(let s): return s.dictionary[Int(s.codes[row])]
         default: return cells.text(row)

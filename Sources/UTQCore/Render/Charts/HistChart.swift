@@ -59,7 +59,8 @@ struct HistChart: ChartBody {
             start = whole ? lo : lo - width / 2
             count = 1
         } else {
-            width = binWidth(for: hi / Double(wanted) - lo / Double(wanted), whole: whole)
+            let raw = hi / Double(wanted) - lo / Double(wanted)
+            width = reader.format.kind == .duration ? durationWidth(for: raw) : binWidth(for: raw, whole: whole)
             start = (lo / width).rounded(.down) * width
             count = max(1, Int(cells: min(1e6, ((hi - start) / width).rounded(.down))) + 1)
             // The top edge closes the last bin: a maximum on an edge goes into the bin below.
@@ -93,6 +94,14 @@ struct HistChart: ChartBody {
         return whole ? max(1, w.rounded(.up)) : w
     }
 
+    /// Durations bin by whole clock steps: 1, 2, 5, 10, 15, 30 seconds or minutes, 1, 2,
+    /// 3, 6, 12 hours, then whole days.
+    static func durationWidth(for raw: Double) -> Double {
+        let steps: [Double] = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400]
+        if let s = steps.first(where: { $0 >= raw }) { return s }
+        return binWidth(for: raw / 86_400, whole: true) * 86_400
+    }
+
     // MARK: text
 
     func lines(_ style: ChartStyle) -> [String] {
@@ -111,17 +120,29 @@ struct HistChart: ChartBody {
         out += grid.draw(axis, style)
         let plotWidth = barWidth * counts.count
         let ticks = xTicks(max(2, plotWidth / 7))
-        let labels = LabelRow.place(ticks.map { (Int(cells: (($0.0 - start) / (end - start) * Double(plotWidth)).rounded()), $0.1) }, width: plotWidth + 3)
+        let labels = LabelRow.place(ticks.map { (Int(cells: (($0.0 - start) / (end - start) * Double(plotWidth)).rounded()), $0.1) }, width: min(plotWidth + 3, style.width - axis.gutter - 2))
         let indent = String(repeating: " ", count: axis.gutter + 2)
         out.append(indent + labels)
         out.append(indent + style.dim(style.label(caption)))
         return out
     }
 
-    /// Round values along the bins; whole numbers never get ticks between them.
+    /// Ticks on bin edges, every k bins (k of 1, 2, 3, 4, 5, 6, 8, 10 … so they read as
+    /// round: every 4 bins of 15 is every 60), at whole multiples of that step.
     func xTicks(_ most: Int) -> [(Double, String)] {
-        let limit = whole ? max(1, min(most, Int(cells: end - start))) : most
-        return AxisTicks(kind: .number(format)).ticks(start, end, maxTicks: limit)
+        let ks = [1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 50, 100, 200, 500, 1000]
+        let k = ks.first { counts.count / $0 <= max(1, most) } ?? 1000
+        let step = binWidth * Double(k)
+        guard step > 0, step.isFinite, start.isFinite, end.isFinite else { return [] }
+        var out: [(Double, String)] = []
+        var m = (start / step - 1e-9).rounded(.up)
+        while out.count <= most + 1 {
+            let v = m * step
+            if v > end + step * 1e-9 || !v.isFinite { break }
+            out.append((v, format.tick(v, step: step)))
+            m += 1
+        }
+        return out
     }
 
     var caption: String {
