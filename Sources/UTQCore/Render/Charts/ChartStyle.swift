@@ -18,7 +18,7 @@ struct Glyphs: Sendable {
     /// Fills that tell the parts of a stacked bar apart without colour.
     var fills: [String] { ascii ? ["#", "=", "+", ":", "o", "x", "%", "~"] : ["█", "▓", "▒", "░", "▚", "▞", "▦", "▤"] }
     /// Point markers, one per series or legend.
-    var markers: [String] { ascii ? ["*", "o", "+", "x", "#", "@", "%", "&", "=", "~"] : ["●", "○", "◆", "◇", "■", "□", "▲", "△", "★", "☆"] }
+    var markers: [String] { ascii ? ["*", "o", "x", "#", "@", "%", "&", "=", "~", "$"] : ["●", "○", "◆", "◇", "■", "□", "▲", "△", "★", "☆"] }
 
     var vertical: String { ascii ? "|" : "│" }
     var horizontal: String { ascii ? "-" : "─" }
