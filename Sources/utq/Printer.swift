@@ -20,7 +20,7 @@ struct Printer {
         var settings = session.settings
         let text: String
         switch output {
-        case .table, .text:
+        case .table, .text, .chart:
             Terminal.out(OutputText.text(output, settings: settings))
         case .info:
             if infoToStdout { Terminal.out(OutputText.text(output, settings: settings)) }

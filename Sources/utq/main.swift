@@ -39,6 +39,7 @@ struct UTQ: ParsableCommand {
         Signals.installInterruptHandler()
         let session = Session(cancel: interruptFlag)
         session.settings.render.width = Terminal.width
+        session.settings.render.height = Terminal.height
         session.settings.render.color = Terminal.colorAllowed
         if !Terminal.stdoutIsTTY { session.settings.render.maxRows = 10_000_000 }
         let batch = Batch(session: session, keepGoing: keepGoing, echo: echo)

@@ -35,7 +35,7 @@ enum Buckets {
                     out[i] = CivilTime.floorMod(wall, day) / CivilTime.microsPerHour
                 }
             }
-            return Column(name: "", storage: .int(out), validity: validity)
+            return Column(name: "", storage: .int(out), validity: validity, unit: .hour)
         case .weekday:
             var codes = [UInt32](repeating: 0, count: n)
             for i in 0..<n {
@@ -51,7 +51,7 @@ enum Buckets {
                 if days != lastDays { lastDays = days; lastYear = Int64(CivilTime.civilFromDays(days).year) }
                 out[i] = lastYear
             }
-            return Column(name: "", storage: .int(out), validity: validity)
+            return Column(name: "", storage: .int(out), validity: validity, unit: .year)
         case .timeOfDay:
             var out = [Int64](repeating: 0, count: n)
             for i in 0..<n { out[i] = CivilTime.floorMod(cursor.wall(a[i]), day) }
@@ -91,7 +91,7 @@ enum Buckets {
     static func durations(_ bucket: TimeBucket, _ a: [Int64], _ validity: Bitmap?) throws -> Column {
         switch bucket {
         case .hour:
-            return Column(name: "", storage: .int(a.map { CivilTime.floorDiv($0, CivilTime.microsPerHour) }), validity: validity)
+            return Column(name: "", storage: .int(a.map { CivilTime.floorDiv($0, CivilTime.microsPerHour) }), validity: validity, unit: .hour)
         case .minute:
             return Column(name: "", storage: .duration(a.map { CivilTime.floorDiv($0, CivilTime.microsPerMinute) * CivilTime.microsPerMinute }), validity: validity, unit: .clock)
         case .every(let step):

@@ -121,14 +121,25 @@ public enum StageArgs: Sendable {
     case chart(ChartRequest)
 }
 
-/// `chart KIND [column] [options] [to FILE]`; drawn by the renderer.
+/// `chart KIND [COLUMN] [options] [to FILE]`: which chart to draw from the rows that reach
+/// it, and where to put it. The kinds and options are listed in `ChartKind` and `ChartOptions`.
 public struct ChartRequest: Sendable {
-    public var kind: String
+    public var kind: ChartKind
+    /// The column to measure (hist: the column to bin; map: the column that picks the glyph).
     public var column: String?
-    public var options: [String: String]
+    public var options: ChartOptions
+    /// `to FILE`: .svg for a picture, .txt for the drawing as it prints.
     public var file: String?
-    public init(kind: String, column: String? = nil, options: [String: String] = [:], file: String? = nil) {
-        self.kind = kind; self.column = column; self.options = options; self.file = file
+    /// `to! FILE` (or `chart! …`): replace a file that exists.
+    public var replace: Bool
+    public var span: SourceSpan
+    public var columnSpan: SourceSpan?
+    public var fileSpan: SourceSpan?
+
+    public init(kind: ChartKind, column: String? = nil, options: ChartOptions = ChartOptions(), file: String? = nil,
+                replace: Bool = false, span: SourceSpan = SourceSpan(0, 0), columnSpan: SourceSpan? = nil, fileSpan: SourceSpan? = nil) {
+        self.kind = kind; self.column = column; self.options = options; self.file = file; self.replace = replace
+        self.span = span; self.columnSpan = columnSpan; self.fileSpan = fileSpan
     }
 }
 

@@ -111,6 +111,10 @@ public enum TimeBucket: Sendable, Equatable {
         case .week: return .week
         case .month: return .month
         case .timeOfDay: return .clock
+        // Hour and year keys are whole numbers; the unit tells a chart they are times of
+        // day and years (labels 08, 12 …), not quantities.
+        case .hour: return .hour
+        case .year: return .year
         case .every(let step):
             if input == .duration { return .clock }
             return step >= CivilTime.microsPerDay ? .day : (step % CivilTime.microsPerMinute == 0 ? .minute : .second)

@@ -11,6 +11,8 @@ public enum OutputText {
             return TableWriter.text(r.table, format: settings.output, options: options)
         case .text(let s):
             return s.hasSuffix("\n") ? s : s + "\n"
+        case .chart(let c):
+            return c.text
         case .info(let s):
             return (options.color ? "\u{1B}[2m" + s + "\u{1B}[0m" : s) + "\n"
         case .warning(let s):

@@ -1,14 +1,16 @@
-/// How output is drawn: width, character set, colour, row limit.
+/// How output is drawn: width and height, character set, colour, row limit.
 public struct RenderOptions: Sendable {
     public enum Charset: String, Sendable { case unicode, ascii }
 
     public var width: Int
+    /// Lines of the terminal: charts size their plots from it (a table ignores it).
+    public var height: Int
     public var maxRows: Int
     public var charset: Charset
     public var color: Bool
 
-    public init(width: Int = 100, maxRows: Int = 40, charset: Charset = .unicode, color: Bool = false) {
-        self.width = width; self.maxRows = maxRows; self.charset = charset; self.color = color
+    public init(width: Int = 100, height: Int = 24, maxRows: Int = 40, charset: Charset = .unicode, color: Bool = false) {
+        self.width = width; self.height = height; self.maxRows = maxRows; self.charset = charset; self.color = color
     }
 
     var nullText: String { charset == .ascii ? "null" : "·" }

@@ -37,7 +37,13 @@ extension Session {
             let verb = stageWords[0].lowercased()
             let spec = Verbs.spec(for: verb)
             let argIndex = stageWords.count  // the word being typed is argument number argIndex
+            // `chart bar to FILE`: after to, a file name.
+            if let last = stageWords.last?.lowercased(), last == "to" || last == "to!", spec?.keywords.contains("to") == true {
+                return Completion(start: start, candidates: files(matching: word), appendSpace: false)
+            }
             switch spec?.completes {
+            case .keyword(let words)? where argIndex == 1:
+                pool = words
             case .file? where argIndex == 1 || (verb == "save" && argIndex == 1):
                 return Completion(start: start, candidates: files(matching: word), appendSpace: false)
             case .table? where argIndex == 1 || (spec?.name == "join" && stageWords.count <= 2):

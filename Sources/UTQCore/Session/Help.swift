@@ -103,6 +103,8 @@ public enum HelpTopics {
               examples: ["set timezone Europe/Oslo"]),
         Entry(name: "time", summary: "The column that hour, day, every 15m … read.", details: "", examples: ["set time time"]),
         Entry(name: "width", summary: "The width results and charts are drawn to (default: the terminal's).", details: "", examples: ["set width 100"]),
+        Entry(name: "height", summary: "The lines charts size their plots to (default: the terminal's; LINES).",
+              details: "Column, line and histogram plots take about half of it; a map takes most of it.", examples: ["set height 40"]),
         Entry(name: "timer", summary: "on: print how long each command took.", details: "", examples: ["set timer on", "set timer off"]),
         Entry(name: "maxrows", summary: "The most rows a result prints; longer ones show head and tail.", details: "", examples: ["set maxrows 60"]),
         Entry(name: "charset", summary: "unicode (default) or ascii: the characters tables and charts are drawn with.", details: "", examples: ["set charset ascii", "set charset unicode"]),

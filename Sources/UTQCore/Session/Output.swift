@@ -5,6 +5,8 @@ public enum Output: Sendable {
     case table(TableResult)
     /// Text that is the answer to the command (help, history): goes to standard output.
     case text(String)
+    /// A chart: its drawing for the terminal, and the model to draw it again (SVG, notebooks).
+    case chart(ChartOutput)
     /// A note about what happened (a load summary, a file written, a setting changed).
     case info(String)
     /// Something the user should know (a loader's warning).

@@ -55,8 +55,10 @@ extension Session {
                 try save(table, to: path, force: force, span: stage.span, into: &outcome)
                 consumed = true
                 guard k == p.stages.count - 1 else { throw Diagnostic("save ends a pipeline", at: p.stages[k + 1].span) }
-            case .chart:
-                throw Diagnostic("charts are not available yet", at: stage.span)
+            case .chart(let request):
+                guard k == p.stages.count - 1 else { throw Diagnostic("chart ends a pipeline", at: p.stages[k + 1].span) }
+                try chart(request, input: try input(), into: &outcome)
+                consumed = true
             default:
                 plan = try binder.bind(stage, input: try input())
             }
@@ -67,6 +69,7 @@ extension Session {
         guard let plan else { return }
         let table = try Executor(catalog: catalog, cancel: cancel).run(plan)
         let n = keep(table)
+        summaryKeys["$\(n)"] = groupKeys(of: plan)
         outcome.outputs.append(.table(TableResult(number: n, table: table, elapsed: 0)))
     }
 

@@ -1,5 +1,5 @@
 extension Session {
-    static let settingNames = ["output", "timezone", "time", "width", "timer", "maxrows", "charset", "color", "csv-safe"]
+    static let settingNames = ["output", "timezone", "time", "width", "height", "timer", "maxrows", "charset", "color", "csv-safe"]
 
     func set(_ name: String, _ value: String, _ span: SourceSpan, into outcome: inout CommandOutcome) throws {
         func flag() throws -> Bool {
@@ -58,6 +58,8 @@ extension Session {
             outcome.outputs.append(.info("\(t.name): time buckets now read \(c.name)"))
         case "width":
             settings.render.width = try number(20...1000)
+        case "height", "lines":
+            settings.render.height = try number(5...1000)
         case "maxrows":
             settings.render.maxRows = try number(4...10_000_000)
         case "timer":

@@ -16,6 +16,9 @@ public final class Session: @unchecked Sendable {
     public let cancel: CancellationFlag
     /// Commands that succeeded, for `:save` and `history`.
     public private(set) var history: [String] = []
+    /// The group keys of results and named tables that came from a summary (`$3`, `busy`),
+    /// so a chart of them later still knows which columns name the bars.
+    var summaryKeys: [String: [String]] = [:]
     /// Called by meta commands the client handles (`:record`), with the argument.
     public var metaHandler: (@Sendable (String, String?) -> Output?)?
 
@@ -102,6 +105,7 @@ public final class Session: @unchecked Sendable {
             var t = result.table
             t.name = name
             catalog.put(t)
+            summaryKeys[name] = result.number.flatMap { summaryKeys["$\($0)"] }
             outcome.outputs.append(contentsOf: inner.outputs.filter { if case .table = $0 { return false } else { return true } })
             outcome.outputs.append(.table(result))
             outcome.outputs.append(.info("\(name): kept as a table (\(NumberText.grouped(t.rowCount)) rows)"))
@@ -127,6 +131,7 @@ public final class Session: @unchecked Sendable {
             outcome.outputs.append(.info("saved \(history.count) commands to \(argument)"))
         case "clear":
             results = [:]; lastResult = nil; nextResult = 1
+            summaryKeys = summaryKeys.filter { !$0.key.hasPrefix("$") }
             outcome.outputs.append(.info("results cleared"))
         default:
             if let handler = metaHandler, let out = handler(command, argument) {
@@ -153,7 +158,7 @@ public final class Session: @unchecked Sendable {
     // MARK: catalog changes used by commands
 
     func put(_ tables: [Table], makeCurrent: Bool) {
-        for t in tables { catalog.put(t) }
+        for t in tables { catalog.put(t); summaryKeys[t.name] = nil }
         if makeCurrent, let first = tables.first { currentTable = first.name }
     }
 

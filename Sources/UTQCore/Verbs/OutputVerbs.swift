@@ -25,19 +25,20 @@ enum SetVerb {
     static let spec = VerbSpec(
         name: "set", category: .session,
         usage: "set NAME VALUE",
-        summary: "Change a setting: output, timezone, time, width, timer, maxrows, charset.",
+        summary: "Change a setting: output, timezone, time, width, height, timer, maxrows, charset.",
         details: """
         set output table|csv|tsv|json|ndjson|markdown — how results print.
         set timezone Europe/Oslo — the current table's time zone (buckets follow it).
         set time COLUMN — the column hour, day, every 15m … read.
         set width 100 — the width results and charts are drawn to.
+        set height 40 — the lines charts size their plots to.
         set timer on — print how long each command took.
         set maxrows 40 — the most rows a result prints before it is cut.
         """,
         examples: ["set timezone Europe/Oslo", "set output csv", "set output table"],
         completes: .setting,
         parse: { p, _ in
-            let (name, _) = try p.name("a setting name (output, timezone, time, width, timer, maxrows)")
+            let (name, _) = try p.name("a setting name (output, timezone, time, width, height, timer, maxrows)")
             guard let (value, span) = p.restOfCommand() else {
                 throw Diagnostic("set \(name) needs a value", at: p.current.span)
             }

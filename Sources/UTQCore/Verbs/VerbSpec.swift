@@ -48,7 +48,7 @@ public enum Verbs {
         WhereVerb.spec, SortVerb.spec, TopVerb.spec, LimitVerb.spec, DistinctVerb.spec,
     ] + AggregateVerb.specs + [
         SelectVerb.spec, LetVerb.spec, RenameVerb.spec, JoinVerb.spec, FillVerb.spec,
-        SaveVerb.spec, SetVerb.spec, HelpVerb.spec,
+        ChartVerb.spec, SaveVerb.spec, SetVerb.spec, HelpVerb.spec,
     ]
 
     private static let byName: [String: VerbSpec] = {
