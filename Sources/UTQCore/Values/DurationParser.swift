@@ -78,7 +78,7 @@ public enum DurationParser {
     static let unitSeconds: [String: Double] = [
         "d": 86_400, "day": 86_400, "days": 86_400,
         "h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600, "hours": 3600,
-        "min": 60, "mins": 60, "minute": 60, "minutes": 60,
+        "m": 60, "min": 60, "mins": 60, "minute": 60, "minutes": 60,
         "s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1,
         "w": 604_800, "week": 604_800, "weeks": 604_800,
     ]
