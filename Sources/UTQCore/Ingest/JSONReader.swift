@@ -77,7 +77,7 @@ struct JSONReader {
             }
             i += 1
         }
-        if i >= n { throw fail("a string is never closed", at: start) }
+        if i >= n { throw unclosed(start) }
         // Escapes: copy into scratch.
         scratch.removeAll(keepingCapacity: true)
         scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[pos..<i]))
@@ -86,7 +86,7 @@ struct JSONReader {
             let c = bytes[pos]
             if c == 0x22 { pos += 1; return nil }
             if c == 0x5C {
-                guard pos + 1 < n else { throw fail("a string is never closed", at: start) }
+                guard pos + 1 < n else { throw unclosed(start) }
                 let e = bytes[pos + 1]
                 pos += 2
                 switch e {
@@ -129,11 +129,16 @@ struct JSONReader {
                 pos += 1
             }
         }
-        throw fail("a string is never closed", at: start)
+        throw unclosed(start)
+    }
+
+    /// The buffer ended inside a string: an error at the end of the file, else read more.
+    private func unclosed(_ start: Int) -> Error {
+        isFinal ? JSONSyntaxError(offset: start, message: "a string is never closed") : JSONIncomplete()
     }
 
     private mutating func hex4() throws -> UInt32 {
-        guard pos + 4 <= bytes.count else { throw fail("\\u needs four hex digits") }
+        guard pos + 4 <= bytes.count else { throw isFinal ? fail("\\u needs four hex digits") : JSONIncomplete() }
         var v: UInt32 = 0
         for k in 0..<4 {
             let c = bytes[pos + k]
