@@ -59,7 +59,7 @@ public enum JSONRecordLoader {
                         return
                     }
                     if layout == .array {
-                        if c == 0x5D { finished = true; return }
+                        if c == 0x5D { pos = r.pos; finished = true; return }
                         if expectComma {
                             guard c == 0x2C else {
                                 throw located(JSONSyntaxError(offset: r.pos, message: "expected ',' or ']' between array elements, found \(r.describe(c))"), b, base, path, stream)
