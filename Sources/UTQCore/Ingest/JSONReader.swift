@@ -236,7 +236,9 @@ struct JSONReader {
             while true {
                 skipWhitespace()
                 guard peek() == 0x22 else { throw fail("expected a member name in quotes, found \(describe(peek()))") }
-                let key = string(try readString())
+                // Read first: string(_:) takes a copy of self, scratch included, before its argument runs.
+                let keyRange = try readString()
+                let key = string(keyRange)
                 try expect(0x3A, "':' after the member name \"\(key)\"")
                 let value = try parseValue(depth: depth + 1)
                 members.append((key, value))
@@ -265,7 +267,8 @@ struct JSONReader {
                 throw fail("expected ',' or ']' in an array, found \(describe(d))")
             }
         case 0x22:
-            return .string(string(try readString()))
+            let range = try readString()
+            return .string(string(range))
         case 0x2D, 0x30...0x39:
             let n = try readNumber()
             return .number(n.double, isInteger: n.int != nil)
