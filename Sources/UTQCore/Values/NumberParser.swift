@@ -35,7 +35,8 @@ public enum NumberParser {
                                            1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]
 
     /// A decimal number: `-12`, `3.25`, `.5`, `1e-3`, `6.02E23`. With `decimalComma`,
-    /// `3,25` is read as 3.25 (European spreadsheets). Leading zeros before digits are refused
+    /// `3,25` is read as 3.25 (European spreadsheets), and `3.25` still is too (semicolon
+    /// files such as Behaviour Mapper's export write a point). Leading zeros before digits are refused
     /// as for integers ("007"), but "0.5" is a number.
     @inline(__always)
     public static func double(_ b: UnsafeRawBufferPointer, decimalComma: Bool = false) -> Double? {
@@ -56,7 +57,7 @@ public enum NumberParser {
                 if digits < 19 { mantissa = mantissa &* 10 &+ d; digits += mantissa == 0 ? 0 : 1 } else { digits += 1 }
                 if sawPoint { fracDigits += 1 } else { intDigits += 1 }
                 i += 1
-            } else if c == point && !sawPoint {
+            } else if (c == point || (decimalComma && c == UInt8(ascii: "."))) && !sawPoint {
                 sawPoint = true
                 i += 1
             } else {
