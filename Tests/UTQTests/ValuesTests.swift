@@ -316,6 +316,8 @@ import Testing
         #expect(comma("3,25") == 3.25)
         #expect(comma("-1234,5") == -1234.5)
         #expect(comma("3,2,5") == nil)
+        #expect(comma("3.25") == 3.25)  // semicolon files may still write a point
+        #expect(comma("3.2,5") == nil)
         #expect(comma("0,000000000000000000001234567") == 1.234567e-21)
     }
 
