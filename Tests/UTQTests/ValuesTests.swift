@@ -221,10 +221,16 @@ import Testing
         #expect(seconds("0:00:30") == 30)
         #expect(seconds(" 7:30:15 ") == Int64(7 * 3600 + 30 * 60 + 15))
         #expect(seconds("100:00:00") == 360_000)
+        // As the CSV and JSON writers write them: a sign, a fraction of a second.
+        #expect(DurationParser.parse("-00:01:05")?.micros == -65_000_000)
+        #expect(DurationParser.parse("01:05:00.5")?.micros == 3_900_500_000)
+        #expect(DurationParser.parse("00:00:00.000001")?.micros == 1)
+        #expect(DurationParser.parse("-25:10:00.25")?.micros == -(90_600_250_000))
     }
 
     @Test func notDurations() {
         for text in ["", "   ", "mins", "45", "45 parsecs", "1:75", "1:05:75", "1::05", ":05", "1:2:3:4", "five mins",
+                     "1:05.5", "01:05:00.", "01:05:00.5x", "--1:00", "-",
                      "1 hour and 5 mins", "1000:00"] {
             #expect(DurationParser.parse(text) == nil, "\(text)")
         }

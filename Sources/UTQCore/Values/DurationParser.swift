@@ -15,16 +15,20 @@ public enum DurationParser {
         return nil
     }
 
-    /// `H:MM:SS` or `HH:MM` (hours may pass 24).
+    /// `H:MM:SS` or `HH:MM` (hours may pass 24), with a sign and a fraction of a second as
+    /// the writers produce them (`-00:01:05`, `01:05:00.5`).
     public static func clock(_ b: UnsafeRawBufferPointer) -> Int64? {
         var i = 0
         let n = b.count
         while i < n && b[i] == 0x20 { i += 1 }
         var end = n
         while end > i && b[end - 1] == 0x20 { end -= 1 }
+        let negative = i < end && b[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
         var fields: [Int64] = []
         var digits = 0
         var current: Int64 = 0
+        var micros: Int64 = 0
         while i < end {
             let c = b[i]
             if c >= 48 && c <= 57 {
@@ -34,6 +38,15 @@ public enum DurationParser {
             } else if c == UInt8(ascii: ":") {
                 if digits == 0 { return nil }
                 fields.append(current); current = 0; digits = 0
+            } else if c == UInt8(ascii: "."), fields.count == 2, digits > 0, i + 1 < end {
+                // Fraction of the seconds field; digits past microseconds are dropped.
+                var scale: Int64 = 100_000
+                for k in (i + 1)..<end {
+                    guard b[k] >= 48 && b[k] <= 57 else { return nil }
+                    micros += Int64(b[k] - 48) * scale
+                    scale /= 10
+                }
+                break
             } else {
                 return nil
             }
@@ -44,7 +57,8 @@ public enum DurationParser {
         guard fields.count == 2 || fields.count == 3 else { return nil }
         guard fields[1] < 60, fields.count == 2 || fields[2] < 60 else { return nil }
         let seconds = fields[0] * 3600 + fields[1] * 60 + (fields.count == 3 ? fields[2] : 0)
-        return seconds * 1_000_000
+        let total = seconds * 1_000_000 + micros
+        return negative ? -total : total
     }
 
     /// Number-and-unit pairs: `1 hour 5 mins`, `45 min`, `1h5m`, `2 days`, `30 secs`.
