@@ -78,7 +78,8 @@ public enum CSVLoader {
                     if next == p { break }
                     if !sampleScanner.isBlank {
                         for k in 0..<min(width, sampleScanner.fieldCount) {
-                            sampleScanner.withField(k, in: b) { votes[k].add(trimmed($0)) }
+                            let keep = sampleScanner.quoted[k]
+                            sampleScanner.withField(k, in: b) { votes[k].add(keep ? $0 : trimmed($0)) }
                         }
                         rows += 1
                     }
@@ -116,7 +117,8 @@ public enum CSVLoader {
             try buffer.withUnsafeBytes { b in
                 for k in 0..<width {
                     if k < fields {
-                        try scanner.withField(k, in: b) { try builders[k].appendText(trimmed($0)) }
+                        let keep = scanner.quoted[k]  // spaces inside quotes are part of the cell
+                        try scanner.withField(k, in: b) { try builders[k].appendText(keep ? $0 : trimmed($0)) }
                     } else {
                         builders[k].appendNull()
                     }
