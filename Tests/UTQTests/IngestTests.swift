@@ -189,6 +189,10 @@ func loadError(_ body: () throws -> Any) -> LoadError? {
         #expect(t.table.columnNames == ["a", "b"])
         #expect(t.table.values("a") == [.int(1)])
         #expect(t.table.values("b") == [.string("x y")])
+        // Inside quotes, spaces are part of the text.
+        let quoted = try csv("spaces-quoted", "a,b\n\" x \", y \n\"  \",z\n").table
+        #expect(quoted.values("a") == [.string(" x "), .string("  ")])
+        #expect(quoted.values("b") == [.string("y"), .string("z")])
     }
 
     /// The same file read in chunks of every small size gives the same table.
