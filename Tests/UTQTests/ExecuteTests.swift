@@ -472,6 +472,21 @@ func sessionWith(_ tables: Table...) -> Session {
         #expect(try bucket(.weekday, [Reference.micros(2017, 3, 26, 1, 30), Reference.micros(2017, 3, 26, 22, 30)], zone: oslo) == [.string("Sun"), .string("Mon")])
     }
 
+    @Test func theRepeatedHourOfAutumnIsAHourOfItsOwn() throws {
+        // 02:30 CEST and 02:30 CET on 29 October 2017 are an hour apart and fall in different hours.
+        let instants = [Reference.micros(2017, 10, 29, 0, 30), Reference.micros(2017, 10, 29, 1, 30), Reference.micros(2017, 10, 29, 1, 50)]
+        #expect(try bucket(.every(3_600_000_000), instants, zone: oslo) == [Reference.micros(2017, 10, 29, 0), Reference.micros(2017, 10, 29, 1),
+                                                                              Reference.micros(2017, 10, 29, 1)].map { .timestamp($0) })
+        #expect(try bucket(.every(900_000_000), instants, zone: oslo).last == .timestamp(Reference.micros(2017, 10, 29, 1, 45)))
+        #expect(try bucket(.minute, instants, zone: oslo).first == .timestamp(Reference.micros(2017, 10, 29, 0, 30)))
+        // In spring, an hour bucket starts at the hour that exists.
+        #expect(try bucket(.every(3_600_000_000), [Reference.micros(2017, 3, 26, 1, 30)], zone: oslo) == [.timestamp(Reference.micros(2017, 3, 26, 1))])
+        let s = sessionWith(Table(name: "t", columns: [Column.timestamps("time", instants)], zone: oslo))
+        let t = try s.table("count by every 1h | fill")
+        #expect(t.strings("time") == ["2017-10-29T02:00:00+02:00", "2017-10-29T02:00:00+01:00"])
+        #expect(t.strings("count") == ["1", "2"])
+    }
+
     /// Every bucket of random instants against Foundation's calendar in the same zone.
     @Test func agreeWithFoundationsCalendar() throws {
         var rng = SeededRandom(seed: 24)
