@@ -98,7 +98,7 @@ final class ColumnBuilder {
         case .int:
             if let v = NumberParser.int(b) { ints.append(v); present(); return }
             if NumberParser.double(b, decimalComma: decimalComma) != nil {
-                promoteToDouble()
+                try promoteToDouble()
                 try appendText(b, emptyIsNull: emptyIsNull)
                 return
             }
@@ -132,7 +132,7 @@ final class ColumnBuilder {
         switch type {
         case .int:
             if let int { ints.append(int); present(); return }
-            promoteToDouble()
+            try promoteToDouble()
             doubles.append(double); present()
         case .double:
             doubles.append(double); present()
@@ -193,7 +193,10 @@ final class ColumnBuilder {
         backfillNulls()
     }
 
-    private func promoteToDouble() {
+    /// Whole numbers become numbers, unless one is too large for a double to hold exactly:
+    /// then the column is text, so no value is changed.
+    private func promoteToDouble() throws {
+        if ints.contains(where: { $0.magnitude > 1 << 53 }) { throw TypeConflict(column: index, widened: .string) }
         doubles = ints.map { Double($0) }
         ints = []
         type = .double
@@ -270,6 +273,8 @@ struct TypeVote {
     private var seen = 0
     private var allInt = true, allDouble = true, allBool = true
     private var allDayFirst = true, allMonthFirst = true, allDuration = true
+    /// A whole number a double cannot hold exactly: the column cannot be numbers unless all are whole.
+    private var bigInt = false
     private var clockDurations = 0
     private var decimalComma: Bool
 
@@ -278,7 +283,7 @@ struct TypeVote {
     mutating func add(_ b: UnsafeRawBufferPointer) {
         if b.count == 0 { return }
         seen += 1
-        if allInt && NumberParser.int(b) == nil { allInt = false }
+        if let v = NumberParser.int(b) { if v.magnitude > 1 << 53 { bigInt = true } } else { allInt = false }
         if allDouble && NumberParser.double(b, decimalComma: decimalComma) == nil { allDouble = false }
         if allBool && ColumnBuilder.bool(b) == nil { allBool = false }
         if allDayFirst && TimestampParser.parse(b, order: .dayFirst) == nil { allDayFirst = false }
@@ -291,7 +296,7 @@ struct TypeVote {
     var result: CellType {
         if seen == 0 { return .undetermined }
         if allInt { return .int }
-        if allDouble { return .double }
+        if allDouble && !bigInt { return .double }
         if allBool { return .bool }
         if allDayFirst { return .timestamp(.dayFirst) }
         if allMonthFirst { return .timestamp(.monthFirst) }
