@@ -104,6 +104,21 @@ func loadError(_ body: () throws -> Any) -> LoadError? {
         #expect(t.rowCount == 5000)
     }
 
+    @Test func wholeNumbersTooLargeForADoubleAreNotRounded() throws {
+        // 2^53 + 1 has no double; a column that must widen keeps it exact as text.
+        var late = "id\n9007199254740993\n"
+        for i in 0..<4998 { late += "\(i)\n" }
+        late += "0.5\n"
+        let t = try csv("big-late", late).table
+        #expect(t.strings("id").first == "9007199254740993")
+        #expect(t.strings("id").last == "0.5")
+        let early = try csv("big-early", "id\n9007199254740993\n0.5\n").table
+        #expect(early.strings("id") == ["9007199254740993", "0.5"])
+        // Small whole numbers become numbers as before.
+        #expect(try csv("small-mixed", "x\n3\n0.5\n").table.values("x") == [.double(3), .double(0.5)])
+        #expect(try csv("big-int", "id\n9007199254740993\n-9223372036854775808\n").table.values("id") == [.int(9_007_199_254_740_993), .int(.min)])
+    }
+
     @Test func leadingZerosStayText() throws {
         let t = try csv("zeros", "zip,n\n007,1\n010,2\n123,3\n").table
         #expect(t.column("zip")?.type == .string)
