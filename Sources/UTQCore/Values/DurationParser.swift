@@ -61,7 +61,8 @@ public enum DurationParser {
         return negative ? -total : total
     }
 
-    /// Number-and-unit pairs: `1 hour 5 mins`, `45 min`, `1h5m`, `2 days`, `30 secs`.
+    /// Number-and-unit pairs: `1 hour 5 mins`, `45 min`, `1h5m`, `2 days`, `30 secs`. A number
+    /// with m alone is not a duration, since it may as well be metres.
     public static func words(_ b: UnsafeRawBufferPointer) -> Int64? {
         var i = 0
         let n = b.count
@@ -84,6 +85,8 @@ public enum DurationParser {
             total += number * unit
             pairs += 1
             skipSpace()
+            // A lone m may be metres (a road's 8630 m); beside another unit it is minutes (1h 5m).
+            if word == "m" && pairs == 1 && i >= n { return nil }
         }
         guard pairs > 0 else { return nil }
         return Int64((total * 1_000_000).rounded())
