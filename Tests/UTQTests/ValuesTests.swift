@@ -212,6 +212,11 @@ import Testing
         #expect(seconds("90s") == 90)
         #expect(seconds("1.5 hours") == 5400)
         #expect(seconds("2d") == 172_800)
+        #expect(seconds("5m 30s") == 330)
+        // m alone may be metres (a road's length): not a duration.
+        #expect(DurationParser.parse("8630 m") == nil)
+        #expect(DurationParser.parse("15m") == nil)
+        #expect(DurationParser.parse("15m ") == nil)
     }
 
     @Test func clockTimesPastMidnight() {
