@@ -349,6 +349,13 @@ func sessionWith(_ tables: Table...) -> Session {
         #expect(try s.table("min kind, max kind").row(0) == ["min_kind": "c", "max_kind": "b"])
     }
 
+    @Test func notANumberSortsAboveNumbersAndKeepsItsTies() throws {
+        let v: [Double?] = [.nan, 2, .nan, 0, nil, 1, .nan]
+        let s = sessionWith(Table(name: "t", columns: [Column.doubles("v", v), Column.ints("i", v.indices.map { Int64($0) })]))
+        #expect(try s.table("sort v").strings("i") == ["3", "5", "1", "0", "2", "6", "4"])
+        #expect(try s.table("sort v desc").strings("i") == ["0", "2", "6", "1", "5", "3", "4"])
+    }
+
     @Test func textSortsNaturally() throws {
         let names = ["Line 10", "line 1", "Line 2", "Express", nil, "Line 100", "line 20"]
         let s = sessionWith(Table(name: "t", columns: [Column.texts("name", names)]))
