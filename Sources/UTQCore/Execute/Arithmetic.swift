@@ -96,7 +96,8 @@ enum Arithmetic {
             case .divide: for i in 0..<n { if y[i] == 0 { mark(i) } else { out[i] = x[i] / y[i] } }
             case .modulo:
                 for i in 0..<n {
-                    if y[i] == 0 { mark(i) } else { let r = x[i].truncatingRemainder(dividingBy: y[i]); out[i] = r < 0 ? r + abs(y[i]) : r }
+                    // The divisor's sign, as for whole numbers (CivilTime.floorMod): 7 % -3 is -2.
+                    if y[i] == 0 { mark(i) } else { let r = x[i].truncatingRemainder(dividingBy: y[i]); out[i] = r != 0 && (r < 0) != (y[i] < 0) ? r + y[i] : r }
                 }
             default: break
             }

@@ -61,9 +61,19 @@ enum Buckets {
             // bucket share the answer, so remember the last one.
             var out = [Int64](repeating: 0, count: n)
             var lastWall = Int64.min, lastInstant: Int64 = 0
+            // Spans under a day start at the same offset as the row when that start exists, so
+            // the hour that repeats when clocks go back is a bucket of its own, not merged
+            // into the first pass of that wall-clock hour.
+            var subDay = false
+            if case .minute = bucket { subDay = true } else if case .every(let step) = bucket { subDay = step < day }
+            var check = zone.makeCursor()
             for i in 0..<n {
                 let wall = cursor.wall(a[i])
                 let cut = truncate(wall, bucket)
+                if subDay {
+                    let start = a[i] - (wall - cut)
+                    if check.wall(start) == cut { out[i] = start; continue }
+                }
                 if cut != lastWall { lastWall = cut; lastInstant = zone.instant(wallMicros: cut) }
                 out[i] = lastInstant
             }
@@ -77,7 +87,13 @@ enum Buckets {
         let day = CivilTime.microsPerDay
         switch bucket {
         case .minute: return CivilTime.floorDiv(wall, CivilTime.microsPerMinute) * CivilTime.microsPerMinute
-        case .every(let step): return CivilTime.floorDiv(wall, step) * step
+        case .every(let step):
+            // Spans under a day start at midnight (every 7m: 00:00, 00:07, …, 23:55, then 00:00).
+            if step < day {
+                let midnight = CivilTime.floorDiv(wall, day) * day
+                return midnight + CivilTime.floorDiv(wall - midnight, step) * step
+            }
+            return CivilTime.floorDiv(wall, step) * step
         case .day: return CivilTime.floorDiv(wall, day) * day
         case .week: return CivilTime.weekStart(days: CivilTime.floorDiv(wall, day)) * day
         case .month:

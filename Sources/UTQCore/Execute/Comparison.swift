@@ -14,9 +14,18 @@ enum Comparison {
         }
     }
 
+    /// Text as = and < see it: natural order, with byte order deciding between values that
+    /// differ only in case, so = means the same text, as it does for in, by and join.
+    @inline(__always)
+    static func compareText(_ x: String, _ y: String) -> Int {
+        if x == y { return 0 }
+        let c = TextOrder.compare(x, y)
+        return c != 0 ? c : (x < y ? -1 : 1)
+    }
+
     static func compareValues(_ a: Value, _ b: Value) -> Int {
         switch (a, b) {
-        case let (.string(x), .string(y)): return x == y ? 0 : TextOrder.compare(x, y) == 0 ? (x < y ? -1 : 1) : TextOrder.compare(x, y)
+        case let (.string(x), .string(y)): return compareText(x, y)
         case let (.bool(x), .bool(y)): return x == y ? 0 : (!x ? -1 : 1)
         case let (.int(x), .int(y)), let (.timestamp(x), .timestamp(y)), let (.duration(x), .duration(y)):
             return x == y ? 0 : (x < y ? -1 : 1)
@@ -48,7 +57,7 @@ enum Comparison {
         case let (.string(p), .string(q)):
             for i in 0..<n {
                 let s = p.dictionary[Int(p.codes[i])], t = q.dictionary[Int(q.codes[i])]
-                out[i] = holds(op, s == t ? 0 : TextOrder.compare(s, t))
+                out[i] = holds(op, compareText(s, t))
             }
         default:
             if x.type.isNumeric && y.type.isNumeric {
@@ -67,7 +76,7 @@ enum Comparison {
         case .string(let s):
             guard case .string(let key) = k else { return out }
             // Decide once per distinct value.
-            let table = s.dictionary.map { d in holds(op, d == key ? 0 : TextOrder.compare(d, key)) }
+            let table = s.dictionary.map { d in holds(op, compareText(d, key)) }
             s.codes.withUnsafeBufferPointer { codes in
                 table.withUnsafeBufferPointer { t in
                     for i in 0..<n { out[i] = t[Int(codes[i])] }

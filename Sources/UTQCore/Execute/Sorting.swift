@@ -15,7 +15,8 @@ enum Sorting {
         case .int(let a), .timestamp(let a), .duration(let a):
             return { i, j in nulls(i, j) ?? (a[i] == a[j] ? 0 : (a[i] < a[j] ? -1 : 1)) }
         case .double(let a):
-            return { i, j in nulls(i, j) ?? (a[i] == a[j] ? 0 : (a[i] < a[j] ? -1 : (a[i] > a[j] ? 1 : (a[i].isNaN ? 1 : -1)))) }
+            // NaN sorts above every number and equal to itself, so its ties keep their order.
+            return { i, j in nulls(i, j) ?? (a[i] == a[j] || (a[i].isNaN && a[j].isNaN) ? 0 : (a[i] < a[j] ? -1 : (a[i] > a[j] ? 1 : (a[i].isNaN ? 1 : -1)))) }
         case .bool(let a):
             return { i, j in nulls(i, j) ?? (a[i] == a[j] ? 0 : (!a[i] ? -1 : 1)) }
         case .string(let s):

@@ -85,7 +85,8 @@ public enum CSVLoader {
                     if next == p { break }
                     if !sampleScanner.isBlank {
                         for k in 0..<min(width, sampleScanner.fieldCount) {
-                            sampleScanner.withField(k, in: b) { votes[k].add(trimmed($0)) }
+                            let keep = sampleScanner.quoted[k]
+                            sampleScanner.withField(k, in: b) { votes[k].add(keep ? $0 : trimmed($0)) }
                         }
                         rows += 1
                     }

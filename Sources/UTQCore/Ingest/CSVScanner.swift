@@ -11,6 +11,8 @@ struct CSVScanner {
     private(set) var starts: [Int] = []
     private(set) var ends: [Int] = []
     private(set) var needsUnquote: [Bool] = []
+    /// Whether a field was written in quotes (its spaces are then data, not padding).
+    private(set) var quoted: [Bool] = []
     private(set) var fieldCount = 0
     /// Lines the last record spanned (more than one when a quoted field holds newlines).
     private(set) var linesSpanned = 1
@@ -21,11 +23,11 @@ struct CSVScanner {
 
     enum ScanError: Error { case unterminatedQuote(offset: Int) }
 
-    private mutating func addField(_ s: Int, _ e: Int, _ unquote: Bool) {
+    private mutating func addField(_ s: Int, _ e: Int, _ unquote: Bool, quoted q: Bool = false) {
         if fieldCount == starts.count {
-            starts.append(s); ends.append(e); needsUnquote.append(unquote)
+            starts.append(s); ends.append(e); needsUnquote.append(unquote); quoted.append(q)
         } else {
-            starts[fieldCount] = s; ends[fieldCount] = e; needsUnquote[fieldCount] = unquote
+            starts[fieldCount] = s; ends[fieldCount] = e; needsUnquote[fieldCount] = unquote; quoted[fieldCount] = q
         }
         fieldCount += 1
     }
@@ -70,11 +72,11 @@ struct CSVScanner {
                     malformedQuote = true
                     while end < n, buf[end] != delim, buf[end] != 0x0A, buf[end] != 0x0D { end += 1 }
                     if end == n && !isFinal { return nil }
-                    addField(i, end, true)
+                    addField(i, end, true, quoted: true)
                 } else if doubled {
-                    addField(i, close + 1, true)
+                    addField(i, close + 1, true, quoted: true)
                 } else {
-                    addField(i + 1, close, false)
+                    addField(i + 1, close, false, quoted: true)
                 }
                 i = end
             } else {

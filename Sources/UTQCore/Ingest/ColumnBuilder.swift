@@ -161,7 +161,7 @@ final class ColumnBuilder {
         case .int:
             if let v = NumberParser.int(b) { ints.append(v); count += 1; return }
             if NumberParser.double(b, decimalComma: decimalComma) != nil {
-                promoteToDouble()
+                try promoteToDouble()
                 try appendText(b, emptyIsNull: emptyIsNull)
                 return
             }
@@ -212,7 +212,7 @@ final class ColumnBuilder {
         switch type {
         case .int:
             if let int { ints.append(int); count += 1; return }
-            promoteToDouble()
+            try promoteToDouble()
             doubles.append(double); count += 1
         case .double:
             doubles.append(double); count += 1
@@ -278,7 +278,11 @@ final class ColumnBuilder {
         }
     }
 
-    private func promoteToDouble() {
+    /// Whole numbers become numbers, unless one is too large for a double to hold exactly:
+    /// then the column is text, so no value is changed.
+    private func promoteToDouble() throws {
+        ints.flush()
+        if ints.array.contains(where: { $0.magnitude > 1 << 53 }) { throw TypeConflict(column: index, widened: .string) }
         let old = ints.take()
         doubles.append(contentsOf: old.map { Double($0) })
         type = .double
@@ -292,7 +296,7 @@ final class ColumnBuilder {
             return
         }
         if case .undetermined = type { settle(other.type) }
-        if type == .int && other.type == .double { promoteToDouble() }
+        if type == .int && other.type == .double { try promoteToDouble() }
         guard type.dataType == other.type.dataType || (type == .double && other.type == .int) else {
             throw TypeConflict(column: index, widened: .string)
         }
@@ -306,7 +310,9 @@ final class ColumnBuilder {
         case .bool:
             flags.append(contentsOf: other.flags.take())
         case .double where other.type == .int:
-            doubles.append(contentsOf: other.ints.take().map { Double($0) })
+            let whole = other.ints.take()
+            if whole.contains(where: { $0.magnitude > 1 << 53 }) { throw TypeConflict(column: index, widened: .string) }
+            doubles.append(contentsOf: whole.map { Double($0) })
         case .double:
             doubles.append(contentsOf: other.doubles.take())
         default:
@@ -423,6 +429,8 @@ struct TypeVote {
     private var seen = 0
     private var allInt = true, allDouble = true, allBool = true
     private var allDayFirst = true, allMonthFirst = true, allDuration = true
+    /// A whole number a double cannot hold exactly: the column cannot be numbers unless all are whole.
+    private var bigInt = false
     private var clockDurations = 0
     private var decimalComma: Bool
 
@@ -431,7 +439,7 @@ struct TypeVote {
     mutating func add(_ b: UnsafeRawBufferPointer) {
         if b.count == 0 { return }
         seen += 1
-        if allInt && NumberParser.int(b) == nil { allInt = false }
+        if let v = NumberParser.int(b) { if v.magnitude > 1 << 53 { bigInt = true } } else { allInt = false }
         if allDouble && NumberParser.double(b, decimalComma: decimalComma) == nil { allDouble = false }
         if allBool && ColumnBuilder.bool(b) == nil { allBool = false }
         if allDayFirst && TimestampParser.parse(b, order: .dayFirst) == nil { allDayFirst = false }
@@ -444,7 +452,7 @@ struct TypeVote {
     var result: CellType {
         if seen == 0 { return .undetermined }
         if allInt { return .int }
-        if allDouble { return .double }
+        if allDouble && !bigInt { return .double }
         if allBool { return .bool }
         if allDayFirst { return .timestamp(.dayFirst) }
         if allMonthFirst { return .timestamp(.monthFirst) }

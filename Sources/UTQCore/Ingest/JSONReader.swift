@@ -132,16 +132,13 @@ struct JSONReader {
         throw unclosed(start)
     }
 
-    /// The buffer ended inside a string: more input may close it, unless this is all there is.
-    func unclosed(_ start: Int) -> Error {
+    /// The buffer ended inside a string: an error at the end of the file, else read more.
+    private func unclosed(_ start: Int) -> Error {
         isFinal ? JSONSyntaxError(offset: start, message: "a string is never closed") : JSONIncomplete()
     }
 
     private mutating func hex4() throws -> UInt32 {
-        guard pos + 4 <= bytes.count else {
-            if !isFinal { throw JSONIncomplete() }
-            throw fail("\\u needs four hex digits")
-        }
+        guard pos + 4 <= bytes.count else { throw isFinal ? fail("\\u needs four hex digits") : JSONIncomplete() }
         var v: UInt32 = 0
         for k in 0..<4 {
             let c = bytes[pos + k]
@@ -239,7 +236,7 @@ struct JSONReader {
             while true {
                 skipWhitespace()
                 guard peek() == 0x22 else { throw fail("expected a member name in quotes, found \(describe(peek()))") }
-                // Read first, then decode: `string` must see the scratch that reading filled.
+                // Read first: string(_:) takes a copy of self, scratch included, before its argument runs.
                 let keyRange = try readString()
                 let key = string(keyRange)
                 try expect(0x3A, "':' after the member name \"\(key)\"")

@@ -85,6 +85,8 @@ public struct Lexer {
         if Lexer.isIdentStart(c) {
             return token(.identifier(identifier(), quoted: false))
         }
+        // `?` is a word: help's other name in the registry.
+        if c == 0x3F { pos += 1; return token(.identifier("?", quoted: false)) }
         // Symbols, longest first.
         let two = pos + 1 < end ? String(decoding: bytes[pos..<(pos + 2)], as: UTF8.self) : ""
         for s in ["==", "!=", "<>", "<=", ">="] where two == s {

@@ -165,7 +165,10 @@ enum FillBinder {
             }
         }
         if keyIndex == nil {
-            keyIndex = schema.fields.firstIndex(where: { $0.type == .timestamp || $0.type == .int || $0.type == .duration })
+            // After a summary only its keys can be filled between; its counts are not a key.
+            var candidates = schema.fields.indices
+            if case .aggregate(_, let keys, _, _) = input { candidates = 0..<keys.count }
+            keyIndex = candidates.first(where: { schema.fields[$0].type == .timestamp || schema.fields[$0].type == .int || schema.fields[$0].type == .duration })
         }
         guard let key = keyIndex else {
             throw Diagnostic("fill needs a time or number key to fill between", at: span, hint: "use it after count by hour or count by every 15m")

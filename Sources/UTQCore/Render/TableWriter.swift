@@ -84,7 +84,7 @@ public enum TableWriter {
         let formats = t.columns.map { CellFormat($0, zone: t.zone, nullText: nullText, rows: Array(0..<min(t.rowCount, 2000))) }
         func esc(_ s: String) -> String { s.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ") }
         var lines: [String] = []
-        lines.append("| " + t.columns.map { esc($0.name) }.joined(separator: " | ") + " |")
+        lines.append("| " + t.columns.map { esc(TextWidth.printable($0.name)) }.joined(separator: " | ") + " |")
         lines.append("|" + formats.map { $0.rightAligned ? "---:|" : "---|" }.joined())
         let shown = min(t.rowCount, maxRows)
         for r in 0..<shown {

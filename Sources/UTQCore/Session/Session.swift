@@ -96,6 +96,14 @@ public final class Session: @unchecked Sendable {
         case .pipeline(let p):
             try runPipeline(p, source: source, into: &outcome)
         case .assign(let name, let p, let span):
+            // `let d = weekday | sort d` names a column, not a table called weekday: when the
+            // word after = is no table, the line adds a column and goes on.
+            if case .table(let word, let wordSpan) = p.source, catalog.resolve(word) == nil {
+                let derive = Stage(verb: "let", span: span, args: .derive([(name, .column(word, wordSpan))]))
+                let rewritten = Pipeline(source: .current, stages: [derive] + p.stages, span: p.span)
+                try runPipeline(rewritten, source: source, into: &outcome)
+                return
+            }
             var inner = CommandOutcome()
             try runPipeline(p, source: source, into: &inner)
             guard let last = inner.outputs.last(where: { if case .table = $0 { return true } else { return false } }),

@@ -35,7 +35,8 @@ public enum NumberParser {
                                            1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]
 
     /// A decimal number: `-12`, `3.25`, `.5`, `1e-3`, `6.02E23`. With `decimalComma`,
-    /// `3,25` is read as 3.25 too (European spreadsheets write both). Leading zeros before digits are refused
+    /// `3,25` is read as 3.25 (European spreadsheets), and `3.25` still is too (semicolon
+    /// files such as Behaviour Mapper's export write a point). Leading zeros before digits are refused
     /// as for integers ("007"), but "0.5" is a number.
     @inline(__always)
     public static func double(_ b: UnsafeRawBufferPointer, decimalComma: Bool = false) -> Double? {

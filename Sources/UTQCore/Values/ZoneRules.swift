@@ -109,12 +109,16 @@ public final class ZoneRules: Sendable {
     /// time is read with the offset before the change; in an overlap, the earlier instant.
     public func instant(wallMicros wall: Int64) -> Int64 {
         if transitions.isEmpty { return wall - Int64(offsets[0]) * 1_000_000 }
-        let first = wall - Int64(offsetSeconds(atMicros: wall)) * 1_000_000
-        let second = wall - Int64(offsetSeconds(atMicros: first)) * 1_000_000
-        if second == first { return first }
-        // Take the earlier of the two readings that map back to this wall time, if any.
-        let candidates = [first, second].filter { wallMicros($0) == wall }
-        return candidates.min() ?? min(first, second)
+        // Offsets are under a day, so the offsets a day either side of the wall time are the
+        // ones before and after any change that could touch it; each gives one reading.
+        let before = wall - Int64(offsetSeconds(atMicros: wall - CivilTime.microsPerDay)) * 1_000_000
+        let after = wall - Int64(offsetSeconds(atMicros: wall + CivilTime.microsPerDay)) * 1_000_000
+        if before == after { return before }
+        switch (wallMicros(before) == wall, wallMicros(after) == wall) {
+        case (true, true): return min(before, after)  // overlap: the earlier instant
+        case (false, true): return after
+        default: return before                        // gap: the offset before the change
+        }
     }
 
     /// A cursor for converting many instants that are mostly in order (a sorted or

@@ -89,7 +89,7 @@ enum JoinVerb {
         a match; left join keeps every row and fills the other table's columns with null.
         Columns whose names clash get the other table's name as a prefix.
         """,
-        examples: ["let hour = hour | join market.weather on hour | count by legend, weather"],
+        examples: ["join market.legends on legend | select time, legend, icon, entries | limit 3"],
         completes: .table, keywords: ["on"],
         parse: { p, verb in
             var kind = JoinKind.inner

@@ -38,7 +38,8 @@ enum SetVerb {
         examples: ["set timezone Europe/Oslo", "set output csv", "set output table"],
         completes: .setting,
         parse: { p, _ in
-            let (name, _) = try p.name("a setting name (output, timezone, time, width, height, timer, maxrows)")
+            // Read like a path, so names with a dash (csv-safe) are one word.
+            let (name, _) = try p.path("a setting name (output, timezone, time, width, height, timer, maxrows)")
             guard let (value, span) = p.restOfCommand() else {
                 throw Diagnostic("set \(name) needs a value", at: p.current.span)
             }

@@ -1,0 +1,306 @@
+import Foundation
+import Testing
+@testable import UTQCore
+
+/// The binder on hand-made tables: names, types, buckets, coercions and the schemas the
+/// summarising verbs produce. Each test parses one pipeline and binds it stage by stage.
+@Suite struct BinderTests {
+    static let oslo = ZoneRules.named("Europe/Oslo")!
+
+    static let rides = Table(name: "rides", columns: [
+        Column.timestamps("time", [Reference.micros(2017, 3, 23, 7, 15), Reference.micros(2017, 3, 23, 11, 30)]),
+        Column.texts("legend", ["Bike", "Walking"]),
+        Column.doubles("x", [1.5, 2.5]),
+        Column.ints("n", [1, 2]),
+        Column.durations("wait", [60_000_000, 120_000_000]),
+        Column.bools("paid", [true, false]),
+        Column.ints("driver_id", [1, 2]),
+    ], zone: oslo, timeColumn: "time")
+
+    static let users = Table(name: "users", columns: [
+        Column.texts("id", ["1", "2", "3"]),
+        Column.texts("name", ["Ann", "Bo", "Cy"]),
+        Column.texts("legend", ["a", "b", "c"]),
+    ])
+
+    static let plain = Table(name: "plain", columns: [Column.texts("a", ["x"]), Column.durations("span", [1])])
+
+    func bind(_ text: String, current: String = "rides") throws -> LogicalPlan {
+        var catalog = Catalog()
+        for t in [Self.rides, Self.users, Self.plain] { catalog.put(t) }
+        let context = BindContext(catalog: catalog, results: [:], lastResult: nil, currentTable: current)
+        let source = SourceText(name: "t", text: text)
+        let command = Script.commands(in: source)[0]
+        var parser = Parser(source: source, tokens: command.tokens)
+        guard case .pipeline(let p) = try parser.parseStatement() else { throw TestError(description: "not a pipeline") }
+        let binder = Binder(context: context)
+        var plan = try binder.source(p.source)
+        for s in p.stages { plan = try binder.bind(s, input: plan) }
+        return plan
+    }
+
+    func failure(_ text: String, current: String = "rides") -> Diagnostic? {
+        do { _ = try bind(text, current: current); return nil } catch let d as Diagnostic { return d } catch { return nil }
+    }
+
+    func predicate(_ text: String) throws -> BoundExpr {
+        guard case .filter(_, let p) = try bind(text) else { throw TestError(description: "not a filter") }
+        return p
+    }
+
+    func run(_ plan: LogicalPlan) throws -> Table {
+        var catalog = Catalog()
+        for t in [Self.rides, Self.users, Self.plain] { catalog.put(t) }
+        return try Executor(catalog: catalog).run(plan)
+    }
+
+    // MARK: names
+
+    @Test func unknownColumnWithSuggestionAndSpan() {
+        let d = failure("count by legnd")
+        #expect(d?.message == "unknown column \"legnd\" — did you mean \"legend\"?")
+        #expect(d?.span == SourceSpan(9, 14))
+        #expect(d?.hint == nil)
+        let far = failure("where zzz > 1")
+        #expect(far?.message == "unknown column \"zzz\"")
+        #expect(far?.span == SourceSpan(6, 9))
+        #expect(far?.hint == "the columns are: time, legend, x, n, wait, paid, driver_id")
+        #expect(failure("select lgend")?.message == "unknown column \"lgend\" — did you mean \"legend\"?")
+        #expect(failure("rename lgend as b")?.message == "unknown column \"lgend\" — did you mean \"legend\"?")
+        #expect(failure("sort X")?.message == nil)  // names are found regardless of case
+    }
+
+    @Test func unknownTablesAndResults() {
+        #expect(failure("ridez | count")?.message == "unknown table \"ridez\" — did you mean \"rides\"?")
+        #expect(failure("$4 | count")?.message == "there is no result $4")
+        #expect(failure("_ | count")?.message == "there is no result yet for _ to stand for")
+        #expect(failure("join nobody on id")?.message == "unknown table \"nobody\"")
+    }
+
+    // MARK: types
+
+    @Test func typeErrors() {
+        let sum = failure("sum legend")
+        #expect(sum?.message == "sum needs numbers or durations, but legend is text")
+        #expect(sum?.hint == "to count different values, write: count distinct legend")
+        let eq = failure("where legend = 5")
+        #expect(eq?.message == "cannot compare legend (text) with 5 (integer)")
+        #expect(eq?.hint == "legend is text; put the value in quotes")
+        #expect(eq?.span == SourceSpan(6, 16))
+        let gt = failure("where x > \"abc\"")
+        #expect(gt?.message == "cannot compare x (number) with \"abc\" (text)")
+        #expect(gt?.hint == "x is a number; leave out the quotes")
+        #expect(failure("let y = legend * 2")?.message == "cannot compute * on legend (text) and 2 (integer)")
+        #expect(failure("let y = legend - legend")?.message == "cannot compute - on legend (text) and legend (text)")
+        let time = failure("let y = time * 2")
+        #expect(time?.message == "cannot compute * on time (timestamp) and 2 (integer)")
+        #expect(time?.hint == "times can be subtracted (giving a duration) or moved by a duration (time + 15m)")
+        #expect(failure("let y = time + time")?.message == "cannot compute + on time (timestamp) and time (timestamp)")
+        #expect(failure("where legend")?.message == "where needs a condition, but this is text")
+        #expect(failure("where x contains \"a\"")?.message == "contains works on text, but x is number")
+        #expect(failure("where legend contains 5")?.message == "contains needs text to look for, in quotes")
+        #expect(failure("where not x")?.message == "not needs a condition, but x is number")
+        #expect(failure("where x = null")?.message == "nothing equals null")
+        #expect(failure("where legend = \"a\" and x")?.message == "and joins conditions, but x is number")
+        #expect(failure("where wait > 5")?.message == "wait is a duration; write the number with a unit")
+        #expect(failure("where wait > \"soon\"")?.message == "\"soon\" is not a duration I can read")
+        #expect(failure("let y = -legend")?.message == "only numbers and durations can be negated, not text")
+        #expect(failure("avg legend")?.message == "avg needs numbers, durations or times, but legend is text")
+        #expect(failure("stddev time")?.message == "stddev needs numbers or durations, but time is timestamp")
+        #expect(failure("where paid = \"yes\"")?.message == "cannot compare paid (boolean) with \"yes\" (text)")
+    }
+
+    @Test func typesOfWellFormedExpressions() throws {
+        func type(_ e: String) throws -> DataType {
+            guard case .project(_, let items, _) = try bind("let y = " + e) else { throw TestError(description: "not a project") }
+            return items.last!.expr.type
+        }
+        #expect(try type("n + n") == .int)
+        #expect(try type("n / n") == .double)  // integer division gives a number
+        #expect(try type("n % 2") == .int)
+        #expect(try type("n * x") == .double)
+        #expect(try type("time - time") == .duration)
+        #expect(try type("time + 15m") == .timestamp)
+        #expect(try type("15m + time") == .timestamp)
+        #expect(try type("wait * 2") == .duration)
+        #expect(try type("wait / wait") == .double)
+        #expect(try type("legend + \"!\"") == .string)
+        #expect(try type("wait > 1m") == .bool)
+        #expect(try type("n = 1.5") == .bool)
+    }
+
+    // MARK: buckets and times
+
+    @Test func bucketNamesReadTheTimeColumn() throws {
+        guard case .aggregate(_, let keys, _, let schema) = try bind("count by hour, weekday, day, every 15m") else { Issue.record("aggregate"); return }
+        let time = Self.rides.columnIndex("time")!
+        for k in keys {
+            guard case .bucket(_, .column(let i, _), let zone) = k.expr else { Issue.record("\(k.name) is not a bucket"); continue }
+            #expect(i == time)
+            #expect(zone === Self.oslo)
+        }
+        #expect(schema.names == ["hour", "weekday", "day", "time", "count"])
+        #expect(schema.fields.map(\.type) == [.int, .string, .timestamp, .timestamp, .int])
+        #expect(schema.fields[1].ordered)  // weekdays sort Monday first
+        #expect(schema.fields.map(\.unit) == [.hour, .automatic, .day, .minute, .automatic])
+        // A named column wins over the bucket name, and a bucket of another column is named after it.
+        guard case .aggregate(_, _, _, let s2) = try bind("where n > 0 | let hour = n | count by hour, hour(time)") else { Issue.record("aggregate 2"); return }
+        #expect(s2.names == ["hour", "hour_time", "count"])
+    }
+
+    @Test func bucketsWithoutATimeColumnSayWhatToDo() {
+        let none = failure("count by hour", current: "users")
+        #expect(none?.message == "hour needs a time column, and this table has none")
+        #expect(none?.hint == "load a file with dates and times, or name a column: hour(COLUMN)")
+        #expect(none?.span == SourceSpan(9, 13))
+        let durations = failure("count by weekday", current: "plain")
+        #expect(durations?.message == "weekday needs a time column, and this table has none")
+        #expect(durations?.hint == "name one: weekday(span), or set time span")
+        #expect(failure("count by weekday(span)", current: "plain")?.message == "a duration has no weekday; weekday needs a timestamp column")
+        #expect(failure("count by hour(legend)")?.message == "hour needs a time, but this is text")
+        #expect(failure("count by every 15m of legend")?.message == "every needs a time, but this is text")
+        #expect(failure("count by hour(time, time)")?.message == "hour takes one time column, as in hour(dropped_off_at)")
+        #expect(failure("count by bucket(time)")?.message == "bucket takes a time column and a span, as in bucket(time, 15m)")
+    }
+
+    @Test func quotedTimesAreReadInTheTablesZone() throws {
+        let local = try predicate("where time > \"2017-03-23 12:00\"")
+        guard case .binary(.greater, .column, .literal(.timestamp(let t), .timestamp), .bool) = local else { Issue.record("\(local.describe)"); return }
+        #expect(t == Reference.micros(2017, 3, 23, 12, 0, zone: "Europe/Oslo"))
+        #expect(t == Reference.micros(2017, 3, 23, 11, 0))
+        // A written offset wins; the value may stand on either side.
+        let utc = try predicate("where \"23.03.2017 12:00Z\" <= time")
+        guard case .binary(.lessEqual, .literal(.timestamp(let u), _), .column, _) = utc else { Issue.record("\(utc.describe)"); return }
+        #expect(u == Reference.micros(2017, 3, 23, 12, 0))
+        let between = try predicate("where time between \"2017-03-23 08:00\" and \"2017-03-23 09:00\"")
+        #expect(between.describe.contains("timestamp(\(Reference.micros(2017, 3, 23, 7, 0)))"))
+        let bad = failure("where time > \"tomorrow\"")
+        #expect(bad?.message == "\"tomorrow\" is not a time I can read")
+        #expect(bad?.span == SourceSpan(13, 23))
+        // And it selects the right rows: 08:15 and 12:30 local; only the second is after noon.
+        let rows = try run(try bind("where time > \"2017-03-23 12:00\""))
+        #expect(rows.strings("legend") == ["Walking"])
+    }
+
+    @Test func inListsAreCoercedToTheColumnsType() throws {
+        guard case .inList(_, let numbers, false) = try predicate("where x in (1, 2.5)") else { Issue.record("numbers"); return }
+        #expect(numbers == [.double(1), .double(2.5)])
+        guard case .inList(_, let times, false) = try predicate("where time in (\"2017-03-23 08:15\", \"23/03/2017 12:30\")") else { Issue.record("times"); return }
+        #expect(times == [.timestamp(Reference.micros(2017, 3, 23, 7, 15)), .timestamp(Reference.micros(2017, 3, 23, 11, 30))])
+        guard case .inList(_, let spans, true) = try predicate("where wait not in (\"1 min\", \"0:02:00\")") else { Issue.record("durations"); return }
+        #expect(spans == [.duration(60_000_000), .duration(120_000_000)])
+        #expect(failure("where legend in (legend)")?.message == "the list after in must hold values, not columns")
+        #expect(try run(try bind("where time in (\"2017-03-23 08:15\")")).strings("legend") == ["Bike"])
+        #expect(try run(try bind("where x in (1, 2.5)")).strings("legend") == ["Walking"])
+    }
+
+    // MARK: summaries
+
+    @Test func aggregateNamesAndTypes() throws {
+        let text = "count, avg x, sum n, sum wait, min time, max legend, median x, p90 n, stddev wait, count distinct legend, first legend, last time, count x, sum paid, avg time, avg n by legend, hour"
+        guard case .aggregate(_, _, let aggs, let schema) = try bind(text) else { Issue.record("aggregate"); return }
+        #expect(schema.names == ["legend", "hour", "count", "avg_x", "sum_n", "sum_wait", "min_time", "max_legend", "median_x", "p90_n",
+                                 "stddev_wait", "distinct_legend", "first_legend", "last_time", "count_x", "sum_paid", "avg_time", "avg_n"])
+        #expect(schema.fields.map(\.type) == [.string, .int, .int, .double, .int, .duration, .timestamp, .string, .double, .double,
+                                              .duration, .int, .string, .timestamp, .int, .int, .timestamp, .double])
+        #expect(aggs.count == 16)
+        #expect(schema.timeColumn == nil)  // no timestamp key
+    }
+
+    @Test func repeatedAndAliasedNames() throws {
+        guard case .aggregate(_, _, _, let s) = try bind("count, count, avg x as mean, avg x by legend as kind") else { Issue.record("aggregate"); return }
+        #expect(s.names == ["kind", "count", "count_2", "mean", "avg_x"])
+        guard case .aggregate(_, _, _, let d) = try bind("distinct legend, hour") else { Issue.record("distinct"); return }
+        #expect(d.names == ["legend", "hour"])
+        #expect(d.fields.map(\.type) == [.string, .int])
+        guard case .aggregate(_, _, _, let e) = try bind("count by every 1h") else { Issue.record("every"); return }
+        #expect(e.names == ["time", "count"])
+        #expect(e.timeColumn == "time")
+    }
+
+    @Test func topWithoutByAfterASortKeepsThatOrder() throws {
+        guard case .limit(.sort(_, let keys), 2, 0) = try bind("sort legend desc | top 2") else { Issue.record("sort | top"); return }
+        #expect(keys.count == 1 && keys[0].descending)
+        #expect(keys[0].expr.describe == "legend")
+        // Without a sort: the largest of the last numeric column.
+        guard case .limit(.sort(_, let implied), 1, 0) = try bind("count by legend | top 1") else { Issue.record("top"); return }
+        #expect(implied[0].expr.describe == "count" && implied[0].descending)
+        #expect(failure("select legend | top 1")?.message == "top needs a key when there is no numeric column")
+        #expect(try run(try bind("sort legend desc | top 1")).strings("legend") == ["Walking"])
+        #expect(try run(try bind("sort x | top 1")).strings("legend") == ["Bike"])
+    }
+
+    // MARK: joins
+
+    @Test func joinKeysOfTextAndNumbersStillMatch() throws {
+        let plan = try bind("join users on driver_id = id")
+        guard case .join(_, _, .inner, let lk, let rk, let rightColumns, let schema) = plan else { Issue.record("join"); return }
+        #expect(lk[0].type == .string && rk[0].type == .string)
+        #expect(lk[0].describe == "text(driver_id)")
+        // Different names: both kept; a clash takes the other table's name.
+        #expect(rightColumns == [0, 1, 2])
+        #expect(schema.names == ["time", "legend", "x", "n", "wait", "paid", "driver_id", "id", "name", "users.legend"])
+        let t = try run(plan)
+        #expect(t.strings("name") == ["Ann", "Bo"])
+        #expect(t.strings("users.legend") == ["a", "b"])
+        // Either side may be the text one.
+        let back = try run(try bind("users | join rides on id = driver_id"))
+        #expect(back.strings("name") == ["Ann", "Bo"])
+        #expect(failure("join users on time = id")?.message == "cannot match time (timestamp) with id (text)")
+    }
+
+    @Test func joinOnASharedNameKeepsOneKeyColumn() throws {
+        guard case .join(_, _, .left, _, _, let rightColumns, let schema) = try bind("users | left join rides on legend") else { Issue.record("join"); return }
+        #expect(!rightColumns.contains(Self.rides.columnIndex("legend")!))
+        #expect(schema.names.filter { $0.lowercased().hasSuffix("legend") } == ["legend"])
+    }
+
+    @Test func numbersOfTwoTypesMatchAsNumbers() throws {
+        let other = Table(name: "sizes", columns: [Column.doubles("n", [1.0, 2.0]), Column.texts("label", ["one", "two"])])
+        var catalog = Catalog()
+        catalog.put(Self.rides); catalog.put(other)
+        let context = BindContext(catalog: catalog, results: [:], lastResult: nil, currentTable: "rides")
+        let source = SourceText(name: "t", text: "join sizes on n")
+        var parser = Parser(source: source, tokens: Script.commands(in: source)[0].tokens)
+        guard case .pipeline(let p) = try parser.parseStatement() else { Issue.record("parse"); return }
+        let binder = Binder(context: context)
+        let plan = try binder.bind(p.stages[0], input: try binder.source(p.source))
+        guard case .join(_, _, _, let lk, let rk, _, _) = plan else { Issue.record("join"); return }
+        #expect(lk[0].type == .double && rk[0].type == .double)
+        #expect(try Executor(catalog: catalog).run(plan).strings("label") == ["one", "two"])
+    }
+
+    // MARK: other stages
+
+    @Test func renamingTheTimeColumnKeepsItTheTimeColumn() throws {
+        let plan = try bind("rename time as seen")
+        #expect(plan.schema.timeColumn == "seen")
+        guard case .aggregate(_, let keys, _, _) = try bind("rename time as seen | count by hour") else { Issue.record("aggregate"); return }
+        guard case .bucket(.hour, .column(let i, _), _) = keys[0].expr else { Issue.record("bucket"); return }
+        #expect(i == 0)
+    }
+
+    @Test func selectKeepsDropsAndComputes() throws {
+        #expect(try bind("select legend, y = x * 2, n as count").schema.names == ["legend", "y", "count"])
+        #expect(try bind("select -wait, -paid").schema.names == ["time", "legend", "x", "n", "driver_id"])
+        #expect(try bind("select *, z = 1").schema.names == ["time", "legend", "x", "n", "wait", "paid", "driver_id", "z"])
+        #expect(try bind("select round(x)").schema.names == ["round_x"])
+        #expect(try bind("let x = n * 10").schema.names == ["time", "legend", "x", "n", "wait", "paid", "driver_id"])
+        #expect(try bind("let x = n * 10").schema.fields[2].type == .int)
+    }
+
+    @Test func verbsThatAreCommandsCannotBeBound() {
+        #expect(failure("count | load x.csv")?.message == "load cannot be used inside a pipeline")
+    }
+
+    @Test func fillNeedsATimeOrNumberKey() throws {
+        guard case .fill(_, 0, .integer, _) = try bind("count by hour | fill") else { Issue.record("hour"); return }
+        guard case .fill(_, 1, .micros(900_000_000), _) = try bind("count by legend, every 15m | fill") else { Issue.record("every"); return }
+        guard case .fill(_, 0, .months(1), _) = try bind("count by month | fill") else { Issue.record("month"); return }
+        guard case .fill(_, 0, .micros(86_400_000_000), _) = try bind("count by day | fill") else { Issue.record("day"); return }
+        guard case .fill(_, 0, .micros(300_000_000), _) = try bind("count by minute | fill 5m") else { Issue.record("given"); return }
+        #expect(failure("count by weekday | fill")?.message == "fill cannot tell the span between weekday values")
+        // A summary whose keys hold no time or number has nothing to fill; its counts are not a key.
+        #expect(failure("count by legend | fill")?.message == "fill needs a time or number key to fill between")
+    }
+}

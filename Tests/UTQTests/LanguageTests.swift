@@ -1,0 +1,409 @@
+import Foundation
+import Testing
+@testable import UTQCore
+
+/// Language: the lexer, how a script is cut into commands, and the parser's shapes for
+/// every verb in the registry, with errors and their spans.
+@Suite struct LexerTests {
+    func kinds(_ text: String) throws -> [Token.Kind] {
+        try Lexer.tokenize(SourceText(name: "t", text: text)).map(\.kind)
+    }
+
+    func ident(_ s: String) -> Token.Kind { .identifier(s, quoted: false) }
+
+    @Test func countByLegendHour() throws {
+        let tokens = try Lexer.tokenize(SourceText(name: "t", text: "count by legend, hour"))
+        #expect(tokens.map(\.kind) == [ident("count"), ident("by"), ident("legend"), .symbol(.comma), ident("hour"), .end])
+        #expect(tokens.map(\.span) == [SourceSpan(0, 5), SourceSpan(6, 8), SourceSpan(9, 15), SourceSpan(15, 16), SourceSpan(17, 21), SourceSpan(21, 21)])
+        #expect(tokens.map(\.spaceBefore) == [false, true, true, false, true, false])
+    }
+
+    @Test func durations() throws {
+        let minute: Int64 = 60_000_000
+        #expect(try kinds("15m") == [.duration(15 * minute), .end])
+        #expect(try kinds("1h") == [.duration(60 * minute), .end])
+        #expect(try kinds("30s 2d 1w 500ms 90min 2sec") == [.duration(30_000_000), .duration(2 * 1440 * minute), .duration(7 * 1440 * minute),
+                                                          .duration(500_000), .duration(90 * minute), .duration(2_000_000), .end])
+        #expect(try kinds("1.5h") == [.duration(90 * minute), .end])
+        #expect(try kinds("1H") == [.duration(60 * minute), .end])
+        // A space, or a word that is not a unit, leaves a number.
+        #expect(try kinds("15 m") == [.number(15, isInteger: true), ident("m"), .end])
+        #expect(try kinds("15mx") == [.number(15, isInteger: true), ident("mx"), .end])
+    }
+
+    @Test func numbers() throws {
+        #expect(try kinds("42 3.25 .5 1e3 2.5E-2") == [.number(42, isInteger: true), .number(3.25, isInteger: false), .number(0.5, isInteger: false),
+                                                    .number(1000, isInteger: false), .number(0.025, isInteger: false), .end])
+        // A dot not followed by a digit ends the number.
+        #expect(try kinds("3.x") == [.number(3, isInteger: true), .symbol(.dot), ident("x"), .end])
+        #expect(try kinds("-4") == [.symbol(.minus), .number(4, isInteger: true), .end])
+    }
+
+    @Test func strings() throws {
+        #expect(try kinds(#""Bike""#) == [.string("Bike"), .end])
+        #expect(try kinds(#"'Bike'"#) == [.string("Bike"), .end])
+        #expect(try kinds(#""say ""hi""""#) == [.string(#"say "hi""#), .end])
+        #expect(try kinds("'it''s'") == [.string("it's"), .end])
+        #expect(try kinds(#""a\nb\tc\\d\"e""#) == [.string("a\nb\tc\\d\"e"), .end])
+        #expect(try kinds(#""""#) == [.string(""), .end])
+        #expect(try kinds(#""Café 😀""#) == [.string("Café 😀"), .end])
+        #expect(try kinds(#""it's""#) == [.string("it's"), .end])
+    }
+
+    @Test func unclosedStringIsADiagnosticWithItsSpan() {
+        let text = "where legend = \"Bike | count\ncount"
+        do {
+            _ = try Lexer.tokenize(SourceText(name: "t", text: text))
+            Issue.record("no error")
+        } catch let d as Diagnostic {
+            #expect(d.message == "this text is not closed")
+            // From the opening quote to the end of its line.
+            let open = text.utf8.firstIndex(of: UInt8(ascii: "\""))!
+            let lineEnd = text.utf8.firstIndex(of: 0x0A)!
+            #expect(d.span == SourceSpan(text.utf8.distance(from: text.utf8.startIndex, to: open), text.utf8.distance(from: text.utf8.startIndex, to: lineEnd)))
+        } catch { Issue.record("\(error)") }
+    }
+
+    @Test func namesInBackticksAndDottedNames() throws {
+        #expect(try kinds("`time span` `count`") == [.identifier("time span", quoted: true), .identifier("count", quoted: true), .end])
+        #expect(try kinds("position.x market.legends feed.stop_times.x2") == [ident("position.x"), ident("market.legends"), ident("feed.stop_times.x2"), .end])
+        #expect(try kinds("a. b") == [ident("a"), .symbol(.dot), ident("b"), .end])
+        #expect(try kinds("a.1") == [ident("a"), .number(0.1, isInteger: false), .end])
+        #expect(try kinds("Kjørehjelperen _x") == [ident("Kjørehjelperen"), ident("_x"), .end])
+        #expect(throws: Diagnostic.self) { try kinds("`open") }
+    }
+
+    @Test func resultReferences() throws {
+        #expect(try kinds("$3 | $12") == [.resultRef(3), .symbol(.pipe), .resultRef(12), .end])
+        #expect(try kinds("$ x") == [.unknown("$"), ident("x"), .end])
+        #expect(try kinds("_") == [ident("_"), .end])
+    }
+
+    @Test func symbolsLongestFirst() throws {
+        #expect(try kinds("a<=b>=c!=d<>e==f<g>h=i") == [
+            ident("a"), .symbol(.lessEqual), ident("b"), .symbol(.greaterEqual), ident("c"), .symbol(.notEqual), ident("d"),
+            .symbol(.lessGreater), ident("e"), .symbol(.doubleEqual), ident("f"), .symbol(.less), ident("g"), .symbol(.greater),
+            ident("h"), .symbol(.equal), ident("i"), .end,
+        ])
+        #expect(try kinds("(x)[y]+-*/%:!~") == [.symbol(.lparen), ident("x"), .symbol(.rparen), .symbol(.lbracket), ident("y"), .symbol(.rbracket),
+                                              .symbol(.plus), .symbol(.minus), .symbol(.star), .symbol(.slash), .symbol(.percent),
+                                              .symbol(.colon), .symbol(.bang), .symbol(.tilde), .end])
+    }
+
+    @Test func commentsNewlinesAndUnknownCharacters() throws {
+        #expect(try kinds("count # how many\nsort") == [ident("count"), .newline, ident("sort"), .end])
+        #expect(try kinds("# only a comment") == [.end])
+        #expect(try kinds("a;b") == [ident("a"), .semicolon, ident("b"), .end])
+        #expect(try kinds("a \\\n b") == [ident("a"), ident("b"), .end])  // backslash-newline joins lines
+        #expect(try kinds("a\r\nb") == [ident("a"), .newline, ident("b"), .end])
+        #expect(try kinds("@ ^ & {") == [.unknown("@"), .unknown("^"), .unknown("&"), .unknown("{"), .end])
+        #expect(try kinds("? count") == [ident("?"), ident("count"), .end])  // help's other name
+        // A "#" inside a string is text, not a comment.
+        #expect(try kinds(##"where note = "#1""##) == [ident("where"), ident("note"), .symbol(.equal), .string("#1"), .end])
+    }
+}
+
+@Suite struct ScriptTests {
+    func commands(_ text: String) -> [String] {
+        Script.commands(in: SourceText(name: "t", text: text)).map(\.text)
+    }
+
+    @Test func commandsEndAtSemicolonsAndLineBreaks() {
+        #expect(commands("load a.csv; count") == ["load a.csv", "count"])
+        #expect(commands("count\nwhere x = 1\n") == ["count", "where x = 1"])
+        #expect(commands("count;;\n\n;count") == ["count", "count"])
+        #expect(commands("") == [])
+        #expect(commands("# nothing\n\n  # at all\n") == [])
+        #expect(commands("count # first\n\n# between\ncount by hour # second") == ["count", "count by hour"])
+    }
+
+    @Test func pipelinesContinueOverLines() {
+        // A trailing |, a leading |, a trailing comma, an open parenthesis.
+        #expect(commands("where legend = \"Bike\" |\n  count by hour\ncount") == ["where legend = \"Bike\" |\n  count by hour", "count"])
+        #expect(commands("count by legend\n| sort count desc\n  | top 3\ncount") == ["count by legend\n| sort count desc\n  | top 3", "count"])
+        #expect(commands("count by legend,\n  hour") == ["count by legend,\n  hour"])
+        #expect(commands("where hour in (8,\n 12\n)\ncount") == ["where hour in (8,\n 12\n)", "count"])
+        #expect(commands("where (hour = 8\n or hour = 12)") == ["where (hour = 8\n or hour = 12)"])
+        #expect(commands("count |\n\n# a comment\n  sort count") == ["count |\n\n# a comment\n  sort count"])
+        // A line starting with | after a blank line still continues.
+        #expect(commands("count by legend\n\n| sort count") == ["count by legend\n\n| sort count"])
+    }
+
+    @Test func linesAndSpansOfCommands() {
+        let script = Script.commands(in: SourceText(name: "t", text: "load x.csv\n\ncount |\n sort count\nlimit 3"))
+        #expect(script.map(\.line) == [1, 3, 5])
+        #expect(script.allSatisfy { $0.tokens.last?.kind == .end })
+        #expect(!script[1].tokens.contains { $0.kind == .newline })
+    }
+
+    @Test func anUnclosedStringSpoilsOnlyItsCommand() {
+        let script = Script.commands(in: SourceText(name: "t", text: "where note = \"abc\ncount\nwhere x = 'y"))
+        #expect(script.count == 3)
+        #expect(script[0].lexError?.message == "this text is not closed")
+        #expect(script[1].lexError == nil)
+        #expect(script[1].text == "count")
+        #expect(script[2].lexError != nil)
+    }
+
+    @Test func incompleteInput() {
+        #expect(Script.isIncomplete("count by legend |"))
+        #expect(Script.isIncomplete("count by legend |   # more to come"))
+        #expect(Script.isIncomplete("count by legend,"))
+        #expect(Script.isIncomplete("where hour in (8, 12"))
+        #expect(Script.isIncomplete("where (hour = 8 or (hour = 9)"))
+        #expect(!Script.isIncomplete("count by legend"))
+        #expect(!Script.isIncomplete("where hour in (8, 12)"))
+        #expect(!Script.isIncomplete(""))
+        #expect(!Script.isIncomplete("count |; count"))
+        #expect(!Script.isIncomplete("where x = \"abc"))
+        #expect(Script.isIncomplete("count) |"))
+    }
+}
+
+@Suite struct ParserTests {
+    func statement(_ text: String) throws -> Statement {
+        let source = SourceText(name: "t", text: text)
+        let commands = Script.commands(in: source)
+        guard commands.count == 1 else { throw TestError(description: "\(commands.count) commands in \(text)") }
+        if let e = commands[0].lexError { throw e }
+        var p = Parser(source: source, tokens: commands[0].tokens)
+        return try p.parseStatement()
+    }
+
+    func pipeline(_ text: String) throws -> Pipeline {
+        guard case .pipeline(let p) = try statement(text) else { throw TestError(description: "not a pipeline: \(text)") }
+        return p
+    }
+
+    func args(_ text: String) throws -> StageArgs {
+        let p = try pipeline(text)
+        guard let last = p.stages.last else { throw TestError(description: "no stages") }
+        return last.args
+    }
+
+    func error(_ text: String) -> Diagnostic? {
+        do { _ = try statement(text); return nil } catch let d as Diagnostic { return d } catch { return nil }
+    }
+
+    /// Expressions printed with explicit parentheses, to check precedence and shape.
+    func show(_ e: Expr) -> String {
+        switch e {
+        case .column(let n, _): return n
+        case .literal(let v, _):
+            switch v {
+            case .string(let s): return "\"\(s)\""
+            case .duration(let d): return "\(d)us"
+            case .null: return "null"
+            default: return Arithmetic.text(v)
+            }
+        case .unary(let op, let x, _): return "(\(op == .not ? "not" : "-") \(show(x)))"
+        case .binary(let op, let a, let b, _): return "(\(show(a)) \(op.rawValue) \(show(b)))"
+        case .call(let f, let a, _): return "\(f)(" + a.map(show).joined(separator: ", ") + ")"
+        case .inList(let x, let items, let neg, _): return "(\(show(x)) \(neg ? "not in" : "in") [" + items.map(show).joined(separator: ", ") + "])"
+        case .isNull(let x, let neg, _): return "(\(show(x)) is \(neg ? "not " : "")null)"
+        case .between(let x, let a, let b, let neg, _): return "(\(show(x)) \(neg ? "not " : "")between \(show(a)) and \(show(b)))"
+        }
+    }
+
+    func filter(_ text: String) throws -> String {
+        guard case .filter(let e) = try args("where " + text) else { throw TestError(description: "not a filter") }
+        return show(e)
+    }
+
+    @Test func expressionsAndPrecedence() throws {
+        #expect(try filter("a = 1 or b = 2 and not c > 3") == "((a = 1) or ((b = 2) and (not (c > 3))))")
+        #expect(try filter("x + 2 * y - 3 % 2 >= 4") == "(((x + (2 * y)) - (3 % 2)) >= 4)")
+        #expect(try filter("-x < -2.5") == "((- x) < -2.5)")
+        #expect(try filter("legend in (\"Bike\", 'Walking')") == "(legend in [\"Bike\", \"Walking\"])")
+        #expect(try filter("legend not in (\"Bike\")") == "(legend not in [\"Bike\"])")
+        #expect(try filter("hour between 12 and 16") == "(hour between 12 and 16)")
+        #expect(try filter("hour not between 12 and 16") == "(hour not between 12 and 16)")
+        #expect(try filter("angle is null") == "(angle is null)")
+        #expect(try filter("angle is not null") == "(angle is not null)")
+        #expect(try filter("note contains \"phone\"") == "(note contains \"phone\")")
+        #expect(try filter("note not contains \"phone\"") == "(not (note contains \"phone\"))")
+        #expect(try filter("note starts with \"A\" or note ends with \"z\"") == "((note starts with \"A\") or (note ends with \"z\"))")
+        #expect(try filter("note ~ \"^[0-9]+$\"") == "(note matches \"^[0-9]+$\")")
+        #expect(try filter("a == 1 and b <> 2 and c != 3") == "(((a = 1) and (b != 2)) and (c != 3))")
+        #expect(try filter("hour(time) = 8 and round(x, 1) > 2") == "((hour(time) = 8) and (round(x, 1) > 2))")
+        #expect(try filter("time > time - 15m") == "(time > (time - 900000000us))")
+        #expect(try filter("!(a = true)") == "(not (a = true))")
+        #expect(try filter("x = null") == "(x = null)")
+        #expect(try filter("`time span` = 'x'") == "(time span = \"x\")")
+    }
+
+    @Test func everyVerbInTheRegistryParses() throws {
+        // One line per verb and alias of the registry; the test fails when a verb is added without one.
+        let lines: [String: String] = [
+            "load": "load datasets/market.json as torget at a.b", "use": "use market", "tables": "tables",
+            "describe": "describe market", "where": "where x > 1", "sort": "sort x desc", "top": "top 3 by x",
+            "limit": "limit 5 offset 2", "distinct": "distinct legend, hour", "count": "count by legend",
+            "sum": "sum x by legend", "avg": "avg x", "min": "min x", "max": "max x", "median": "median x",
+            "stddev": "stddev x", "first": "first x", "last": "last x", "pNN": "p90 x by legend",
+            "select": "select a, b as c, d = a * 2, -e, *", "let": "let y = x * 2", "rename": "rename a as b, c to d",
+            "join": "join other on id", "fill": "fill 15m", "save": "save out.csv", "set": "set output csv",
+            "help": "help count", "chart": "chart bar",
+        ]
+        for spec in Verbs.all {
+            guard let line = lines[spec.name] else { Issue.record("no parse test for \(spec.name)"); continue }
+            let p = try pipeline(line)
+            #expect(p.stages.count == 1)
+            #expect(p.stages[0].verb == spec.name, "\(line)")
+            // Aliases parse as the same verb.
+            for alias in spec.aliases where alias != "?" {
+                let rest = line.split(separator: " ", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
+                let aliased = spec.name == "join" ? "left join other on id" : alias + (rest.isEmpty ? "" : " " + rest)
+                #expect(try pipeline(aliased).stages[0].verb == spec.name, "\(aliased)")
+            }
+        }
+    }
+
+    @Test func shapesOfSourceAndOutputVerbs() throws {
+        guard case .load(let path, let alias, let at) = try args("load datasets/market.json as torget at a.b") else { Issue.record("load"); return }
+        #expect(path == "datasets/market.json" && alias == "torget" && at == "a.b")
+        guard case .load(let p2, nil, nil) = try args("load \"my data/x y.csv\"") else { Issue.record("quoted load"); return }
+        #expect(p2 == "my data/x y.csv")
+        guard case .load(let p3, nil, nil) = try args("load ../data/my-file_2.2017.csv") else { Issue.record("path"); return }
+        #expect(p3 == "../data/my-file_2.2017.csv")
+        guard case .use("market.legends") = try args("use market.legends") else { Issue.record("use"); return }
+        guard case .tables = try args("tables") else { Issue.record("tables"); return }
+        guard case .describe(nil) = try args("describe") else { Issue.record("describe"); return }
+        guard case .describe("rides") = try args("describe rides") else { Issue.record("describe t"); return }
+        guard case .save("out.csv", false) = try args("count | save out.csv") else { Issue.record("save"); return }
+        guard case .save("out.csv", true) = try args("count | save! out.csv") else { Issue.record("save!"); return }
+        guard case .save("out.csv", true) = try args("count | save out.csv force") else { Issue.record("save force"); return }
+        guard case .set("timezone", "Europe/Oslo", _) = try args("set TimeZone Europe/Oslo") else { Issue.record("set"); return }
+        guard case .set("timezone", "+05:30", _) = try args("set timezone +05:30") else { Issue.record("set offset"); return }
+        guard case .help(nil) = try args("help") else { Issue.record("help"); return }
+        guard case .help("count") = try args("help count") else { Issue.record("help count"); return }
+        guard case .fill(nil) = try args("fill") else { Issue.record("fill"); return }
+        guard case .fill(.some(900_000_000)) = try args("fill 15m") else { Issue.record("fill 15m"); return }
+    }
+
+    @Test func shapesOfRowVerbs() throws {
+        guard case .sort(let keys) = try args("sort legend, time desc, x asc") else { Issue.record("sort"); return }
+        #expect(keys.map { show($0.expr) } == ["legend", "time", "x"])
+        #expect(keys.map(\.descending) == [false, true, false])
+        guard case .sort(let byKeys) = try args("sort by count desc") else { Issue.record("sort by"); return }
+        #expect(byKeys.count == 1 && byKeys[0].descending)
+        guard case .top(3, let top) = try args("top 3 by x, y asc") else { Issue.record("top"); return }
+        #expect(top.map(\.descending) == [true, false])  // top N by K means the largest unless asc
+        guard case .top(5, let none) = try args("top 5") else { Issue.record("top 5"); return }
+        #expect(none.isEmpty)
+        guard case .limit(5, 0) = try args("limit 5") else { Issue.record("limit"); return }
+        guard case .limit(3, 10) = try args("limit 3 offset 10") else { Issue.record("limit offset"); return }
+        guard case .distinct(let d) = try args("distinct legend, hour") else { Issue.record("distinct"); return }
+        #expect(d.map(show) == ["legend", "hour"])
+    }
+
+    @Test func shapesOfSummaries() throws {
+        guard case .aggregate(let items, let keys) = try args("avg angle as mean_angle, count distinct legend, count, p90 x by legend, hour(time) as h, every 15m") else {
+            Issue.record("aggregate"); return
+        }
+        #expect(items.map(\.function) == [.avg, .count, .count, .percentile(90)])
+        #expect(items.map(\.distinct) == [false, true, false, false])
+        #expect(items.map(\.alias) == ["mean_angle", nil, nil, nil])
+        #expect(items.map { $0.argument.map(show) } == ["angle", "legend", nil, "x"])
+        #expect(keys.count == 3)
+        #expect(keys.map(\.alias) == [nil, "h", nil])
+        if case .expr(let e) = keys[0].kind { #expect(show(e) == "legend") } else { Issue.record("key 0") }
+        if case .expr(let e) = keys[1].kind { #expect(show(e) == "hour(time)") } else { Issue.record("key 1") }
+        if case .every(let step, nil) = keys[2].kind { #expect(step == 900_000_000) } else { Issue.record("key 2") }
+        guard case .aggregate(_, let on) = try args("count by every 1h of dropped_off_at as slot") else { Issue.record("every of"); return }
+        if case .every(3_600_000_000, let column?) = on[0].kind { #expect(show(column) == "dropped_off_at") } else { Issue.record("every of column") }
+        #expect(on[0].alias == "slot")
+        guard case .aggregate(let mean, let noKeys) = try args("mean x") else { Issue.record("mean"); return }
+        #expect(mean[0].function == .avg && noKeys.isEmpty)
+        #expect(error("sum by legend")?.message == "sum needs a column, as in: sum x")
+        #expect(error("count by every 0m")?.message == "the span after every must be more than zero")
+        #expect(error("count by every hour")?.message == "expected a span after every, such as 15m, 1h or 1d")
+    }
+
+    @Test func shapesOfColumnVerbs() throws {
+        guard case .select(let items) = try args("select a, b as c, d = a * 2, -e, *") else { Issue.record("select"); return }
+        #expect(items.count == 5)
+        if case .expr(let e, nil) = items[0].kind { #expect(show(e) == "a") } else { Issue.record("item 0") }
+        if case .expr(let e, "c") = items[1].kind { #expect(show(e) == "b") } else { Issue.record("item 1") }
+        if case .expr(let e, "d") = items[2].kind { #expect(show(e) == "(a * 2)") } else { Issue.record("item 2") }
+        if case .exclude("e") = items[3].kind {} else { Issue.record("item 3") }
+        if case .all = items[4].kind {} else { Issue.record("item 4") }
+        guard case .derive(let d) = try args("where x > 1 | let y = x * 2, z = y + 1") else { Issue.record("derive"); return }
+        #expect(d.map(\.name) == ["y", "z"] && d.map { show($0.expr) } == ["(x * 2)", "(y + 1)"])
+        guard case .rename(let pairs) = try args("rename a as b, c to d") else { Issue.record("rename"); return }
+        #expect(pairs.map(\.from) == ["a", "c"] && pairs.map(\.to) == ["b", "d"])
+        guard case .join(.table("users", _), .inner, let on) = try args("join users on driver = username, day") else { Issue.record("join"); return }
+        #expect(on.map { show($0.0) + "=" + show($0.1) } == ["driver=username", "day=day"])
+        guard case .join(.table("w", _), .left, _) = try args("left join w on hour") else { Issue.record("left join"); return }
+        guard case .join(.table("w", _), .left, _) = try args("left outer join w on hour") else { Issue.record("left outer join"); return }
+        guard case .join(.result(2, _), .inner, _) = try args("join $2 on hour") else { Issue.record("join $2"); return }
+        guard case .join(.last, .inner, _) = try args("join _ on hour") else { Issue.record("join _"); return }
+    }
+
+    @Test func sourcesOfPipelines() throws {
+        if case .current = try pipeline("count").source {} else { Issue.record("current") }
+        if case .table("rides", _) = try pipeline("rides | count").source {} else { Issue.record("table") }
+        if case .table("market.legends", _) = try pipeline("market.legends").source {} else { Issue.record("bare table") }
+        if case .result(3, _) = try pipeline("$3 | count").source {} else { Issue.record("$3") }
+        if case .last = try pipeline("_ | sort count").source {} else { Issue.record("_") }
+        #expect(try pipeline("$3").stages.isEmpty)
+        #expect(try pipeline("`count` | limit 2").stages.count == 1)
+        if case .table("count", _) = try pipeline("`count` | limit 2").source {} else { Issue.record("quoted table") }
+    }
+
+    @Test func letKeepsAPipelineOrAddsAColumn() throws {
+        guard case .assign("busy", let p, _) = try statement("let busy = count by hour") else { Issue.record("assign"); return }
+        #expect(p.stages.count == 1 && p.stages[0].verb == "count")
+        guard case .assign("m", let q, _) = try statement("let m = market | where x > 1") else { Issue.record("assign table"); return }
+        if case .table("market", _) = q.source {} else { Issue.record("source") }
+        guard case .assign("r", _, _) = try statement("let r = $3") else { Issue.record("assign $3"); return }
+        guard case .pipeline(let col) = try statement("let x = a * 2"), case .derive(let d2) = col.stages[0].args, d2.count == 1 else { Issue.record("column"); return }
+        #expect(d2[0].name == "x" && show(d2[0].expr) == "(a * 2)")
+        // count * 2 is arithmetic on a column called count, not the verb.
+        guard case .pipeline(let c2) = try statement("let double = count * 2"), case .derive(let d3) = c2.stages[0].args, d3.first?.name == "double" else { Issue.record("count * 2"); return }
+    }
+
+    @Test func sessionCommands() throws {
+        guard case .meta("save", "lesson.utq", _) = try statement(":save lesson.utq") else { Issue.record(":save"); return }
+        guard case .meta("history", nil, _) = try statement("history") else { Issue.record("history"); return }
+        guard case .meta("quit", nil, _) = try statement("quit") else { Issue.record("quit"); return }
+        guard case .pipeline(let h) = try statement(":help count"), case .help("count") = h.stages[0].args else { Issue.record(":help"); return }
+        let d = error(":sav x")
+        #expect(d?.message == "unknown session command :sav — did you mean \"save\"?")
+        #expect(d?.span == SourceSpan(0, 4))
+    }
+
+    @Test func errorsPointAtTheirWords() throws {
+        let text = "count by legend | cont by hour"
+        let d = error(text)
+        #expect(d?.message == "unknown verb \"cont\" — did you mean \"count\"?")
+        #expect(d?.span == SourceSpan(18, 22))
+        #expect(error("srot x")?.message == "unknown verb \"srot\" — did you mean \"sort\"?")
+        #expect(error("frobnicate x")?.message == "unknown verb \"frobnicate\"")
+        #expect(error("frobnicate x")?.hint == "type help to list the verbs")
+        // A word alone is a table name; the binder judges it.
+        #expect(error("frobnicate") == nil)
+        let trailing = error("count |")
+        #expect(trailing?.message == "expected a verb after '|'")
+        #expect(trailing?.span == SourceSpan(7, 7))
+        let limit = error("limit x")
+        #expect(limit?.message == "expected how many rows (a whole number), found \"x\"")
+        #expect(limit?.span == SourceSpan(6, 7))
+        #expect(limit?.usage == LimitVerb.spec.usage)
+        #expect(error("limit -3")?.message == "expected how many rows (a whole number), found '-'")
+        let extra = error("where a = 1 b")
+        #expect(extra?.message == "unexpected \"b\"")
+        #expect(extra?.span == SourceSpan(12, 13))
+        #expect(error("where")?.message == "expected a value or a column name, found the end of the command")
+        #expect(error("where a = @")?.message == "unexpected character '@'")
+        #expect(error("where a in 1, 2")?.message == "expected '(' after in, as in: legend in (\"Bike\", \"Walking\"), found the number 1")
+        #expect(error("where a between 1 or 2")?.message == "expected and in between … and …")
+        #expect(error("where a is 5")?.message == "expected null after is, as in: angle is null")
+        #expect(error("rename a b")?.message == "expected as after the column name, as in: rename legend as behaviour")
+        #expect(error("join users")?.message == "expected on and the key, as in: join users on username")
+        #expect(error("set output")?.message == "set output needs a value")
+        #expect(error("load")?.message == "expected a file name, found the end of the command")
+        #expect(error("load x.csv as")?.message == "expected a table name after as, found the end of the command")
+        #expect(error("count by legend hour")?.message == "unexpected \"hour\"")
+        #expect(error("where (a = 1")?.message == "expected ')', found the end of the command")
+    }
+}
