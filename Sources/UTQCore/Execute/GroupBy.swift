@@ -76,6 +76,10 @@ struct GroupBy {
     let cancel: CancellationFlag?
 
     func run(keys: [NamedExpr], aggregates: [BoundAggregate], schema: Schema) throws -> Table {
+        if !keys.isEmpty, aggregates.allSatisfy({ $0.function == .count && $0.argument == nil && !$0.distinct }),
+           let fast = CountByCodes(keys: keys, table: table) {
+            return try countByCodes(fast, keys: keys, aggregates: aggregates, schema: schema)
+        }
         let n = table.rowCount
         let ev = Evaluator(table: table)
         let keyColumns = try keys.map { try ev.column($0.expr, name: $0.name) }
@@ -161,5 +165,30 @@ struct GroupBy {
         let order = Sorting.order(Array(columns.prefix(keys.count)), descending: Array(repeating: false, count: keys.count), count: groups)
         for (i, f) in schema.fields.enumerated() where i < out.columns.count { out.columns[i].unit = f.unit }
         return out.gather(order)
+    }
+
+    /// `count by` small keys: counts per slot in one pass, then the groups in key order, with
+    /// the key values read from each group's first row as the general path does.
+    func countByCodes(_ fast: CountByCodes, keys: [NamedExpr], aggregates: [BoundAggregate], schema: Schema) throws -> Table {
+        let (counts, first) = try fast.run(rowCount: table.rowCount, cancel: cancel)
+        var firstRows: [Int32] = [], groupCounts: [Int64] = []
+        for s in 0..<counts.count where counts[s] > 0 {
+            firstRows.append(first[s])
+            groupCounts.append(counts[s])
+        }
+        // Slots are in key-code order, not key order: put the first rows in row order, as the
+        // general path meets them, then sort by key.
+        let order = firstRows.indices.sorted { firstRows[$0] < firstRows[$1] }
+        firstRows = order.map { firstRows[$0] }
+        groupCounts = order.map { groupCounts[$0] }
+        let sample = table.gather(firstRows)
+        let ev = Evaluator(table: sample)
+        var columns = try keys.map { try ev.column($0.expr, name: $0.name) }
+        for a in aggregates { columns.append(Column(name: a.name, storage: .int(groupCounts))) }
+        var out = Table(name: table.name, columns: columns, zone: schema.zone, timeColumn: schema.timeColumn, rowNoun: "rows")
+        out.rowCount = firstRows.count
+        for (i, f) in schema.fields.enumerated() where i < out.columns.count { out.columns[i].unit = f.unit }
+        let sorted = Sorting.order(Array(columns.prefix(keys.count)), descending: Array(repeating: false, count: keys.count), count: out.rowCount)
+        return out.gather(sorted)
     }
 }

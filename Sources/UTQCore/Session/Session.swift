@@ -64,7 +64,10 @@ public final class Session: @unchecked Sendable {
             for i in outcome.outputs.indices {
                 if case .table(var r) = outcome.outputs[i] { r.elapsed = elapsed; outcome.outputs[i] = .table(r) }
             }
-            if settings.timer { outcome.outputs.append(.info("time: " + Session.formatSeconds(elapsed))) }
+            // The time of a command, not of the setting that asks for it.
+            var isSetting = false
+            if case .pipeline(let p) = statement, p.stages.count == 1, case .set = p.stages[0].args { isSetting = true }
+            if settings.timer && !isSetting { outcome.outputs.append(.info("time: " + Session.formatSeconds(elapsed))) }
             if case .meta = statement {} else { history.append(command.text) }
         } catch var d as Diagnostic {
             d.source = d.source ?? command.source
