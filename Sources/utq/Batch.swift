@@ -13,12 +13,16 @@ struct Batch {
         let printer = Printer(session: session, showLocation: true, interactive: false)
         var failed = false
         var quit = false
+        var bar = ProgressBar.watch(session)
         session.run(Batch.stripShebang(text), name: name, keepGoing: keepGoing) { command, outcome in
+            bar?.finish()
+            bar = ProgressBar.watch(session)
             if echo { Terminal.out("utq> " + command.text.replacingOccurrences(of: "\n", with: "\n ...> ") + "\n") }
             printer.print(outcome)
             if !outcome.succeeded { failed = true }
             if outcome.quit { quit = true }
         }
+        bar?.finish()
         _ = quit
         return !failed
     }

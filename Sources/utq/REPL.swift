@@ -44,10 +44,14 @@ struct REPL {
                 if text.trimmingCharacters(in: .whitespaces).isEmpty { continue }
                 editor.add(text.replacingOccurrences(of: "\n", with: " "))
                 var quit = false
+                var bar = ProgressBar.watch(session)
                 session.run(text, name: "<input>", keepGoing: true) { _, outcome in
+                    bar?.finish()
+                    bar = ProgressBar.watch(session)
                     printer.print(outcome)
                     if outcome.quit { quit = true }
                 }
+                bar?.finish()
                 interruptFlag.reset()
                 if quit {
                     editor.saveHistory()

@@ -14,6 +14,8 @@ public struct CSVOptions: Sendable {
     public var names: [String]?
     /// How many parts to read in parallel; by default one per core for large files.
     public var parts: Int?
+    /// Counts the bytes read, for a progress bar.
+    public var progress: LoadProgress?
 
     public init(delimiter: UInt8? = nil) { self.delimiter = delimiter }
 }
@@ -173,6 +175,7 @@ public enum CSVLoader {
                 if pos > 0 { buffer.removeSubrange(0..<pos); pos = 0 }
                 let n = try source.read(at: offset, count: min(options.chunkSize, range.upperBound - offset), into: &buffer, nuls: &nuls)
                 offset += n
+                options.progress?.advance(n)
                 final = n == 0 || offset >= range.upperBound
             }
             let end: Int

@@ -6,12 +6,13 @@ import Foundation
 /// read by several workers, each from a record boundary of its own.
 public enum JSONRecordLoader {
     public static func load(path: String, name: String, zone: ZoneRules, chunkSize: Int = 1 << 20,
-                            parts: Int? = nil, cancel: CancellationFlag? = nil) throws -> LoadedTable {
+                            parts: Int? = nil, cancel: CancellationFlag? = nil, progress: LoadProgress? = nil) throws -> LoadedTable {
         var plan: [String: CellType]? = nil
         var parts = parts
         for _ in 0..<64 {
             do {
-                return try read(path: path, name: name, zone: zone, chunkSize: chunkSize, parts: parts, plan: &plan, cancel: cancel)
+                return try read(path: path, name: name, zone: zone, chunkSize: chunkSize, parts: parts, plan: &plan, cancel: cancel,
+                                progress: progress)
             } catch let conflict as RecordConflict {
                 plan![conflict.column] = conflict.widened
             } catch is SplitMismatch {
@@ -28,7 +29,7 @@ public enum JSONRecordLoader {
     enum Layout { case array, lines }
 
     private static func read(path: String, name: String, zone: ZoneRules, chunkSize: Int, parts: Int?,
-                             plan: inout [String: CellType]?, cancel: CancellationFlag?) throws -> LoadedTable {
+                             plan: inout [String: CellType]?, cancel: CancellationFlag?, progress: LoadProgress?) throws -> LoadedTable {
         let source = try FileSource(path: path)
         var head = try source.head(max(chunkSize, 4 << 20))
         let headIsAll = head.count >= source.size
@@ -59,7 +60,7 @@ public enum JSONRecordLoader {
                 try readPart(source, ranges[w], last: w == ranges.count - 1, layout: layout, plan: columnPlan, zone: zone,
                              // The first part's columns will take in the others': reserve room for all.
                              rowEstimate: (w == 0 ? source.size : ranges[w].count) / bytesPerRecord * 17 / 16 + 64,
-                             chunkSize: chunkSize, cancel: cancel, path: path, stop: results)
+                             chunkSize: chunkSize, cancel: cancel, progress: progress, path: path, stop: results)
             })
         }
         // Join the parts column by column, by name (a column may first appear in any part).
@@ -107,7 +108,7 @@ public enum JSONRecordLoader {
     /// One worker's stretch: records from its start up to its end (the last one also reads
     /// the closing bracket and checks nothing follows it).
     static func readPart(_ source: FileSource, _ range: Range<Int>, last: Bool, layout: Layout, plan: [String: CellType],
-                         zone: ZoneRules, rowEstimate: Int, chunkSize: Int, cancel: CancellationFlag?, path: String,
+                         zone: ZoneRules, rowEstimate: Int, chunkSize: Int, cancel: CancellationFlag?, progress: LoadProgress?, path: String,
                          stop: ParallelParts<JSONPart>) throws -> JSONPart {
         var parser = RecordParser()
         var builders: [ColumnBuilder] = []
@@ -125,6 +126,7 @@ public enum JSONRecordLoader {
             if pos > 0 { buffer.removeSubrange(0..<pos); base += pos; pos = 0 }
             let n = try source.read(at: offset, count: min(chunkSize, range.upperBound - offset), into: &buffer, nuls: &nuls)
             offset += n
+            progress?.advance(n)
             final = n == 0 || offset >= range.upperBound
         }
         if !final { try refill() }

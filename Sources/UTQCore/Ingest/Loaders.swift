@@ -10,9 +10,12 @@ public struct LoadRequest: Sendable {
     /// Zone for times written without an offset (the session's default).
     public var zone: ZoneRules
     public var cancel: CancellationFlag?
+    /// Counts the bytes read, for a progress bar.
+    public var progress: LoadProgress?
 
-    public init(path: String, name: String? = nil, at: String? = nil, zone: ZoneRules, cancel: CancellationFlag? = nil) {
-        self.path = path; self.name = name; self.at = at; self.zone = zone; self.cancel = cancel
+    public init(path: String, name: String? = nil, at: String? = nil, zone: ZoneRules, cancel: CancellationFlag? = nil,
+                progress: LoadProgress? = nil) {
+        self.path = path; self.name = name; self.at = at; self.zone = zone; self.cancel = cancel; self.progress = progress
     }
 }
 
@@ -54,7 +57,9 @@ public enum Loaders {
         if BehaviourMapperExport.looksLike(head) {
             return try BehaviourMapperExport.load(path: path, name: name, head: head, cancel: request.cancel)
         }
-        let loaded = try CSVLoader.load(path: path, name: name, zone: request.zone, cancel: request.cancel)
+        var options = CSVOptions()
+        options.progress = request.progress
+        let loaded = try CSVLoader.load(path: path, name: name, zone: request.zone, options: options, cancel: request.cancel)
         return LoadResult(tables: [loaded.table], summary: summary(loaded.table), warnings: loaded.warnings)
     }
 
@@ -117,7 +122,8 @@ enum JSONLoading {
         let path = request.path
         if request.at == nil, let first = head.first(where: { $0 > 0x20 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }) {
             if first == UInt8(ascii: "[") || isLines(head) {
-                let loaded = try JSONRecordLoader.load(path: path, name: name, zone: request.zone, cancel: request.cancel)
+                let loaded = try JSONRecordLoader.load(path: path, name: name, zone: request.zone, cancel: request.cancel,
+                                                       progress: request.progress)
                 return LoadResult(tables: [loaded.table], summary: Loaders.summary(loaded.table), warnings: loaded.warnings)
             }
         }

@@ -84,7 +84,11 @@ extension Session {
 
     func load(path: String, alias: String?, at: String?, source: SourceText, span: SourceSpan, into outcome: inout CommandOutcome) throws {
         let full = resolve(path, relativeTo: source)
-        let request = LoadRequest(path: full, name: alias ?? Loaders.tableName(for: path), at: at, zone: defaultZone, cancel: cancel)
+        let request = LoadRequest(path: full, name: alias ?? Loaders.tableName(for: path), at: at, zone: defaultZone, cancel: cancel,
+                                  progress: progress)
+        let size = (try? FileManager.default.attributesOfItem(atPath: full)[.size] as? Int) ?? 0
+        progress.begin(path, bytes: size)
+        defer { progress.end() }
         let result: LoadResult
         do {
             result = try Loaders.load(request)

@@ -14,6 +14,8 @@ public final class Session: @unchecked Sendable {
     public var workingDirectory: String
     /// Set from outside (Ctrl-C) to stop the running command.
     public let cancel: CancellationFlag
+    /// How far the running load has got; the shell may draw it.
+    public let progress = LoadProgress()
     /// Commands that succeeded, for `:save` and `history`.
     public private(set) var history: [String] = []
     /// The group keys of results and named tables that came from a summary (`$3`, `busy`),
