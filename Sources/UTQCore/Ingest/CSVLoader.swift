@@ -7,7 +7,16 @@ public struct CSVOptions: Sendable {
     /// Rows read to decide each column's type before the full read.
     public var sampleRows = 2000
     /// A column's type decided by the caller instead of by inference (GTFS ids stay text).
+    /// Such a type is a promise about the file: a cell that breaks it is left empty, with a
+    /// warning naming its line, instead of widening the column.
     public var typeOverride: (@Sendable (String) -> CellType?)?
+    /// Keep the line each row starts on (`LoadedTable.rowLines`), for checks that point
+    /// at rows after the read (GTFS references between files).
+    public var recordLines = false
+    /// Cells past the header's width that are all empty are a trailing delimiter, not extra
+    /// cells (Behaviour Mapper's export ends every line with one). Formats that define their
+    /// columns exactly (GTFS) turn this off, so such cells are reported.
+    public var ignoresEmptyExtraCells = true
     /// Bytes read at a time.
     public var chunkSize = 4 << 20
     /// Column names for a file without a header line (its first line is data).
@@ -24,6 +33,8 @@ public struct CSVOptions: Sendable {
 public struct LoadedTable: Sendable {
     public var table: Table
     public var warnings: [LoadWarning]
+    /// The line each row starts on, when `CSVOptions.recordLines` asked for it.
+    public var rowLines: [Int32] = []
 }
 
 /// Reads CSV, TSV and other delimited text into typed columns. Types come from a sample
@@ -32,20 +43,31 @@ public struct LoadedTable: Sendable {
 public enum CSVLoader {
     public static func load(path: String, name: String, zone: ZoneRules, options: CSVOptions = CSVOptions(),
                             cancel: CancellationFlag? = nil) throws -> LoadedTable {
+        try load(try FileSource(path: path), name: name, zone: zone, options: options, cancel: cancel)
+    }
+
+    /// Delimited text already in memory (a file unpacked from a zip); `path` names it in messages.
+    public static func load(bytes: [UInt8], path: String, name: String, zone: ZoneRules, options: CSVOptions = CSVOptions(),
+                            cancel: CancellationFlag? = nil) throws -> LoadedTable {
+        try load(try FileSource(bytes: bytes, path: path), name: name, zone: zone, options: options, cancel: cancel)
+    }
+
+    private static func load(_ source: FileSource, name: String, zone: ZoneRules, options: CSVOptions,
+                             cancel: CancellationFlag?) throws -> LoadedTable {
         var types: [CellType]? = nil
         for _ in 0..<64 {
             do {
-                return try read(path: path, name: name, zone: zone, options: options, types: &types, cancel: cancel)
+                return try read(source, name: name, zone: zone, options: options, types: &types, cancel: cancel)
             } catch let conflict as TypeConflict {
                 types![conflict.column] = conflict.widened
             }
         }
-        throw LoadError(path: path, "column types kept changing while reading")
+        throw LoadError(path: source.path, "column types kept changing while reading")
     }
 
-    private static func read(path: String, name: String, zone: ZoneRules, options: CSVOptions,
+    private static func read(_ source: FileSource, name: String, zone: ZoneRules, options: CSVOptions,
                              types: inout [CellType]?, cancel: CancellationFlag?) throws -> LoadedTable {
-        let source = try FileSource(path: path)
+        let path = source.path
         var warnings = WarningLog(path: path)
         if source.size == 0 { throw LoadError(path: path, "the file is empty") }
         var head = try source.head(options.chunkSize)
@@ -74,6 +96,12 @@ public enum CSVLoader {
         let names = cleanHeader(header, warnings: &warnings)
         let width = names.count
         let dataStart = pos
+        var rules = CSVRecordRules()
+        rules.promised = names.map { options.typeOverride?($0) != nil }
+        rules.recordLines = options.recordLines
+        rules.ignoresEmptyExtraCells = options.ignoresEmptyExtraCells
+        rules.lineEnd = options.names == nil ? scanner.lineEnd : nil
+        let recordRules = rules
 
         // Types from a sample of rows, unless a previous pass fixed them.
         if types == nil {
@@ -123,15 +151,17 @@ public enum CSVLoader {
             }
             results.set(w, Result {
                 try readPart(source, ranges[w].range, line: ranges[w].line, delimiter: delimiter, width: width,
-                             builders: builders, options: options, cancel: cancel, path: path, stop: results)
+                             builders: builders, rules: recordRules, options: options, cancel: cancel, path: path, stop: results)
             })
         }
         var merged: [ColumnBuilder] = []
         var nuls = 0
+        var rowLines: [Int32] = []
         for w in 0..<ranges.count {
             let part = try results.get(w)
             nuls += part.nuls
             warnings.merge(part.records.warnings)
+            rowLines += part.records.rowLines
             if w == 0 { merged = part.records.builders } else {
                 for k in 0..<width { try merged[k].absorb(part.records.builders[k]) }
             }
@@ -146,7 +176,7 @@ public enum CSVLoader {
         let guessedZone = inferredZone(merged, default: zone)
         if let note = guessedZone.note { warnings.add("zone", line: nil, note) }
         let table = Table(name: name, columns: columns, zone: guessedZone.zone)
-        return LoadedTable(table: table, warnings: warnings.finish())
+        return LoadedTable(table: table, warnings: warnings.finish(), rowLines: rowLines)
     }
 
     /// Records in the first chunk, for estimating how many rows the file holds.
@@ -160,9 +190,9 @@ public enum CSVLoader {
 
     /// One worker's stretch of the file, read in chunks; only whole records are parsed.
     static func readPart(_ source: FileSource, _ range: Range<Int>, line: Int, delimiter: UInt8, width: Int,
-                         builders: [ColumnBuilder], options: CSVOptions, cancel: CancellationFlag?, path: String,
-                         stop: ParallelParts<CSVPart>) throws -> CSVPart {
-        var records = CSVRecords(delimiter: delimiter, width: width, builders: builders, line: line, path: path)
+                         builders: [ColumnBuilder], rules: CSVRecordRules, options: CSVOptions, cancel: CancellationFlag?,
+                         path: String, stop: ParallelParts<CSVPart>) throws -> CSVPart {
+        var records = CSVRecords(delimiter: delimiter, width: width, builders: builders, line: line, path: path, rules: rules)
         var buffer: [UInt8] = []
         buffer.reserveCapacity(options.chunkSize + 4096)
         var offset = range.lowerBound

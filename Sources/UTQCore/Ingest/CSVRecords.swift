@@ -14,13 +14,19 @@ struct CSVRecords {
     var line: Int
     var rows = 0
     var warnings: WarningLog
+    /// The line each row starts on, when the reader asked for them.
+    private(set) var rowLines: [Int32] = []
+    let rules: CSVRecordRules
+    /// The line the record being read starts on.
+    private var recordLine = 0
 
-    init(delimiter: UInt8, width: Int, builders: [ColumnBuilder], line: Int, path: String) {
+    init(delimiter: UInt8, width: Int, builders: [ColumnBuilder], line: Int, path: String, rules: CSVRecordRules = CSVRecordRules()) {
         self.delimiter = delimiter
         self.width = width
         self.builders = builders
         self.sinks = builders.map { Unmanaged.passUnretained($0) }
         self.line = line
+        self.rules = rules
         warnings = WarningLog(path: path)
     }
 
@@ -33,9 +39,16 @@ struct CSVRecords {
         while i < end {
             // A blank line is no record.
             let first = b[i]
-            if first == 0x0A { i += 1; line += 1; continue }
-            if first == 0x0D { i += (i + 1 < end && b[i + 1] == 0x0A) ? 2 : 1; line += 1; continue }
-            let recordLine = line
+            if first == 0x0A { i += 1; noteLineEnd(.lf); line += 1; continue }
+            if first == 0x0D {
+                let crlf = i + 1 < end && b[i + 1] == 0x0A
+                i += crlf ? 2 : 1
+                noteLineEnd(crlf ? .crlf : .cr)
+                line += 1
+                continue
+            }
+            let recordStart = i
+            recordLine = line
             var k = 0
             var extraText = false
             var malformed = false
@@ -94,14 +107,20 @@ struct CSVRecords {
                     }
                     continue record
                 }
-                i += (c == 0x0D && i + 1 < end && b[i + 1] == 0x0A) ? 2 : 1
+                let crlf = c == 0x0D && i + 1 < end && b[i + 1] == 0x0A
+                i += crlf ? 2 : 1
+                noteLineEnd(c == 0x0A ? .lf : crlf ? .crlf : .cr)
                 break record
             }
+            if !UTF8Check.isValid(UnsafeRawBufferPointer(rebasing: b[recordStart..<i])) {
+                warnings.add("UTF-8", line: recordLine, "bytes that are not UTF-8 are shown as U+FFFD (\u{FFFD})")
+            }
+            if rules.recordLines { rowLines.append(Int32(clamping: recordLine)) }
             line += 1
             if k < width {
                 for m in k..<width { sinks[m]._withUnsafeGuaranteedRef { $0.appendNull() } }
                 warnings.add("missing cells", line: recordLine, "\(k) cells where the header has \(width); the missing ones are empty")
-            } else if k > width && extraText {
+            } else if k > width && (extraText || !rules.ignoresEmptyExtraCells) {
                 warnings.add("extra cells", line: recordLine, "\(k) cells where the header has \(width); the extra cells are ignored")
             }
             if malformed { warnings.add("quote", line: recordLine, "text after a closing quote; kept as part of the cell") }
@@ -112,7 +131,26 @@ struct CSVRecords {
 
     @inline(__always)
     private mutating func put(_ k: Int, _ field: UnsafeRawBufferPointer, _ extraText: inout Bool) throws {
-        if k < width { try sinks[k]._withUnsafeGuaranteedRef { try $0.appendText(field) } } else if field.count > 0 { extraText = true }
+        guard k < width else {
+            if field.count > 0 { extraText = true }
+            return
+        }
+        do {
+            try sinks[k]._withUnsafeGuaranteedRef { try $0.appendText(field) }
+        } catch is TypeConflict where rules.promised.indices.contains(k) && rules.promised[k] {
+            // The caller fixed this column's type: the cell is wrong, not the type.
+            let builder = builders[k]
+            builder.appendNull()
+            warnings.add("bad \(builder.name)", line: recordLine,
+                         "\(builder.name) \"\(String(decoding: field, as: UTF8.self))\" is not \(builder.type.expectation); left empty")
+        }
+    }
+
+    /// Notes how a line ended, and warns when the file mixes line ends.
+    private mutating func noteLineEnd(_ end: CSVScanner.LineEnd) {
+        guard let expected = rules.lineEnd, expected != .none, end != expected else { return }
+        warnings.add("line ends", line: line, "this line ends with \(end.rawValue) but line 1 with \(expected.rawValue); each is read "
+                     + "as a line end, so lines may be counted differently from an editor")
     }
 
     /// A quoted field's text with its quotes removed and doubled quotes made single.
@@ -139,6 +177,18 @@ struct CSVRecords {
         while s > lineStart && b[s - 1] != 0x0A { s -= 1 }
         return lineAndColumn(of: offset - s, in: UnsafeRawBufferPointer(rebasing: b[s...])).column
     }
+}
+
+/// What a reader asks of the records beyond parsing them.
+struct CSVRecordRules {
+    /// Columns whose type the caller fixed: a cell that does not fit is left empty, with a warning.
+    var promised: [Bool] = []
+    /// Keep the line each row starts on.
+    var recordLines = false
+    /// Whether cells past the header's width that are empty go unreported (a trailing delimiter).
+    var ignoresEmptyExtraCells = true
+    /// How the header line ended; other line ends are reported.
+    var lineEnd: CSVScanner.LineEnd?
 }
 
 /// The end of the last whole record in `b[from..<b.count]`: just after a line break that lies

@@ -17,7 +17,11 @@ struct CSVScanner {
     /// Lines the last record spanned (more than one when a quoted field holds newlines).
     private(set) var linesSpanned = 1
     private(set) var malformedQuote = false
+    /// How the last record ended, so a reader can notice files that mix line ends.
+    private(set) var lineEnd = LineEnd.none
     private var scratch: [UInt8] = []
+
+    enum LineEnd: String { case lf = "\\n", crlf = "\\r\\n", cr = "\\r", none }
 
     init(delimiter: UInt8) { self.delimiter = delimiter }
 
@@ -38,6 +42,7 @@ struct CSVScanner {
         fieldCount = 0
         linesSpanned = 1
         malformedQuote = false
+        lineEnd = .none
         let n = buf.count
         let delim = delimiter
         var i = from
@@ -103,9 +108,13 @@ struct CSVScanner {
                 }
                 continue
             }
-            if c == 0x0A { return i + 1 }
+            if c == 0x0A { lineEnd = .lf; return i + 1 }
             // \r: a record end, alone or before \n.
-            if i + 1 < n { return buf[i + 1] == 0x0A ? i + 2 : i + 1 }
+            if i + 1 < n {
+                lineEnd = buf[i + 1] == 0x0A ? .crlf : .cr
+                return lineEnd == .crlf ? i + 2 : i + 1
+            }
+            lineEnd = .cr
             return isFinal ? i + 1 : nil
         }
     }

@@ -21,6 +21,20 @@ public enum CellType: Sendable, Equatable {
         case .string: return .string
         }
     }
+
+    /// What a cell of this type looks like, for messages about one that does not.
+    var expectation: String {
+        switch self {
+        case .undetermined, .string: return "text"
+        case .int: return "a whole number"
+        case .double: return "a number"
+        case .bool: return "true or false"
+        case .timestamp(.compact): return "a date written YYYYMMDD"
+        case .timestamp: return "a date or time"
+        case .duration(.clock): return "a time written H:MM:SS"
+        case .duration: return "a duration"
+        }
+    }
 }
 
 /// A cell did not fit the type chosen for its column: the loader widens the type and reads again.

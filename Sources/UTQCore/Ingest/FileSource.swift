@@ -2,11 +2,13 @@ import Foundation
 
 /// A file read by offset, so several workers can each read their own part. The bytes are
 /// the file's text as UTF-8: a UTF-8 byte-order mark is skipped, and a UTF-16 file (with a
-/// mark, or recognised by its zero bytes) is converted whole, in memory.
+/// mark, or recognised by its zero bytes) is converted whole, in memory. The bytes may also
+/// be held in memory from the start (a file unpacked from a zip archive).
 final class FileSource: @unchecked Sendable {
     let path: String
     private let fd: Int32
-    private let converted: [UInt8]?
+    /// The text when it is held in memory: given so, or converted from UTF-16.
+    private let held: [UInt8]?
     /// Where the text starts in the file (after a byte-order mark).
     private let start: Int
     /// Bytes of text.
@@ -26,25 +28,46 @@ final class FileSource: @unchecked Sendable {
         let got = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
         head = Array(head.prefix(max(0, got)))
         if let encoding = FileSource.utf16(head) {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            var body = data
-            if body.count >= 2 && (body.starts(with: [0xFF, 0xFE]) || body.starts(with: [0xFE, 0xFF])) { body = body.dropFirst(2) }
-            guard let text = String(data: body, encoding: encoding) else {
+            do {
+                held = try FileSource.convertUTF16([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), encoding, path: path)
+            } catch {
                 close(fd)
-                throw LoadError(path: path, "looks like UTF-16 but does not decode as UTF-16")
+                throw error
             }
-            converted = Array(text.utf8)
             start = 0
-            size = converted!.count
+            size = held?.count ?? 0
             note = "read as UTF-16 and converted to UTF-8"
         } else {
-            converted = nil
+            held = nil
             start = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
             size = fileSize - start
         }
     }
 
-    deinit { close(fd) }
+    /// Text already in memory; `path` names it in messages (`feed.zip/stops.txt`).
+    init(bytes: [UInt8], path: String) throws {
+        self.path = path
+        fd = -1
+        start = 0
+        if let encoding = FileSource.utf16(Array(bytes.prefix(4096))) {
+            held = try FileSource.convertUTF16(bytes, encoding, path: path)
+            note = "read as UTF-16 and converted to UTF-8"
+        } else {
+            held = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        }
+        size = held?.count ?? 0
+    }
+
+    deinit { if fd >= 0 { close(fd) } }
+
+    private static func convertUTF16(_ bytes: [UInt8], _ encoding: String.Encoding, path: String) throws -> [UInt8] {
+        var body = bytes[...]
+        if body.starts(with: [0xFF, 0xFE]) || body.starts(with: [0xFE, 0xFF]) { body = body.dropFirst(2) }
+        guard let text = String(data: Data(body), encoding: encoding) else {
+            throw LoadError(path: path, "looks like UTF-16 but does not decode as UTF-16")
+        }
+        return Array(text.utf8)
+    }
 
     static func utf16(_ head: [UInt8]) -> String.Encoding? {
         if head.starts(with: [0xFF, 0xFE]) { return .utf16LittleEndian }
@@ -64,8 +87,8 @@ final class FileSource: @unchecked Sendable {
         let n = max(0, min(count, size - offset))
         if n == 0 { return 0 }
         let before = buffer.count
-        if let converted {
-            buffer.append(contentsOf: converted[offset..<(offset + n)])
+        if let held {
+            buffer.append(contentsOf: held[offset..<(offset + n)])
         } else {
             buffer.append(contentsOf: repeatElement(0, count: n))
             var got = 0

@@ -2,8 +2,11 @@
 /// `2017-03-23 08:15`, `…Z`, fractions) and the common day-first forms
 /// (`23/03/2017 08:15`, `23.03.2017`, `04/05/2017, 23:21`). Loaders call this once per cell.
 public enum TimestampParser {
-    /// Field order of a date written with slashes, dots or dashes and the year last.
-    public enum DateOrder: Sendable { case dayFirst, monthFirst }
+    /// Field order of a date written with slashes, dots or dashes and the year last; or
+    /// `compact`, a bare date written `20070604` (GTFS). Inference never picks `compact`:
+    /// eight digits are as often a count or an id, so only a reader that knows the column
+    /// holds dates asks for it.
+    public enum DateOrder: Sendable { case dayFirst, monthFirst, compact }
 
     public struct Parsed: Sendable, Equatable {
         /// Wall-clock microseconds, as if the written time were UTC.
@@ -27,6 +30,7 @@ public enum TimestampParser {
 
     /// Parses the whole buffer (surrounding spaces allowed) or returns nil.
     public static func parse(_ bytes: UnsafeRawBufferPointer, order: DateOrder = .dayFirst) -> Parsed? {
+        if order == .compact { return compactDate(bytes) }
         var r = Reader(bytes: bytes)
         r.skipSpaces()
         guard let first = r.number(maxDigits: 4) else { return nil }
@@ -43,7 +47,7 @@ public enum TimestampParser {
             guard let second = r.number(maxDigits: 2), r.eat(sep), let y = r.number(maxDigits: 4), y.digits == 4 else { return nil }
             year = y.value
             switch order {
-            case .dayFirst: day = first.value; month = second.value
+            case .dayFirst, .compact: day = first.value; month = second.value
             case .monthFirst: month = first.value; day = second.value
             }
         } else {
@@ -101,6 +105,17 @@ public enum TimestampParser {
         }
         r.skipSpaces()
         return r.atEnd ? result : nil
+    }
+
+    /// `YYYYMMDD` and nothing else (spaces around allowed): a date at midnight.
+    static func compactDate(_ bytes: UnsafeRawBufferPointer) -> Parsed? {
+        var r = Reader(bytes: bytes)
+        r.skipSpaces()
+        guard let year = r.fixed(4), let month = r.fixed(2), let day = r.fixed(2) else { return nil }
+        r.skipSpaces()
+        guard r.atEnd, month >= 1, month <= 12, day >= 1, day <= CivilTime.daysInMonth(year: year, month: month) else { return nil }
+        return Parsed(wall: CivilTime.daysFromCivil(year: year, month: month, day: day) * CivilTime.microsPerDay,
+                      offset: nil, hasTime: false)
     }
 
     /// Whether a date written `a/b/yyyy` can only be month-first (its second field is over 12).
