@@ -9,6 +9,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Reads GTFS feeds shipped as .zip archives.
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // libedit from the system (Debian: libedit-dev), found through pkg-config.
@@ -20,6 +22,7 @@ let package = Package(
         // The engine: text in, results out. It never prints and knows no terminal.
         .target(
             name: "UTQCore",
+            dependencies: [.product(name: "ZIPFoundation", package: "ZIPFoundation")],
             // Loaders and operators touch millions of cells in class-held buffers; the dynamic
             // exclusivity checks cost more than the work in release builds. Tests run the
             // debug build with the checks on.

@@ -19,11 +19,14 @@ public struct LoadRequest: Sendable {
     }
 }
 
-/// What a load produced: the tables (the first becomes current), a summary line, warnings.
+/// What a load produced: the tables, a summary line, warnings, and which table becomes
+/// current (the first, unless `current` names another: a GTFS feed lists its tables in
+/// GTFS's order but makes its timetable current).
 public struct LoadResult: Sendable {
     public var tables: [Table]
     public var summary: String
     public var warnings: [LoadWarning]
+    public var current: String? = nil
 }
 
 /// Detects a file's format and hands it to the right reader.
@@ -35,14 +38,14 @@ public enum Loaders {
             throw LoadError(path: path, "no such file")
         }
         let name = request.name ?? tableName(for: path)
-        if isDirectory.boolValue {
-            throw LoadError(path: path, "is a folder; a folder can be loaded when it is a GTFS feed (with stops.txt, routes.txt, trips.txt …)")
+        if isDirectory.boolValue || request.path.lowercased().hasSuffix(".zip") || isZip(path) {
+            if request.at != nil {
+                throw LoadError(path: path, "at PATH is for JSON documents; a GTFS feed gives all its tables")
+            }
+            return try GTFSLoader.load(request, name: name, isDirectory: isDirectory.boolValue)
         }
         let head = try peek(path)
         let lower = path.lowercased()
-        if lower.hasSuffix(".zip") || head.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
-            throw LoadError(path: path, "is a zip archive; only GTFS feeds can be loaded from zip files")
-        }
         if looksBinary(head) {
             throw LoadError(path: path, "looks like a binary file, not text (CSV, TSV or JSON)")
         }
@@ -69,6 +72,15 @@ public enum Loaders {
         var buffer: [UInt8] = []
         _ = try stream.read(into: &buffer, chunk: count)
         return buffer
+    }
+
+    /// Whether a file starts as a zip archive does (`PK`, then a local header or, when
+    /// empty, the end record), whatever its name.
+    static func isZip(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = [UInt8]((try? handle.read(upToCount: 4)) ?? Data())
+        return head == [0x50, 0x4B, 0x03, 0x04] || head == [0x50, 0x4B, 0x05, 0x06]
     }
 
     /// Zero bytes in the first block of a file that is not UTF-16: binary data.
@@ -110,7 +122,7 @@ public enum Loaders {
     }
 
     static func singular(_ noun: String) -> String {
-        if noun == "entries" { return "entry" }
+        if noun.hasSuffix("ies") { return String(noun.dropLast(3)) + "y" }  // entries, agencies
         return noun.hasSuffix("s") ? String(noun.dropLast()) : noun
     }
 }

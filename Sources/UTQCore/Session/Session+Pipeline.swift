@@ -93,17 +93,28 @@ extension Session {
         do {
             result = try Loaders.load(request)
         } catch var e as LoadError {
-            e.path = path  // as the user wrote it
+            e.path = Self.asWritten(e.path, full: full, written: path)
             throw Diagnostic("cannot load \(e.description)", at: span)
         }
         // Only now, with everything read, do the tables change.
         put(result.tables, makeCurrent: true)
+        if let current = result.current, catalog[current] != nil { use(current) }
         for w in result.warnings {
             var w = w
-            if w.path == full { w.path = path }
+            w.path = Self.asWritten(w.path, full: full, written: path)
             outcome.outputs.append(.warning(w.description))
         }
         outcome.outputs.append(.info(result.summary))
+    }
+
+    /// A path in a message as the user wrote it: the loaded path itself, or a file inside
+    /// it (a GTFS feed's `stops.txt`), shown under the name the user gave.
+    static func asWritten(_ reported: String, full: String, written: String) -> String {
+        if reported == full { return written }
+        let folder = full.hasSuffix("/") ? full : full + "/"
+        guard reported.hasPrefix(folder) else { return reported }
+        let base = written.hasSuffix("/") ? String(written.dropLast()) : written
+        return base + "/" + reported.dropFirst(folder.count)
     }
 
     // MARK: save
