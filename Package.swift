@@ -40,7 +40,7 @@ let package = Package(
         .executableTarget(name: "utq-datagen", dependencies: ["UTQCore"]),
         .testTarget(
             name: "UTQTests",
-            dependencies: ["UTQCore", "utq", "utq-datagen"],
+            dependencies: ["UTQCore", "utq", "utq-datagen", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             resources: []
         ),
     ]
