@@ -89,6 +89,9 @@ public enum CSVLoader {
             if next == pos { throw LoadError(path: path, "the file has no header line") }
             if !scanner.isBlank {
                 header = head.withUnsafeBytes { b in (0..<scanner.fieldCount).map { scanner.fieldString($0, in: b) } }
+                if !head.withUnsafeBytes({ UTF8Check.isValid(UnsafeRawBufferPointer(rebasing: $0[pos..<next])) }) {
+                    warnings.add("UTF-8", line: line, "bytes that are not UTF-8 are shown as U+FFFD (\u{FFFD})")
+                }
             }
             line += scanner.linesSpanned
             pos = next
@@ -166,7 +169,12 @@ public enum CSVLoader {
                 for k in 0..<width { try merged[k].absorb(part.records.builders[k]) }
             }
         }
-        if nuls > 0 { warnings.add("encoding", line: nil, "\(nuls) NUL bytes were removed") }
+        if nuls > 0 {
+            // Rare enough to look for again, to say where they were.
+            let lines = (try? source.linesWithNUL(limit: 3)) ?? []
+            for l in lines { warnings.add("NUL", line: l, "a NUL byte (a zero byte, which is not text) was removed") }
+            if nuls > lines.count { warnings.add("encoding", line: nil, "\(nuls) NUL bytes were removed in all") }
+        }
         if let note = source.note { warnings.add("encoding", line: nil, note) }
         var columns = merged.map { $0.finish() }
         // A header cell that is empty over a column that is empty is a trailing delimiter.

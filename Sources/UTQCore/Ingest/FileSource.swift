@@ -110,6 +110,34 @@ final class FileSource: @unchecked Sendable {
         return n
     }
 
+    /// The lines (1-based) of the first NUL bytes in the text, which `read` drops.
+    func linesWithNUL(limit: Int) throws -> [Int] {
+        var lines: [Int] = []
+        var line = 1
+        var offset = 0
+        let chunk = 1 << 20
+        var buffer = [UInt8](repeating: 0, count: chunk)
+        while offset < size && lines.count < limit {
+            var n = min(chunk, size - offset)
+            if let held {
+                buffer.replaceSubrange(0..<n, with: held[offset..<(offset + n)])
+            } else {
+                let r = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, n, off_t(start + offset)) }
+                if r < 0 { if errno == EINTR { continue }; throw LoadError(path: path, String(cString: strerror(errno))) }
+                if r == 0 { break }
+                n = r
+            }
+            for i in 0..<n {
+                if buffer[i] == 0x0A { line += 1 } else if buffer[i] == 0, lines.last != line {
+                    lines.append(line)
+                    if lines.count == limit { break }
+                }
+            }
+            offset += n
+        }
+        return lines
+    }
+
     /// The first `count` bytes of text.
     func head(_ count: Int) throws -> [UInt8] {
         var buffer: [UInt8] = []
