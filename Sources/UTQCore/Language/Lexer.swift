@@ -140,7 +140,9 @@ public struct Lexer {
             var k = pos
             while k < end, Lexer.isIdentChar(bytes[k]) { k += 1 }
             let unit = String(decoding: bytes[pos..<k], as: UTF8.self).lowercased()
-            if let micros = Lexer.durationUnits[unit] {
+            // A span beyond what a duration holds (1e300d) is left as a number and a word,
+            // for the parser to reject, rather than converted into a trap.
+            if let micros = Lexer.durationUnits[unit], (value * Double(micros)).magnitude < 9e18 {
                 pos = k
                 return .duration(Int64((value * Double(micros)).rounded()))
             }
