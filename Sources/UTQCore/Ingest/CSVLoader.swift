@@ -71,6 +71,10 @@ public enum CSVLoader {
         var warnings = WarningLog(path: path)
         if source.size == 0 { throw LoadError(path: path, "the file is empty") }
         var head = try source.head(options.chunkSize)
+        // Whether `head` holds the whole text. Not `head.count >= source.size`: NUL bytes are
+        // dropped as the text is read, so a file with some never reached its size and the
+        // header loop below asked for more forever.
+        var headIsAll = options.chunkSize >= source.size
         let delimiter = head.withUnsafeBytes { detectDelimiter(UnsafeRawBufferPointer(rebasing: $0[0..<min($0.count, 65536)]), hint: options.delimiter) }
         let decimalComma = delimiter == UInt8(ascii: ";")
 
@@ -80,10 +84,12 @@ public enum CSVLoader {
         var line = 1
         var header: [String] = options.names ?? []
         while header.isEmpty {
-            let headEnd = head.count >= source.size
+            let headEnd = headIsAll
             guard let next = try head.withUnsafeBytes({ try scanner.scanRecord($0, from: pos, isFinal: headEnd) }) else {
                 if headEnd { throw LoadError(path: path, "the file has no header line") }
-                head = try source.head(min(source.size, head.count * 4))  // a very long header line
+                let more = min(source.size, max(options.chunkSize, head.count) * 4)  // a very long header line
+                head = try source.head(more)
+                headIsAll = more >= source.size
                 continue
             }
             if next == pos { throw LoadError(path: path, "the file has no header line") }
@@ -112,7 +118,7 @@ public enum CSVLoader {
             var p = dataStart
             var rows = 0
             var sampleScanner = CSVScanner(delimiter: delimiter)
-            let whole = head.count >= source.size
+            let whole = headIsAll
             head.withUnsafeBytes { b in
                 while rows < options.sampleRows, let next = try? sampleScanner.scanRecord(b, from: p, isFinal: whole) {
                     if next == p { break }
