@@ -88,14 +88,16 @@ extension GTFSChecks {
         guard let shapes = feed["shapes.txt"] else { return }
         let ids = shapes.text("shape_id"), sequences = shapes.numbers("shape_pt_sequence")
         let lats = shapes.numbers("shape_pt_lat"), lons = shapes.numbers("shape_pt_lon")
-        var seen: [String: Int] = [:]
+        // Shapes can have millions of points: key them by the id's code, not by text.
+        struct Point: Hashable { let shape: Int; let sequence: Int64 }
+        var seen: [Point: Int] = [:]
         for row in 0..<shapes.table.rowCount {
             _ = position(shapes, row, lats?.double(row), lons?.double(row), "shape_pt_lat", "shape_pt_lon",
                          required: lats != nil && lons != nil)
-            guard let id = ids?.text(row), let s = sequences?.int(row) else { continue }
-            let key = id + "\u{1F}" + String(s)
+            guard let ids, let code = ids.code(row), let s = sequences?.int(row) else { continue }
+            let key = Point(shape: code, sequence: s)
             if let first = seen[key] {
-                report.add(shapes, "repeated shape_pt_sequence", row: row, "shape \(id) has shape_pt_sequence \(s) twice"
+                report.add(shapes, "repeated shape_pt_sequence", row: row, "shape \(ids.dictionary[code]) has shape_pt_sequence \(s) twice"
                            + (shapes.line(first).map { " (also on line \($0))" } ?? ""))
             } else {
                 seen[key] = row

@@ -12,7 +12,6 @@ struct GTFSFeedSource {
 
     /// The folder or archive, as given.
     let path: String
-    let isArchive: Bool
     private let archive: Archive?
     /// Feed files by their GTFS name (`stops.txt`).
     private var files: [String: Location] = [:]
@@ -39,7 +38,7 @@ struct GTFSFeedSource {
     /// Opens a folder or a zip archive, or says why it is not a feed.
     static func open(_ path: String, isDirectory: Bool) throws -> GTFSFeedSource {
         if isDirectory {
-            var source = GTFSFeedSource(path: path, isArchive: false, archive: nil)
+            var source = GTFSFeedSource(path: path, archive: nil)
             var listing: [String: Location] = [:]
             for relative in try folderListing(path) { listing[relative] = .file((path as NSString).appendingPathComponent(relative)) }
             try source.choose(from: listing)
@@ -52,7 +51,7 @@ struct GTFSFeedSource {
             throw LoadError(path: path, "is not a zip archive that can be read" + firstBytes(path)
                             + "; a GTFS feed is loaded from a .zip or from a folder of .txt files")
         }
-        var source = GTFSFeedSource(path: path, isArchive: true, archive: archive)
+        var source = GTFSFeedSource(path: path, archive: archive)
         var entries: [String: Location] = [:]
         for entry in archive where entry.type == .file && !entry.path.hasPrefix("__MACOSX/") {
             entries[entry.path] = .entry(entry)
@@ -146,17 +145,17 @@ struct GTFSFeedSource {
                 throw LoadError(path: shown, "is \(entry.uncompressedSize >> 20) MB unpacked, too large to read from the zip; "
                                 + "unpack the archive and load its folder")
             }
-            var data = Data()
-            data.reserveCapacity(Int(min(entry.uncompressedSize, 64 << 20)))
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(Int(min(entry.uncompressedSize, 64 << 20)))
             do {
                 _ = try archive.extract(entry, skipCRC32: false) { chunk in
-                    guard UInt64(data.count + chunk.count) <= Self.maximumEntryBytes else { throw ArchiveTooLarge() }
-                    data.append(chunk)
+                    guard UInt64(bytes.count + chunk.count) <= Self.maximumEntryBytes else { throw ArchiveTooLarge() }
+                    bytes.append(contentsOf: chunk)
                 }
             } catch {
                 throw LoadError(path: shown, "cannot be unpacked from the zip (\(error)); the archive may be damaged")
             }
-            return try CSVLoader.load(bytes: [UInt8](data), path: shown, name: table, zone: zone, options: options, cancel: cancel)
+            return try CSVLoader.load(bytes: bytes, path: shown, name: table, zone: zone, options: options, cancel: cancel)
         case nil:
             throw LoadError(path: shown, "is not in the feed")
         }

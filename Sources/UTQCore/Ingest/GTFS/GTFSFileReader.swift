@@ -33,7 +33,7 @@ enum GTFSFileReader {
         var note: String? = nil
         if trimmed != written, !trimmed.isEmpty {
             let stray = written.unicodeScalars.filter { !trimmed.unicodeScalars.contains($0) }
-                .map { "U+" + String($0.value, radix: 16, uppercase: true).leftPadded(4, with: "0") }
+                .map { String(format: "U+%04X", $0.value) }
             note = "has stray characters (\(Set(stray).sorted().joined(separator: ", ")))"
         }
         let known = schema?.knownColumns ?? []
@@ -67,11 +67,5 @@ enum GTFSFileReader {
                        "unknown column \"\(TextWidth.printable(name))\", not part of \(schema.name) in GTFS; kept as it is"
                        + Suggest.didYouMean(name, among: known))
         }
-    }
-}
-
-extension String {
-    func leftPadded(_ width: Int, with pad: Character) -> String {
-        count >= width ? self : String(repeating: pad, count: width - count) + self
     }
 }

@@ -28,7 +28,7 @@ public enum GTFSLoader {
         if !source.contains("agency.txt") {
             report.feed(request.path, "there is no agency.txt, which GTFS requires; without an agency_timezone, "
                         + "dates are read in \(zone.identifier)")
-        } else if var agency = readOptional("agency.txt", source, name, zone, &report, request.cancel) {
+        } else if var agency = try readOptional("agency.txt", source, name, zone, &report, request.cancel) {
             zone = feedZone(agency, default: request.zone, report: &report)
             agency.table.zone = zone
             feed.put(agency)
@@ -39,7 +39,7 @@ public enum GTFSLoader {
             if GTFSSchema.essentialFiles.contains(file.name) {
                 feed.put(try GTFSFileReader.read(file.name, from: source, feedName: name, zone: zone, report: &report,
                                                  cancel: request.cancel))
-            } else if let table = readOptional(file.name, source, name, zone, &report, request.cancel) {
+            } else if let table = try readOptional(file.name, source, name, zone, &report, request.cancel) {
                 feed.put(table)
             }
         }
@@ -49,7 +49,7 @@ public enum GTFSLoader {
             let known = GTFSSchema.files.map(\.table)
             let suggestion = Suggest.closest(String(fileName.dropLast(4)), among: known).map { " — did you mean \($0).txt?" }
             report.feed(source.displayPath(fileName), "is not a GTFS file; loaded without checks" + (suggestion ?? ""))
-            if let table = readOptional(fileName, source, name, zone, &report, request.cancel) { extras.append(table) }
+            if let table = try readOptional(fileName, source, name, zone, &report, request.cancel) { extras.append(table) }
         }
         if !source.contains("calendar.txt") && !source.contains("calendar_dates.txt") {
             report.feed(request.path, "there is neither calendar.txt nor calendar_dates.txt, so the feed does not say "
@@ -68,10 +68,13 @@ public enum GTFSLoader {
     }
 
     /// Reads a file the feed can do without; when it cannot be read, says so and goes on.
+    /// Only a cancelled load (Ctrl-C) stops here.
     private static func readOptional(_ fileName: String, _ source: GTFSFeedSource, _ feedName: String, _ zone: ZoneRules,
-                                     _ report: inout GTFSReport, _ cancel: CancellationFlag?) -> GTFSFileTable? {
+                                     _ report: inout GTFSReport, _ cancel: CancellationFlag?) throws -> GTFSFileTable? {
         do {
             return try GTFSFileReader.read(fileName, from: source, feedName: feedName, zone: zone, report: &report, cancel: cancel)
+        } catch let e as CancellationError {
+            throw e
         } catch let e as LoadError {
             report.feed(source.displayPath(fileName), "cannot be read, so it was left out: \(e.message)"
                         + (e.line.map { " (line \($0))" } ?? ""))

@@ -34,8 +34,6 @@ struct GTFSReport {
         if read[path] == nil { read[path] = [] }
     }
 
-    var count: Int { finish().count }
-
     func finish() -> [LoadWarning] {
         var out = feed
         for path in order {
