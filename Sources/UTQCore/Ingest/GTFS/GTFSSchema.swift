@@ -61,17 +61,16 @@ enum GTFSSchema {
 
     /// The files in the order their tables are listed.
     static let files: [File] = [
+        // agency_id is required when a feed has several agencies: the checks look at that.
         File("agency.txt", "agencies", required: ["agency_name", "agency_url", "agency_timezone"],
-             conditional: [("agency_id", "when the feed has more than one agency")],
-             optional: ["agency_lang", "agency_phone", "agency_fare_url", "agency_email", "cemv_support"]),
+             optional: ["agency_id", "agency_lang", "agency_phone", "agency_fare_url", "agency_email", "cemv_support"]),
         File("stops.txt", "stops", required: ["stop_id"],
              conditional: [("stop_name", "for stops, stations and entrances"), ("stop_lat", "for stops, stations and entrances"),
                            ("stop_lon", "for stops, stations and entrances")],
              optional: ["stop_code", "tts_stop_name", "stop_desc", "zone_id", "stop_url", "location_type", "parent_station",
                         "stop_timezone", "wheelchair_boarding", "level_id", "platform_code", "stop_access"]),
         File("routes.txt", "routes", required: ["route_id", "route_type"],
-             conditional: [("agency_id", "when the feed has more than one agency")],
-             optional: ["route_short_name", "route_long_name", "route_desc", "route_url", "route_color", "route_text_color",
+             optional: ["agency_id", "route_short_name", "route_long_name", "route_desc", "route_url", "route_color", "route_text_color",
                         "route_sort_order", "continuous_pickup", "continuous_drop_off", "network_id", "cemv_support"]),
         File("trips.txt", "trips", required: ["route_id", "service_id", "trip_id"],
              optional: ["trip_headsign", "trip_short_name", "direction_id", "block_id", "shape_id", "wheelchair_accessible",
