@@ -105,6 +105,24 @@ import ZIPFoundation
         #expect(joined.strings("stop_name") == ["Zero twelve", "Twelve"])
     }
 
+    @Test func agencyIdIsAskedForOnlyWithSeveralAgencies() throws {
+        func warnings(_ feed: String) -> [String] {
+            var out: [String] = []
+            makeSession().run("load \(feed)") { _, o in for case .warning(let w) in o.outputs { out.append(w) } }
+            return out
+        }
+        // The helper's feed has one agency and no agency_id anywhere: nothing to say.
+        #expect(warnings(try Self.feed([:])).filter { $0.contains("agency_id") }.isEmpty)
+        let two = try Self.feed(["agency.txt": """
+            agency_id,agency_name,agency_url,agency_timezone
+            A,One,http://a.example,Europe/Oslo
+            ,Two,http://b.example,Europe/Oslo
+            """])
+        let found = warnings(two)
+        #expect(found.contains { $0.hasSuffix("agency.txt:3: no agency_id; GTFS requires one for each agency when a feed has several") })
+        #expect(found.contains { $0.hasSuffix("routes.txt:1: there is no agency_id column; with several agencies GTFS requires it, to say whose each route is") })
+    }
+
     @Test func datesAreDaysInTheAgencysZone() throws {
         let session = makeSession()
         let calendar = try session.table("load \(Self.demo)\ncalendar | select service_id, start_date, end_date")
