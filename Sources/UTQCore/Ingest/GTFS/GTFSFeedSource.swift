@@ -84,6 +84,7 @@ struct GTFSFeedSource {
     /// and records each `.txt` file by its GTFS name.
     private mutating func choose(from located: [String: Location]) throws {
         let listing = located.keys.sorted()
+        let what = archive == nil ? "a folder" : "a zip archive"
         func folder(_ p: String) -> String {
             guard let slash = p.lastIndex(of: "/") else { return "" }
             return String(p[...slash])
@@ -95,11 +96,11 @@ struct GTFSFeedSource {
         } else if folders.count == 1, let only = folders.first {
             inner = only
         } else if folders.count > 1 {
-            throw LoadError(path: path, "holds GTFS files in several folders (\(folders.sorted().joined(separator: ", "))); "
+            throw LoadError(path: path, "is \(what) that holds GTFS files in several folders (\(folders.sorted().joined(separator: ", "))); "
                             + "load one of them")
         } else {
             let shown = listing.prefix(8).joined(separator: ", ") + (listing.count > 8 ? ", …" : "")
-            throw LoadError(path: path, "holds no GTFS files (agency.txt, stops.txt, routes.txt, trips.txt, stop_times.txt …)"
+            throw LoadError(path: path, "is \(what) that holds no GTFS files (agency.txt, stops.txt, routes.txt, trips.txt, stop_times.txt …)"
                             + (listing.isEmpty ? "; it is empty" : "; it holds \(shown)"))
         }
         for p in listing where folder(p) == inner && base(p).lowercased().hasSuffix(".txt") {
