@@ -19,6 +19,10 @@ public final class LoadProgress: Sendable {
 
     public func advance(_ bytes: Int) { done.add(bytes, ordering: .relaxed) }
 
+    /// Corrects how many bytes there are in all, once a loader knows better than the file's
+    /// size (a folder of files, a zip whose files unpack larger).
+    public func setTotal(_ bytes: Int) { total.store(bytes, ordering: .relaxed) }
+
     public func end() { active.store(false, ordering: .releasing) }
 
     /// (what, bytes read, bytes in all) while a load runs, else nil.

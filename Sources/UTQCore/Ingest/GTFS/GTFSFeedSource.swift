@@ -23,6 +23,18 @@ struct GTFSFeedSource {
     /// Entries larger than this are not read into memory from a zip.
     static let maximumEntryBytes: UInt64 = 2 << 30
 
+    /// The bytes of all the feed's files (unpacked), for a progress bar.
+    var totalBytes: Int {
+        files.values.reduce(0) { sum, location in
+            switch location {
+            case .file(let full):
+                return sum + ((try? FileManager.default.attributesOfItem(atPath: full)[.size] as? Int) ?? 0)
+            case .entry(let entry):
+                return sum + Int(min(entry.uncompressedSize, Self.maximumEntryBytes))
+            }
+        }
+    }
+
     /// The names of the `.txt` files present, sorted.
     var fileNames: [String] { files.keys.sorted() }
 

@@ -5,11 +5,12 @@ import Foundation
 /// header checked against what GTFS requires.
 enum GTFSFileReader {
     static func read(_ name: String, from source: GTFSFeedSource, feedName: String, zone: ZoneRules,
-                     report: inout GTFSReport, cancel: CancellationFlag?) throws -> GTFSFileTable {
+                     report: inout GTFSReport, cancel: CancellationFlag?, progress: LoadProgress? = nil) throws -> GTFSFileTable {
         let schema = GTFSSchema.file(named: name)
         var options = CSVOptions(delimiter: UInt8(ascii: ","))
         options.recordLines = true
         options.ignoresEmptyExtraCells = false
+        options.progress = progress
         options.typeOverride = { raw in GTFSSchema.kind(of: canonicalName(raw, in: schema).name)?.cellType }
         let tableName = feedName + "." + String(name.dropLast(4))
         let loaded = try source.read(name, table: tableName, zone: zone, options: options, cancel: cancel)

@@ -19,6 +19,7 @@ public enum GTFSLoader {
                             + "A feed's timetable is stops.txt, routes.txt, trips.txt and stop_times.txt together"
                             + (source.fileNames.isEmpty ? "" : " (this one has \(list(source.fileNames)))"))
         }
+        request.progress?.setTotal(source.totalBytes)
         var report = GTFSReport()
         for note in source.notes { report.feed(note.path, note.message) }
 
@@ -28,7 +29,7 @@ public enum GTFSLoader {
         if !source.contains("agency.txt") {
             report.feed(request.path, "there is no agency.txt, which GTFS requires; without an agency_timezone, "
                         + "dates are read in \(zone.identifier)")
-        } else if var agency = try readOptional("agency.txt", source, name, zone, &report, request.cancel) {
+        } else if var agency = try readOptional("agency.txt", source, name, zone, &report, request.cancel, request.progress) {
             zone = feedZone(agency, default: request.zone, report: &report)
             agency.table.zone = zone
             feed.put(agency)
@@ -38,8 +39,8 @@ public enum GTFSLoader {
         for file in GTFSSchema.files where file.name != "agency.txt" && source.contains(file.name) {
             if GTFSSchema.essentialFiles.contains(file.name) {
                 feed.put(try GTFSFileReader.read(file.name, from: source, feedName: name, zone: zone, report: &report,
-                                                 cancel: request.cancel))
-            } else if let table = try readOptional(file.name, source, name, zone, &report, request.cancel) {
+                                                 cancel: request.cancel, progress: request.progress))
+            } else if let table = try readOptional(file.name, source, name, zone, &report, request.cancel, request.progress) {
                 feed.put(table)
             }
         }
@@ -49,7 +50,7 @@ public enum GTFSLoader {
             let known = GTFSSchema.files.map(\.table)
             let suggestion = Suggest.closest(String(fileName.dropLast(4)), among: known).map { " — did you mean \($0).txt?" }
             report.feed(source.displayPath(fileName), "is not a GTFS file; loaded without checks" + (suggestion ?? ""))
-            if let table = try readOptional(fileName, source, name, zone, &report, request.cancel) { extras.append(table) }
+            if let table = try readOptional(fileName, source, name, zone, &report, request.cancel, request.progress) { extras.append(table) }
         }
         if !source.contains("calendar.txt") && !source.contains("calendar_dates.txt") {
             report.feed(request.path, "there is neither calendar.txt nor calendar_dates.txt, so the feed does not say "
@@ -70,9 +71,11 @@ public enum GTFSLoader {
     /// Reads a file the feed can do without; when it cannot be read, says so and goes on.
     /// Only a cancelled load (Ctrl-C) stops here.
     private static func readOptional(_ fileName: String, _ source: GTFSFeedSource, _ feedName: String, _ zone: ZoneRules,
-                                     _ report: inout GTFSReport, _ cancel: CancellationFlag?) throws -> GTFSFileTable? {
+                                     _ report: inout GTFSReport, _ cancel: CancellationFlag?,
+                                     _ progress: LoadProgress?) throws -> GTFSFileTable? {
         do {
-            return try GTFSFileReader.read(fileName, from: source, feedName: feedName, zone: zone, report: &report, cancel: cancel)
+            return try GTFSFileReader.read(fileName, from: source, feedName: feedName, zone: zone, report: &report, cancel: cancel,
+                                           progress: progress)
         } catch let e as CancellationError {
             throw e
         } catch let e as LoadError {
