@@ -113,9 +113,10 @@ public enum Loaders {
         var s = "\(t.name): \(NumberText.grouped(t.rowCount)) \(t.rowCount == 1 ? singular(t.rowNoun) : t.rowNoun)"
         if let extra { s += ", " + extra } else { s += ", \(t.columns.count) columns" }
         if let (lo, hi) = t.timeRange() {
-            let a = TimeText.display(lo, zone: t.zone, unit: .minute)
-            var b = TimeText.display(hi, zone: t.zone, unit: .minute)
-            if a.prefix(10) == b.prefix(10) { b = String(b.dropFirst(11)) }
+            let unit = t.timeSpanUnit
+            let a = TimeText.display(lo, zone: t.zone, unit: unit)
+            var b = TimeText.display(hi, zone: t.zone, unit: unit)
+            if unit != .day && a.prefix(10) == b.prefix(10) { b = String(b.dropFirst(11)) }
             s += " · \(a) → \(b) (\(t.zone.identifier))"
         }
         return s

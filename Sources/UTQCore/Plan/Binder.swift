@@ -123,7 +123,8 @@ struct Binder {
             return Field(name: item.name, type: item.expr.type, unit: item.expr.unit, ordered: ordered)
         }
         // The time column survives if it is still there under its name.
-        let time = schema.timeColumn.flatMap { t in fields.contains(where: { $0.name == t && $0.type == .timestamp }) ? t : nil }
+        // GTFS stop times keep a duration (a service time) as their time column.
+        let time = schema.timeColumn.flatMap { t in fields.contains(where: { $0.name == t && ($0.type == .timestamp || $0.type == .duration) }) ? t : nil }
             ?? fields.first(where: { $0.type == .timestamp })?.name
         return .project(input, items, schema: Schema(fields: fields, zone: schema.zone, timeColumn: time))
     }

@@ -122,7 +122,7 @@ extension Session {
         return names.filter { $0.hasPrefix(prefix) && (!$0.hasPrefix(".") || prefix.hasPrefix(".")) }
             .map { name in
                 var isDir: ObjCBool = false
-                FileManager.default.fileExists(atPath: (dir as NSString).appendingPathComponent(name), isDirectory: &isDir)
+                _ = FileManager.default.fileExists(atPath: (dir as NSString).appendingPathComponent(name), isDirectory: &isDir)
                 return dirPart + name + (isDir.boolValue ? "/" : "")
             }
             .sorted()

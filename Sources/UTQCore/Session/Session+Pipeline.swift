@@ -143,7 +143,8 @@ extension Session {
             rows.append(Int64(t.rowCount))
             cols.append(Int64(t.columns.count))
             if let (lo, hi) = t.timeRange() {
-                spans.append(TimeText.display(lo, zone: t.zone, unit: .minute) + " → " + TimeText.display(hi, zone: t.zone, unit: .minute))
+                let unit = t.timeSpanUnit
+                spans.append(TimeText.display(lo, zone: t.zone, unit: unit) + " → " + TimeText.display(hi, zone: t.zone, unit: unit))
             } else { spans.append("") }
             zones.append(t.zone.identifier)
         }

@@ -43,6 +43,11 @@ public struct Table: Sendable {
         n >= rowCount ? self : gather((0..<n).map { Int32($0) })
     }
 
+    /// The unit the time span is best written in: days for a column of dates, else minutes.
+    public var timeSpanUnit: DisplayUnit {
+        timeColumn.flatMap { column($0) }?.unit == .day ? .day : .minute
+    }
+
     /// The first and last instant of the time column, if it has any values.
     public func timeRange() -> (Int64, Int64)? {
         guard let name = timeColumn, let c = column(name), case .timestamp(let values) = c.storage else { return nil }
