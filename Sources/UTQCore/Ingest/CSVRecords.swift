@@ -35,6 +35,10 @@ struct CSVRecords {
     /// Parses every record in `b[start..<end]`; the stretch ends at a record boundary.
     mutating func parse(_ b: UnsafeRawBufferPointer, _ start: Int, _ end: Int, cancel: CancellationFlag?) throws {
         let delim = delimiter
+        // Most files are valid UTF-8 throughout: check the stretch once, and record by
+        // record only when it is not, to say on which lines.
+        let checkRecords = !UTF8Check.isValid(UnsafeRawBufferPointer(rebasing: b[start..<end]))
+        let pattern = SpecialBytes(delimiter: delim)
         var i = start
         while i < end {
             // A blank line is no record.
@@ -87,11 +91,7 @@ struct CSVRecords {
                     i = after
                 } else {
                     let s = i
-                    while i < end {
-                        let c = b[i]
-                        if c == delim || c == 0x0A || c == 0x0D { break }
-                        i += 1
-                    }
+                    i = pattern.next(in: b, from: i, end: end)
                     try put(k, trimmed(UnsafeRawBufferPointer(rebasing: b[s..<i])), &extraText)
                 }
                 k += 1
@@ -112,7 +112,7 @@ struct CSVRecords {
                 noteLineEnd(c == 0x0A ? .lf : crlf ? .crlf : .cr)
                 break record
             }
-            if !UTF8Check.isValid(UnsafeRawBufferPointer(rebasing: b[recordStart..<i])) {
+            if checkRecords && !UTF8Check.isValid(UnsafeRawBufferPointer(rebasing: b[recordStart..<i])) {
                 warnings.add("UTF-8", line: recordLine, "bytes that are not UTF-8 are shown as U+FFFD (\u{FFFD})")
             }
             if rules.recordLines { rowLines.append(Int32(clamping: recordLine)) }
@@ -189,6 +189,38 @@ struct CSVRecordRules {
     var ignoresEmptyExtraCells = true
     /// How the header line ended; other line ends are reported.
     var lineEnd: CSVScanner.LineEnd?
+}
+
+/// Finds the next delimiter or line break eight bytes at a time. A byte of `w ^ pattern` is
+/// zero where `w` holds the pattern's byte; `(x - 0x01…) & ~x & 0x80…` marks zero bytes, and
+/// its lowest mark is exact (borrows only run upward), so the first special byte is found.
+struct SpecialBytes {
+    let delimiter: UInt8
+    private let d: UInt64, lf: UInt64 = 0x0A0A_0A0A_0A0A_0A0A, cr: UInt64 = 0x0D0D_0D0D_0D0D_0D0D
+
+    init(delimiter: UInt8) {
+        self.delimiter = delimiter
+        d = UInt64(delimiter) &* 0x0101_0101_0101_0101
+    }
+
+    @inline(__always)
+    func next(in b: UnsafeRawBufferPointer, from start: Int, end: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var i = start
+        while i + 8 <= end {
+            let w = b.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            let x = w ^ d, y = w ^ lf, z = w ^ cr
+            let marks = ((x &- ones) & ~x | (y &- ones) & ~y | (z &- ones) & ~z) & highs
+            if marks != 0 { return i + marks.trailingZeroBitCount / 8 }
+            i += 8
+        }
+        while i < end {
+            let c = b[i]
+            if c == delimiter || c == 0x0A || c == 0x0D { return i }
+            i += 1
+        }
+        return end
+    }
 }
 
 /// The end of the last whole record in `b[from..<b.count]`: just after a line break that lies

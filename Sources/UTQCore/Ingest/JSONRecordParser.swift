@@ -25,6 +25,9 @@ struct RecordParser {
     /// usually list their members in the same order, so a key is checked, not hashed.
     private var predicted: [Int32] = []
     private var member = 0
+    /// The name of the member being read when it can be used in place (a top-level member
+    /// without escapes); otherwise the name is built in `keyPath`.
+    private var currentKey: UnsafeRawBufferPointer?
     private var recordNumber: Int32 = 0
     private(set) var duplicateKeys = 0
 
@@ -45,6 +48,7 @@ struct RecordParser {
         keyPath.removeAll(keepingCapacity: true)
         recordNumber &+= 1
         member = 0
+        currentKey = nil
         r.skipWhitespace()
         guard let c = r.peek() else { throw r.fail("expected a value") }
         if c == 0x7B {
@@ -66,29 +70,45 @@ struct RecordParser {
             r.skipWhitespace()
             guard r.peek() == 0x22 else { throw r.fail("expected a member name in quotes, found \(r.describe(r.peek()))") }
             let keyRange = try r.readString()
-            keyPath.removeSubrange(prefixLength...)
-            if prefixLength > 0 { keyPath.append(0x2E) }
-            if let keyRange { keyPath.append(contentsOf: UnsafeRawBufferPointer(rebasing: r.bytes[keyRange])) } else { keyPath.append(contentsOf: r.scratch) }
             try r.expect(0x3A, "':' after a member name")
+            r.skipWhitespace()
+            if prefixLength == 0, let keyRange, r.peek() != 0x7B {
+                // A top-level member with a plain value: its name is read where it lies.
+                currentKey = UnsafeRawBufferPointer(rebasing: r.bytes[keyRange])
+            } else {
+                currentKey = nil
+                if keyPath.count > prefixLength { keyPath.removeSubrange(prefixLength...) }
+                if prefixLength > 0 { keyPath.append(0x2E) }
+                if let keyRange { keyPath.append(contentsOf: UnsafeRawBufferPointer(rebasing: r.bytes[keyRange])) } else { keyPath.append(contentsOf: r.scratch) }
+            }
             try parseMember(&r, depth: depth + 1)
             r.skipWhitespace()
             guard let d = r.peek() else { throw r.fail("expected ',' or '}'") }
             r.pos += 1
             if d == 0x2C { continue }
-            if d == 0x7D { keyPath.removeSubrange(prefixLength...); return }
+            if d == 0x7D {
+                if keyPath.count > prefixLength { keyPath.removeSubrange(prefixLength...) }
+                currentKey = nil
+                return
+            }
             r.pos -= 1
             throw r.fail("expected ',' or '}' after a member, found \(r.describe(d))")
         }
     }
 
     private mutating func column() -> Int32 {
+        if let key = currentKey { return column(key) }
+        return keyPath.withUnsafeBytes { column($0) }
+    }
+
+    private mutating func column(_ key: UnsafeRawBufferPointer) -> Int32 {
         let m = member
         member += 1
         if m < predicted.count {
             let guess = predicted[m]
-            if keyPath.withUnsafeBytes({ keys.equals(Int(guess), $0) }) { return guess }
+            if keys.equals(Int(guess), key) { return guess }
         }
-        let id = Int32(keyPath.withUnsafeBytes { keys.intern($0) })
+        let id = Int32(keys.intern(key))
         if m < predicted.count { predicted[m] = id } else { predicted.append(id) }
         return id
     }

@@ -45,24 +45,27 @@ public enum NumberParser {
         var i = 0
         var negative = false
         if b[0] == UInt8(ascii: "-") { negative = true; i = 1 } else if b[0] == UInt8(ascii: "+") { i = 1 }
-        let point = decimalComma ? UInt8(ascii: ",") : UInt8(ascii: ".")
+        // Whole part, then an optional point and fraction; digits go into one mantissa.
         var mantissa: UInt64 = 0
-        var digits = 0, intDigits = 0, fracDigits = 0
-        var sawPoint = false
         let firstDigit = i
         while i < n {
-            let c = b[i]
-            let d = UInt64(c) &- 48
-            if d <= 9 {
-                if digits < 19 { mantissa = mantissa &* 10 &+ d; digits += mantissa == 0 ? 0 : 1 } else { digits += 1 }
-                if sawPoint { fracDigits += 1 } else { intDigits += 1 }
+            let d = UInt64(b[i]) &- 48
+            if d > 9 { break }
+            mantissa = mantissa &* 10 &+ d
+            i += 1
+        }
+        let intDigits = i - firstDigit
+        var fracDigits = 0
+        if i < n && (b[i] == UInt8(ascii: ".") || (decimalComma && b[i] == UInt8(ascii: ","))) {
+            i += 1
+            let fracStart = i
+            while i < n {
+                let d = UInt64(b[i]) &- 48
+                if d > 9 { break }
+                mantissa = mantissa &* 10 &+ d
                 i += 1
-            } else if (c == point || (decimalComma && c == UInt8(ascii: "."))) && !sawPoint {
-                sawPoint = true
-                i += 1
-            } else {
-                break
             }
+            fracDigits = i - fracStart
         }
         if intDigits + fracDigits == 0 { return nil }
         if intDigits > 1 && b[firstDigit] == UInt8(ascii: "0") { return nil }
@@ -82,9 +85,10 @@ public enum NumberParser {
             }
             exponent = expNegative ? -e : e
         }
-        // Clinger's fast path: an exact mantissa and a power of ten that is exact too.
+        // Clinger's fast path: at most 15 digits make an exact mantissa, and a power of ten
+        // up to 22 is exact too, so one multiplication or division rounds correctly.
         let scale = exponent - fracDigits
-        if digits <= 15 && mantissa < (1 << 53) && scale >= -22 && scale <= 22 {
+        if intDigits + fracDigits <= 15 && scale >= -22 && scale <= 22 {
             var v = Double(mantissa)
             v = scale < 0 ? v / powers[-scale] : v * powers[scale]
             return negative ? -v : v
