@@ -2,7 +2,7 @@
 SWIFT ?= swift
 UTQ_RELEASE := .build/release/utq
 
-.PHONY: demo test build release deps tour datasets bench clean
+.PHONY: demo test build release deps tour datasets bench clean fuzz fuzz-build
 
 # libedit (line editing) comes from the system; install it when pkg-config cannot find it.
 deps:
@@ -35,5 +35,13 @@ test: deps
 datasets: deps
 	$(SWIFT) run -c release utq-datagen all datasets
 
+# libFuzzer targets (fuzz/targets/): each runs FUZZ_SECONDS (default 60); see fuzz/README.md.
+FUZZ_SECONDS ?= 60
+fuzz-build:
+	PATH="$$(dirname $$(command -v $(SWIFT))):$$PATH" fuzz/build.sh
+
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) PATH="$$(dirname $$(command -v $(SWIFT))):$$PATH" fuzz/run.sh $(FUZZ_TARGETS)
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-asan .build-tsan fuzz/out
