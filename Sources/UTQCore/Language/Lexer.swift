@@ -72,7 +72,7 @@ public struct Lexer {
             return token(.identifier(name, quoted: true))
         }
         if Lexer.isDigit(c) || (c == 0x2E && peek(1).map(Lexer.isDigit) == true) {
-            return token(number())
+            return token(try number())
         }
         if c == 0x24 { // $n or $name
             pos += 1
@@ -115,7 +115,7 @@ public struct Lexer {
         return String(decoding: bytes[s..<pos], as: UTF8.self)
     }
 
-    mutating func number() -> Token.Kind {
+    mutating func number() throws -> Token.Kind {
         let s = pos
         while let c = peek(), Lexer.isDigit(c) { pos += 1 }
         var isInteger = true
@@ -141,8 +141,15 @@ public struct Lexer {
             while k < end, Lexer.isIdentChar(bytes[k]) { k += 1 }
             let unit = String(decoding: bytes[pos..<k], as: UTF8.self).lowercased()
             if let micros = Lexer.durationUnits[unit] {
+                let span = SourceSpan(s, k)
                 pos = k
-                return .duration(Int64((value * Double(micros)).rounded()))
+                // A span past ±292,000 years has no microsecond count: say so rather than trap.
+                let total = (value * Double(micros)).rounded()
+                guard total.magnitude < 9.2e18 else {
+                    throw Diagnostic("the duration \(String(decoding: bytes[s..<k], as: UTF8.self)) is too long", at: span,
+                                     hint: "durations reach about 292,000 years")
+                }
+                return .duration(Int64(total))
             }
         }
         return .number(value, isInteger: isInteger && abs(value) < 9e15)
