@@ -46,7 +46,8 @@ public enum CSVLoader {
         let source = try FileSource(path: path)
         var warnings = WarningLog(path: path)
         if source.size == 0 { throw LoadError(path: path, "the file is empty") }
-        var head = try source.head(options.chunkSize)
+        var headRequest = options.chunkSize
+        var head = try source.head(headRequest)
         let delimiter = head.withUnsafeBytes { detectDelimiter(UnsafeRawBufferPointer(rebasing: $0[0..<min($0.count, 65536)]), hint: options.delimiter) }
         let decimalComma = delimiter == UInt8(ascii: ";")
 
@@ -56,10 +57,11 @@ public enum CSVLoader {
         var line = 1
         var header: [String] = options.names ?? []
         while header.isEmpty {
-            let headEnd = head.count >= source.size
+            let headEnd = headRequest >= source.size
             guard let next = try head.withUnsafeBytes({ try scanner.scanRecord($0, from: pos, isFinal: headEnd) }) else {
                 if headEnd { throw LoadError(path: path, "the file has no header line") }
-                head = try source.head(min(source.size, head.count * 4))  // a very long header line
+                headRequest = min(source.size, headRequest * 4)  // a very long header line
+                head = try source.head(headRequest)
                 continue
             }
             if next == pos { throw LoadError(path: path, "the file has no header line") }
@@ -71,15 +73,18 @@ public enum CSVLoader {
         }
         let names = cleanHeader(header, warnings: &warnings)
         let width = names.count
-        let dataStart = pos
+        // Where the data starts in the head, and in the file (they differ by the NUL bytes
+        // the head left out).
+        let headDataStart = pos
+        let dataStart = try source.offset(afterText: pos)
 
         // Types from a sample of rows, unless a previous pass fixed them.
         if types == nil {
             var votes = (0..<width).map { _ in TypeVote(decimalComma: decimalComma) }
-            var p = dataStart
+            var p = headDataStart
             var rows = 0
             var sampleScanner = CSVScanner(delimiter: delimiter)
-            let whole = head.count >= source.size
+            let whole = headRequest >= source.size
             head.withUnsafeBytes { b in
                 while rows < options.sampleRows, let next = try? sampleScanner.scanRecord(b, from: p, isFinal: whole) {
                     if next == p { break }
@@ -109,7 +114,7 @@ public enum CSVLoader {
         }
         stretches.append((from..<source.size, fromLine))
         let ranges = stretches
-        let bytesPerRow = max(1, (head.count - dataStart) / max(1, sampledRows(head, dataStart)))
+        let bytesPerRow = max(1, (head.count - headDataStart) / max(1, sampledRows(head, headDataStart)))
         let rowsInAll = (source.size - dataStart) / bytesPerRow * 17 / 16 + 16
         head = []
         let results = ParallelParts<CSVPart>(count: ranges.count)

@@ -206,6 +206,8 @@ func csvSplitPoints(_ source: FileSource, dataStart: Int, parts: Int) throws -> 
             buffer.removeAll(keepingCapacity: true)
             let n = try source.read(at: offset, count: min(1 << 16, source.size - offset), into: &buffer, nuls: &nuls)
             if n == 0 { break }
+            // With NUL bytes left out, a place in the buffer is no longer a place in the file.
+            if buffer.count != n { break }
             for (j, c) in buffer.enumerated() {
                 if c == 0x22 { quotes += 1 }
                 else if c == 0x0A {

@@ -87,7 +87,24 @@ final class FileSource: @unchecked Sendable {
         return n
     }
 
-    /// The first `count` bytes of text.
+    /// Where in the file, as `read` counts offsets, the text read from the start reaches
+    /// `textCount` bytes. The two differ when NUL bytes, which the text leaves out, came first.
+    func offset(afterText textCount: Int) throws -> Int {
+        var buffer: [UInt8] = []
+        var nuls = 0
+        var offset = 0, text = 0
+        while text < textCount {
+            buffer.removeAll(keepingCapacity: true)
+            let n = try read(at: offset, count: textCount - text, into: &buffer, nuls: &nuls)
+            if n == 0 { break }
+            offset += n
+            text += buffer.count
+        }
+        return offset
+    }
+
+    /// The first `count` bytes of the file as text (fewer when it has NUL bytes: compare
+    /// `count` with `size` to know whether the whole file was read).
     func head(_ count: Int) throws -> [UInt8] {
         var buffer: [UInt8] = []
         var nuls = 0

@@ -30,17 +30,20 @@ public enum JSONRecordLoader {
     private static func read(path: String, name: String, zone: ZoneRules, chunkSize: Int, parts: Int?,
                              plan: inout [String: CellType]?, cancel: CancellationFlag?) throws -> LoadedTable {
         let source = try FileSource(path: path)
-        var head = try source.head(max(chunkSize, 4 << 20))
-        let headIsAll = head.count >= source.size
-        let (layout, dataStart): (Layout, Int) = try head.withUnsafeBytes { b in
+        let headRequest = max(chunkSize, 4 << 20)
+        var head = try source.head(headRequest)
+        let headIsAll = headRequest >= source.size
+        let (layout, headDataStart): (Layout, Int) = try head.withUnsafeBytes { b in
             var r = JSONReader(b, pos: 0, isFinal: headIsAll)
             r.skipWhitespace()
             guard let c = r.peek() else { throw LoadError(path: path, "the file is empty") }
             return c == 0x5B ? (.array, r.pos + 1) : (.lines, r.pos)
         }
         if plan == nil {
-            plan = try head.withUnsafeBytes { b in try sniff(b, from: dataStart, layout: layout, isFinal: headIsAll, path: path) }
+            plan = try head.withUnsafeBytes { b in try sniff(b, from: headDataStart, layout: layout, isFinal: headIsAll, path: path) }
         }
+        // In the file, the data starts after the NUL bytes the head left out.
+        let dataStart = try source.offset(afterText: headDataStart)
         let columnPlan = plan!
         // Rows per byte from the first chunk, to reserve the columns' memory once.
         let sampleRecords = max(1, head.withUnsafeBytes { countByte(0x0A, in: $0) })
