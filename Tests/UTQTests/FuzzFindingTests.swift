@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+@testable import UTQCore
+
+/// Each input here once crashed or hung utq under the fuzzers in fuzz/ (the target is named
+/// on each test). They stay as tests so the fixes stay.
+@Suite struct FuzzFindingTests {
+    /// A table read in parts must equal the table read in one piece.
+    func cells(_ t: Table) -> [String] {
+        t.columns.flatMap { c in ["\(c.name):\(c.type)"] + (0..<t.rowCount).map { "\(c.value(at: $0))" } }
+    }
+
+    /// fuzz csv: a later part whose cells in a text column were all empty had nulls and no
+    /// strings, and joining it to the first part read past the end of its dictionary.
+    @Test func partWithOnlyEmptyCellsInATextColumn() throws {
+        var text = "trip,stop,headsign\n"
+        text += "STBA,STAGECOACH,to airport\n"
+        for i in 0..<40 { text += "CITY\(i),EMSI,\n" }
+        let path = try temporaryFile("empty-part.csv", text)
+        var one = CSVOptions()
+        one.parts = 1
+        var split = CSVOptions()
+        split.parts = 3
+        split.chunkSize = 16
+        let a = try CSVLoader.load(path: path, name: "t", zone: .utc, options: one).table
+        let b = try CSVLoader.load(path: path, name: "t", zone: .utc, options: split).table
+        #expect(b.rowCount == 41)
+        #expect(b.strings("headsign").first == "to airport")
+        #expect(b.strings("headsign").dropFirst().allSatisfy { $0 == "null" })
+        #expect(cells(a) == cells(b))
+    }
+
+    /// fuzz language: a duration literal too long for a count of microseconds trapped in the
+    /// lexer (Double to Int64), ending the session.
+    @Test func durationLiteralTooLongIsAnError() throws {
+        let session = makeSession()
+        #expect(session.run("load datasets/market.json").isEmpty)
+        for text in ["count by every 41e400s", "count by every 1e300h", "where time > time - 9999999999999999h"] {
+            let e = session.failure(text)
+            #expect(e?.message.contains("is too long") == true, "\(text): \(e?.message ?? "no error")")
+        }
+        // A long but representable one still works.
+        #expect(try session.table("count by every 100000h").rowCount == 1)
+    }
+
+    /// fuzz bm_export: NUL bytes in a header line with no line break made the header loop ask
+    /// for ever more of a file it already had whole (the head without NULs never reached the
+    /// file's size), and hung.
+    @Test func nulBytesInAnUnfinishedHeaderDoNotHang() throws {
+        let bytes: [UInt8] = Array("Time;Pos3".utf8) + [UInt8](repeating: 0, count: 7) + Array("itiTimeo;".utf8)
+        let path = try temporaryFile("nul-header.csv", bytes)
+        let started = Date()
+        let loaded = try? Loaders.load(LoadRequest(path: path, zone: .utc))
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(loaded?.tables.first?.rowCount ?? 0 == 0)
+    }
+
+    /// Found beside the last one: with NUL bytes in the header, the data was read from a file
+    /// offset that counted the header without them, so the first row lost its start.
+    @Test func nulBytesInTheHeaderDoNotShiftTheData() throws {
+        let bytes: [UInt8] = Array("name\0\0\0\0,value\n".utf8) + Array("first,1\nsecond,2\n".utf8)
+        let path = try temporaryFile("nul-header-data.csv", bytes)
+        let t = try CSVLoader.load(path: path, name: "t", zone: .utc).table
+        #expect(t.columnNames == ["name", "value"])
+        #expect(t.strings("name") == ["first", "second"])
+        #expect(t.strings("value") == ["1", "2"])
+        let json: [UInt8] = Array("[\0\0\0{\"a\":1},\n{\"a\":2}]".utf8)
+        let jpath = try temporaryFile("nul-head.json", json)
+        let j = try JSONRecordLoader.load(path: jpath, name: "j", zone: .utc, parts: 1).table
+        #expect(j.strings("a") == ["1", "2"])
+    }
+}
