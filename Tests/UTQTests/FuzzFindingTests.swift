@@ -69,4 +69,25 @@ import Testing
         let j = try JSONRecordLoader.load(path: jpath, name: "j", zone: .utc, parts: 1).table
         #expect(j.strings("a") == ["1", "2"])
     }
+
+    /// fuzz json_records: NDJSON whose records span lines was cut inside a record; the part
+    /// before the cut called its unfinished record a syntax error (instead of a bad cut), and
+    /// the part after it started mid-record, so the load failed where one piece reads fine.
+    @Test func ndjsonRecordsOverSeveralLinesReadInParts() throws {
+        let text = "{\"a\":1,\"a\":2}\n{\"b\":\"455 mins\"}\n,{\"a\":-008,\n  \"legend\": {\n    \"name\": \"Walking\",\n    \"icon\": 1\n  }\n },\n {\n\"a\":-0.0}\n"
+        let path = try temporaryFile("multiline.ndjson", text)
+        let one = try JSONRecordLoader.load(path: path, name: "t", zone: .utc, parts: 1).table
+        #expect(one.rowCount == 4)
+        #expect(one.columnNames == ["a", "b", "legend.name", "legend.icon"])
+        for _ in 0..<20 {  // the parts run at once; the outcome must not depend on which ends first
+            let split = try JSONRecordLoader.load(path: path, name: "t", zone: .utc, chunkSize: 16, parts: 3).table
+            #expect(cells(split) == cells(one))
+        }
+        // A file that is really broken still says where, after the one-piece reading.
+        let broken = try temporaryFile("broken.ndjson", "{\"a\":1}\n{\"a\":2}\n{\"a\":}\n{\"a\":4}\n")
+        #expect(throws: LoadError.self) { try JSONRecordLoader.load(path: broken, name: "t", zone: .utc, chunkSize: 16, parts: 3) }
+        do { _ = try JSONRecordLoader.load(path: broken, name: "t", zone: .utc, chunkSize: 16, parts: 3) } catch let e as LoadError {
+            #expect(e.line == 3)
+        }
+    }
 }

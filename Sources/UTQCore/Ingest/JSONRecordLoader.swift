@@ -71,7 +71,15 @@ public enum JSONRecordLoader {
         var rows = 0
         var duplicates = 0, nuls = 0
         for w in 0..<ranges.count {
-            let part = try results.get(w)
+            let part: JSONPart
+            do {
+                part = try results.get(w)
+            } catch let e where ranges.count > 1 && !(e is CancellationError) && !(e is RecordConflict) {
+                // A cut inside a record makes the next part start mid-record, which reads as
+                // a syntax error there: only a reading in one piece can tell whether the file
+                // is broken (and where).
+                throw SplitMismatch()
+            }
             duplicates += part.duplicateKeys
             nuls += part.nuls
             for b in part.builders {
@@ -136,7 +144,9 @@ public enum JSONRecordLoader {
             var needMore = false
             try buffer.withUnsafeBytes { b in
                 while true {
-                    var r = JSONReader(b, pos: pos, isFinal: final)
+                    // Only the last part ends where the file does; the others may end inside a
+                    // record, which is a bad cut (SplitMismatch), not an error in the file.
+                    var r = JSONReader(b, pos: pos, isFinal: final && last)
                     r.skipWhitespace()
                     guard let c = r.peek() else {
                         if !final { needMore = true }
