@@ -1,8 +1,8 @@
 import Foundation
 
 /// A file read by offset, so several workers can each read their own part. The bytes are
-/// the file's text as UTF-8: a UTF-8 byte-order mark is skipped, and a UTF-16 file (with a
-/// mark, or recognised by its zero bytes) is converted whole, in memory.
+/// the file's text as UTF-8: a UTF-8 byte-order mark is skipped, and a UTF-16 or Latin-1
+/// file is converted whole, in memory (see `TextEncoding`).
 final class FileSource: @unchecked Sendable {
     let path: String
     private let fd: Int32
@@ -22,41 +22,23 @@ final class FileSource: @unchecked Sendable {
         guard fd >= 0 else { throw LoadError(path: path, ByteStream.openErrorMessage(errno)) }
         self.fd = fd
         let fileSize = Int(st.st_size)
-        var head = [UInt8](repeating: 0, count: min(4096, fileSize))
+        var head = [UInt8](repeating: 0, count: min(TextEncoding.sniffSize, fileSize))
         let got = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
         head = Array(head.prefix(max(0, got)))
-        if let encoding = FileSource.utf16(head) {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            var body = data
-            if body.count >= 2 && (body.starts(with: [0xFF, 0xFE]) || body.starts(with: [0xFE, 0xFF])) { body = body.dropFirst(2) }
-            guard let text = String(data: body, encoding: encoding) else {
-                close(fd)
-                throw LoadError(path: path, "looks like UTF-16 but does not decode as UTF-16")
-            }
-            converted = Array(text.utf8)
+        let encoding = TextEncoding.sniff(head, isWholeFile: head.count >= fileSize)
+        if encoding.converts {
+            do { converted = try encoding.convert(path: path) } catch { close(fd); throw error }
             start = 0
             size = converted!.count
-            note = "read as UTF-16 and converted to UTF-8"
         } else {
             converted = nil
             start = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
             size = fileSize - start
         }
+        note = encoding.note
     }
 
     deinit { close(fd) }
-
-    static func utf16(_ head: [UInt8]) -> String.Encoding? {
-        if head.starts(with: [0xFF, 0xFE]) { return .utf16LittleEndian }
-        if head.starts(with: [0xFE, 0xFF]) { return .utf16BigEndian }
-        guard head.count >= 4 else { return nil }
-        let pairs = head.count / 2
-        let evens = stride(from: 0, to: head.count - 1, by: 2).filter { head[$0] == 0 }.count
-        let odds = stride(from: 1, to: head.count, by: 2).filter { head[$0] == 0 }.count
-        if odds > pairs * 3 / 4 && evens == 0 { return .utf16LittleEndian }
-        if evens > pairs * 3 / 4 && odds == 0 { return .utf16BigEndian }
-        return nil
-    }
 
     /// Appends up to `count` bytes of text from `offset` to `buffer`; returns how many.
     /// NUL bytes are dropped (and counted in `nuls`).
@@ -67,7 +49,9 @@ final class FileSource: @unchecked Sendable {
         if let converted {
             buffer.append(contentsOf: converted[offset..<(offset + n)])
         } else {
-            buffer.append(contentsOf: repeatElement(0, count: n))
+            // Zeros to read over: an array of them is one memset, where repeatElement costs
+            // seconds per 50 MB in debug builds.
+            buffer.append(contentsOf: [UInt8](repeating: 0, count: n))
             var got = 0
             while got < n {
                 let r = buffer.withUnsafeMutableBytes { p in pread(fd, p.baseAddress! + before + got, n - got, off_t(start + offset + got)) }

@@ -35,6 +35,9 @@ public enum Loaders {
         if isDirectory.boolValue {
             throw LoadError(path: path, "is a folder; a folder can be loaded when it is a GTFS feed (with stops.txt, routes.txt, trips.txt …)")
         }
+        if (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 0 {
+            throw LoadError(path: path, "the file is empty")
+        }
         let head = try peek(path)
         let lower = path.lowercased()
         if lower.hasSuffix(".zip") || head.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
@@ -58,12 +61,25 @@ public enum Loaders {
         return LoadResult(tables: [loaded.table], summary: summary(loaded.table), warnings: loaded.warnings)
     }
 
-    /// The first bytes of a file.
+    /// The first bytes of a file as text, for telling formats apart: UTF-16 converted, NUL
+    /// bytes left out. Other encodings are left as they are (the reader converts them), so a
+    /// large binary file is never read whole just to be refused.
     static func peek(_ path: String, count: Int = 65536) throws -> [UInt8] {
-        let stream = try ByteStream(path: path)
-        var buffer: [UInt8] = []
-        _ = try stream.read(into: &buffer, chunk: count)
-        return buffer
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw LoadError(path: path, ByteStream.openErrorMessage(errno)) }
+        defer { close(fd) }
+        var raw = [UInt8](repeating: 0, count: count)
+        let n = raw.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, 0) }
+        guard n >= 0 else { throw LoadError(path: path, ByteStream.openErrorMessage(errno)) }
+        raw.removeSubrange(n...)
+        if case .utf16 = TextEncoding.sniff(raw, isWholeFile: n < count) {
+            let stream = try ByteStream(path: path)
+            var buffer: [UInt8] = []
+            _ = try stream.read(into: &buffer, chunk: count)
+            return buffer
+        }
+        if raw.starts(with: [0xEF, 0xBB, 0xBF]) { raw.removeFirst(3) }
+        return raw.filter { $0 != 0 }
     }
 
     /// Zero bytes in the first block of a file that is not UTF-16: binary data.
