@@ -67,6 +67,8 @@ public enum CSVLoader {
             if next == pos { throw LoadError(path: path, "the file has no header line") }
             if !scanner.isBlank {
                 header = head.withUnsafeBytes { b in (0..<scanner.fieldCount).map { scanner.fieldString($0, in: b) } }
+                // A line of spaces is blank too, not a header of one unnamed column.
+                if header.count == 1 && header[0].trimmingCharacters(in: .whitespaces).isEmpty { header = [] }
             }
             line += scanner.linesSpanned
             pos = next
@@ -172,6 +174,7 @@ public enum CSVLoader {
         var pos = 0
         var nuls = 0
         var final = range.isEmpty
+        var boundaries = BoundarySearch()
         while true {
             if stop.failed { throw CancellationError() }
             if !final {
@@ -182,7 +185,7 @@ public enum CSVLoader {
             }
             let end: Int
             if final { end = buffer.count } else {
-                guard let e = buffer.withUnsafeBytes({ lastRecordBoundary($0, from: pos) }) else { continue }
+                guard let e = buffer.withUnsafeBytes({ boundaries.find($0, from: pos) }) else { continue }
                 end = e
             }
             do {
