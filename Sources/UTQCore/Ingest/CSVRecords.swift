@@ -106,7 +106,7 @@ struct CSVRecords {
             }
             if malformed { warnings.add("quote", line: recordLine, "text after a closing quote; kept as part of the cell") }
             rows += 1
-            if rows & 0xFFFF == 0, cancel?.isCancelled == true { throw CancellationError() }
+            if rows & 0x1FFF == 0, cancel?.isCancelled == true { throw CancellationError() }
         }
     }
 

@@ -190,7 +190,7 @@ public enum JSONRecordLoader {
                     rows += 1
                     pos = r.pos
                     expectComma = true
-                    if rows & 0x3FFF == 0, cancel?.isCancelled == true { throw CancellationError() }
+                    if rows & 0x1FFF == 0, cancel?.isCancelled == true { throw CancellationError() }
                 }
             }
             if closed { break loop }
