@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A file read by offset, so several workers can each read their own part. The bytes are
 /// the file's text as UTF-8: a UTF-8 byte-order mark is skipped, and a UTF-16 or Latin-1
@@ -104,9 +105,16 @@ enum Workers {
         return max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16))
     }
 
+    /// Bytes worth a worker of their own: 8 MB, or UTQ_PART_BYTES (the sanitizer runs split
+    /// small files so the parallel paths run on the tests' data).
+    static var bytesPerPart: Int {
+        if let s = ProcessInfo.processInfo.environment["UTQ_PART_BYTES"], let n = Int(s), n >= 1 { return n }
+        return 8 << 20
+    }
+
     /// One worker per 8 MB, up to the cores there are.
     static func count(forBytes bytes: Int) -> Int {
-        max(1, min(available, bytes / (8 << 20)))
+        max(1, min(available, bytes / bytesPerPart))
     }
 }
 
@@ -115,14 +123,17 @@ enum Workers {
 final class ParallelParts<T>: @unchecked Sendable {
     private var slots: [Result<T, Error>?]
     private let lock = NSLock()
-    private(set) var failed = false
+    /// Read by every worker between chunks while another may set it: an atomic, so the
+    /// thread sanitizer sees no race.
+    private let failedFlag = Atomic<Bool>(false)
+    var failed: Bool { failedFlag.load(ordering: .relaxed) }
 
     init(count: Int) { slots = Array(repeating: nil, count: count) }
 
     func set(_ i: Int, _ r: Result<T, Error>) {
         lock.lock()
         slots[i] = r
-        if case .failure = r { failed = true }
+        if case .failure = r { failedFlag.store(true, ordering: .relaxed) }
         lock.unlock()
     }
 

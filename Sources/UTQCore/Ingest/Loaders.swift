@@ -10,9 +10,12 @@ public struct LoadRequest: Sendable {
     /// Zone for times written without an offset (the session's default).
     public var zone: ZoneRules
     public var cancel: CancellationFlag?
+    /// Bytes the load may take (`set memory-limit`); nil: what the system has free.
+    public var memoryLimit: Int?
 
-    public init(path: String, name: String? = nil, at: String? = nil, zone: ZoneRules, cancel: CancellationFlag? = nil) {
-        self.path = path; self.name = name; self.at = at; self.zone = zone; self.cancel = cancel
+    public init(path: String, name: String? = nil, at: String? = nil, zone: ZoneRules, cancel: CancellationFlag? = nil,
+                memoryLimit: Int? = nil) {
+        self.path = path; self.name = name; self.at = at; self.zone = zone; self.cancel = cancel; self.memoryLimit = memoryLimit
     }
 }
 
@@ -35,7 +38,8 @@ public enum Loaders {
         if isDirectory.boolValue {
             throw LoadError(path: path, "is a folder; a folder can be loaded when it is a GTFS feed (with stops.txt, routes.txt, trips.txt …)")
         }
-        if (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 0 {
+        let fileSize = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        if fileSize == 0 {
             throw LoadError(path: path, "the file is empty")
         }
         let head = try peek(path)
@@ -49,11 +53,14 @@ public enum Loaders {
         let first = head.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) })
         let json = first == UInt8(ascii: "[") || first == UInt8(ascii: "{") || lower.hasSuffix(".json") || lower.hasSuffix(".ndjson") || lower.hasSuffix(".jsonl")
         if json {
+            let streams = request.at == nil && (first == UInt8(ascii: "[") || JSONLoading.isLines(head))
+            try MemoryBudget.check(path: path, fileSize: fileSize, document: !streams, converted: false, setting: request.memoryLimit)
             return try JSONLoading.load(request, name: name, head: head)
         }
         if request.at != nil {
             throw LoadError(path: path, "at PATH is for JSON documents, and this file is not JSON")
         }
+        try MemoryBudget.check(path: path, fileSize: fileSize, document: false, converted: false, setting: request.memoryLimit)
         if BehaviourMapperExport.looksLike(head) {
             return try BehaviourMapperExport.load(path: path, name: name, head: head, cancel: request.cancel)
         }
