@@ -104,4 +104,16 @@ import Testing
         #expect(t.strings("a") == ["-Infinity", "2"])
         #expect(t.strings("b") == ["[-Infinity]", "[]"])
     }
+
+    /// fuzz prishtina: a frequency of minutes too large for a count of microseconds trapped
+    /// converting to Int64 and ended the session.
+    @Test func hugeItineraryFrequencyIsNoFrequency() throws {
+        let text = #"{"itineraries":[{"line":"Line 1","price":0.4,"frequency":1e300},{"line":"Line 3","frequency":-1e17},{"line":"Line 4","frequency":20}]}"#
+        let doc = try parseJSONDocument(bytes: Array(text.utf8), path: "itineraries.json")
+        let (tables, _) = try Prishtina.loadItineraries(doc, name: "itineraries", path: "itineraries.json")
+        let frequencies = tables[0].strings("frequency")
+        #expect(frequencies.count == 3)
+        #expect(frequencies[0] == "null" && frequencies[1] == "null")
+        #expect(frequencies[2] != "null")
+    }
 }
