@@ -116,4 +116,19 @@ import Testing
         #expect(frequencies[0] == "null" && frequencies[1] == "null")
         #expect(frequencies[2] != "null")
     }
+
+    /// fuzz csv: the delimiter was decided from the first chunk, so with small chunks a header
+    /// of more than one chunk was split on another delimiter than the one-piece reading chose.
+    @Test func delimiterDoesNotDependOnTheChunkSize() throws {
+        let path = try temporaryFile("delimiter.csv", "stop_id,stop_name,stop_desc,sto6;;Walking;1;\nA,B,C,D\n")
+        var one = CSVOptions()
+        one.parts = 1
+        var small = CSVOptions()
+        small.parts = 3
+        small.chunkSize = 16
+        let a = try CSVLoader.load(path: path, name: "t", zone: .utc, options: one).table
+        let b = try CSVLoader.load(path: path, name: "t", zone: .utc, options: small).table
+        #expect(a.columnNames == b.columnNames)
+        #expect(cells(a) == cells(b))
+    }
 }

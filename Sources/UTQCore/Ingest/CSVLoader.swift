@@ -46,7 +46,9 @@ public enum CSVLoader {
         let source = try FileSource(path: path)
         var warnings = WarningLog(path: path)
         if source.size == 0 { throw LoadError(path: path, "the file is empty") }
-        var headRequest = options.chunkSize
+        // At least 64 KB, whatever the chunk size: the delimiter is decided from the head, and
+        // must not depend on how the file is then read.
+        var headRequest = max(options.chunkSize, 65536)
         var head = try source.head(headRequest)
         let delimiter = head.withUnsafeBytes { detectDelimiter(UnsafeRawBufferPointer(rebasing: $0[0..<min($0.count, 65536)]), hint: options.delimiter) }
         let decimalComma = delimiter == UInt8(ascii: ";")
