@@ -2,7 +2,7 @@
 SWIFT ?= swift
 UTQ_RELEASE := .build/release/utq
 
-.PHONY: demo test build release deps tour datasets bench clean
+.PHONY: demo test build release deps tour datasets bench clean fuzz fuzz-build sanitize sanitize-address sanitize-thread
 
 # libedit (line editing) comes from the system; install it when pkg-config cannot find it.
 deps:
@@ -35,5 +35,24 @@ test: deps
 datasets: deps
 	$(SWIFT) run -c release utq-datagen all datasets
 
+# The test suite under AddressSanitizer and ThreadSanitizer, each in a scratch path of its own
+# so the normal build stays as it is. The thread run reads in two parts with small chunks, so
+# the parallel load paths run with more than one worker on the tests' small files.
+sanitize: sanitize-address sanitize-thread
+
+sanitize-address: deps
+	$(SWIFT) test --sanitize=address --scratch-path .build-asan
+
+sanitize-thread: deps
+	UTQ_THREADS=2 UTQ_PART_BYTES=65536 $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+
+# libFuzzer targets (fuzz/targets/): each runs FUZZ_SECONDS (default 60); see fuzz/README.md.
+FUZZ_SECONDS ?= 60
+fuzz-build:
+	PATH="$$(dirname $$(command -v $(SWIFT))):$$PATH" fuzz/build.sh
+
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) PATH="$$(dirname $$(command -v $(SWIFT))):$$PATH" fuzz/run.sh $(FUZZ_TARGETS)
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-asan .build-tsan fuzz/out

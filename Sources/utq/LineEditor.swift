@@ -14,6 +14,7 @@ final class LineEditor {
     /// Returns the completion for the line so far.
     let complete: (String) -> Completion
     nonisolated(unsafe) static var current: LineEditor?
+    private static let saving = NSLock()
     private var prompt: String = "utq> "
     private var promptBuffer: UnsafeMutablePointer<CChar>?
 
@@ -83,6 +84,9 @@ final class LineEditor {
     /// never leaves it cut short. libedit keeps only the last `historyLimit` lines.
     func saveHistory() {
         guard let historyFile else { return }
+        // The signal thread and the prompt may both save: one at a time.
+        LineEditor.saving.lock()
+        defer { LineEditor.saving.unlock() }
         let temp = historyFile + ".\(getpid()).tmp"
         if utq_history_save(history, temp) >= 0 {
             rename(temp, historyFile)

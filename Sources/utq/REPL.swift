@@ -16,7 +16,6 @@ struct REPL {
     func run(banner: Bool = true) {
         let editor = LineEditor(historyFile: REPL.historyPath, complete: { [session] line in session.complete(line) })
         Signals.onTerminate = { editor.saveHistory() }
-        Signals.installTerminateHandlers()
         let printer = Printer(session: session, showLocation: false, interactive: true)
         if banner {
             Terminal.out("utq — type help for the verbs, Tab to complete, Ctrl-D to leave.\n")
@@ -43,6 +42,9 @@ struct REPL {
                 pending = ""
                 if text.trimmingCharacters(in: .whitespaces).isEmpty { continue }
                 editor.add(text.replacingOccurrences(of: "\n", with: " "))
+                // Written after every command (whole, through a temporary file), so a crash
+                // or a kill loses none of it.
+                editor.saveHistory()
                 var quit = false
                 var bar = ProgressBar.watch(session)
                 session.run(text, name: "<input>", keepGoing: true) { _, outcome in

@@ -21,20 +21,30 @@ enum Signals {
         sigaction(SIGINT, &action, nil)
     }
 
-    /// SIGTERM and SIGHUP: run `body` (save history), then end as the signal asks.
+    /// SIGTERM and SIGHUP: run this (save history), then end as the signal asks.
     nonisolated(unsafe) static var onTerminate: (() -> Void)? = nil
 
-    static func installTerminateHandlers() {
-        for sig in [SIGTERM, SIGHUP] {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = { s in
-                Signals.onTerminate?()
-                signal(s, SIG_DFL)
-                raise(s)
-            }
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = 0
-            sigaction(sig, &action, nil)
+    /// SIGTERM and SIGHUP are blocked in every thread from the start (threads made later
+    /// inherit the mask) and taken by one thread of their own with sigwait. That thread may
+    /// save the history with ordinary code, which a signal handler may not (it allocates and
+    /// takes locks that the interrupted code may hold); then it ends utq as the signal asks.
+    static func takeTerminateSignals() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGTERM)
+        sigaddset(&set, SIGHUP)
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+        Thread.detachNewThread {
+            var set = sigset_t()
+            sigemptyset(&set)
+            sigaddset(&set, SIGTERM)
+            sigaddset(&set, SIGHUP)
+            var sig: Int32 = 0
+            guard sigwait(&set, &sig) == 0 else { return }
+            Signals.onTerminate?()
+            signal(sig, SIG_DFL)
+            pthread_sigmask(SIG_UNBLOCK, &set, nil)
+            raise(sig)
         }
     }
 }

@@ -29,6 +29,9 @@ struct UTQ: ParsableCommand {
     @Flag(name: .long, help: "Print each command before its output.")
     var echo = false
 
+    @Flag(name: .long, help: "Let save replace a file that exists, as save! does.")
+    var force = false
+
     @Flag(name: .long, help: "Open the prompt after running the scripts and commands.")
     var interactive = false
 
@@ -37,11 +40,13 @@ struct UTQ: ParsableCommand {
         // freed during a load goes back to the system instead of raising the peak.
         _ = glibcMallopt(-3 /* M_MMAP_THRESHOLD */, 128 * 1024)
         Signals.installInterruptHandler()
+        Signals.takeTerminateSignals()
         let session = Session(cancel: interruptFlag)
         session.settings.render.width = Terminal.width
         session.settings.render.height = Terminal.height
         session.settings.render.color = Terminal.colorAllowed
         if !Terminal.stdoutIsTTY { session.settings.render.maxRows = 10_000_000 }
+        session.settings.replaceFiles = force
         let batch = Batch(session: session, keepGoing: keepGoing, echo: echo)
         var ok = true
         for path in scripts {

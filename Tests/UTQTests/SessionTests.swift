@@ -196,7 +196,7 @@ import Testing
         let before = try Data(contentsOf: URL(fileURLWithPath: dir + "/out.csv"))
         let refused = s.failure("count | save out.csv")
         #expect(refused?.message == "cannot write out.csv: the file exists")
-        #expect(refused?.hint == "write save! out.csv to replace it")
+        #expect(refused?.hint == "write save! out.csv to replace it (or run utq with --force)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/out.csv")) == before)
         #expect(s.failure("count | save! out.csv") == nil)
         #expect(try String(contentsOfFile: dir + "/out.csv", encoding: .utf8) == "count\n516\n")

@@ -17,7 +17,7 @@ enum Accumulate {
         }
 
         if a.distinct {
-            let codes = KeyCodes(arg)
+            let codes = try KeyCodes(arg)
             var seen = Set<Int64>()
             var counts = [Int64](repeating: 0, count: groups)
             for i in 0..<n where ok(i) {

@@ -45,7 +45,7 @@ public struct Executor {
             let t = try run(input)
             let ev = Evaluator(table: t)
             let columns = try keys.map { try ev.column($0.expr) }
-            let order = Sorting.order(columns, descending: keys.map(\.descending), count: t.rowCount)
+            let order = try Sorting.order(columns, descending: keys.map(\.descending), count: t.rowCount, cancel: cancel)
             return t.gather(order)
         case .limit(let input, let count, let offset):
             let t = try run(input)
@@ -54,7 +54,7 @@ public struct Executor {
             return t.gather((start..<end).map { Int32($0) })
         case .join(let left, let right, let kind, let lk, let rk, let rightColumns, let schema):
             let l = try run(left), r = try run(right)
-            return try HashJoin.run(l, r, kind: kind, leftKeys: lk, rightKeys: rk, rightColumns: rightColumns, schema: schema)
+            return try HashJoin.run(l, r, kind: kind, leftKeys: lk, rightKeys: rk, rightColumns: rightColumns, schema: schema, cancel: cancel)
         case .fill(let input, let key, let step, let schema):
             let t = try run(input)
             var zeroColumns: Set<Int> = []
@@ -69,7 +69,7 @@ public struct Executor {
                     if f.type == .string { otherKeys.append(i) } else if f.type.isNumeric { zeroColumns.insert(i) }
                 }
             }
-            return try Fill.run(t, key: key, step: step, otherKeys: otherKeys, zeroColumns: zeroColumns)
+            return try Fill.run(t, key: key, step: step, otherKeys: otherKeys, zeroColumns: zeroColumns, cancel: cancel)
         }
     }
 }

@@ -5,7 +5,9 @@ struct KeyCodes {
     var codes: [UInt32]
     var cardinality: Int
 
-    init(_ c: Column) {
+    /// The hashed paths take about a second per million rows in a debug build: they look at
+    /// the cancellation flag every 65,536 rows.
+    init(_ c: Column, cancel: CancellationFlag? = nil) throws {
         let n = c.count
         let validity = c.validity
         switch c.storage {
@@ -43,6 +45,7 @@ struct KeyCodes {
                 var codes = [UInt32](repeating: 0, count: n)
                 var last = Int64.min, lastCode: UInt32 = 0
                 for i in 0..<n {
+                    if i & 0xFFFF == 0, cancel?.isCancelled == true { throw CancellationError() }
                     let v = a[i]
                     if v == last && i > 0 { codes[i] = lastCode; continue }
                     let code = map[v] ?? { let c = UInt32(map.count); map[v] = c; return c }()
@@ -57,6 +60,7 @@ struct KeyCodes {
             var map: [UInt64: UInt32] = [:]
             var codes = [UInt32](repeating: 0, count: n)
             for i in 0..<n {
+                if i & 0xFFFF == 0, cancel?.isCancelled == true { throw CancellationError() }
                 var v = a[i]
                 if v == 0 { v = 0 }  // -0 groups with 0
                 let bits = v.isNaN ? Double.nan.bitPattern : v.bitPattern
@@ -91,7 +95,7 @@ struct GroupBy {
         if keys.isEmpty {
             firstRow = [0]
         } else {
-            let codes = keyColumns.map(KeyCodes.init)
+            let codes = try keyColumns.map { try KeyCodes($0, cancel: cancel) }
             var product = 1
             var overflow = false
             for c in codes {
@@ -139,6 +143,7 @@ struct GroupBy {
                 var map: [[UInt32]: Int32] = [:]
                 var key = [UInt32](repeating: 0, count: codes.count)
                 for i in 0..<n {
+                    if i & 0xFFFF == 0, cancel?.isCancelled == true { throw CancellationError() }
                     for (k, c) in codes.enumerated() { key[k] = c.codes[i] }
                     if let id = map[key] { groupOf[i] = id } else {
                         let id = Int32(firstRow.count)
@@ -162,7 +167,7 @@ struct GroupBy {
         var out = Table(name: table.name, columns: columns, zone: schema.zone, timeColumn: schema.timeColumn, rowNoun: "rows")
         out.rowCount = groups
         if keys.isEmpty { return out }
-        let order = Sorting.order(Array(columns.prefix(keys.count)), descending: Array(repeating: false, count: keys.count), count: groups)
+        let order = try Sorting.order(Array(columns.prefix(keys.count)), descending: Array(repeating: false, count: keys.count), count: groups, cancel: cancel)
         for (i, f) in schema.fields.enumerated() where i < out.columns.count { out.columns[i].unit = f.unit }
         return out.gather(order)
     }
@@ -188,7 +193,7 @@ struct GroupBy {
         var out = Table(name: table.name, columns: columns, zone: schema.zone, timeColumn: schema.timeColumn, rowNoun: "rows")
         out.rowCount = firstRows.count
         for (i, f) in schema.fields.enumerated() where i < out.columns.count { out.columns[i].unit = f.unit }
-        let sorted = Sorting.order(Array(columns.prefix(keys.count)), descending: Array(repeating: false, count: keys.count), count: out.rowCount)
+        let sorted = try Sorting.order(Array(columns.prefix(keys.count)), descending: Array(repeating: false, count: keys.count), count: out.rowCount, cancel: cancel)
         return out.gather(sorted)
     }
 }

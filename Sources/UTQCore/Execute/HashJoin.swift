@@ -1,8 +1,11 @@
 /// Matches rows of two tables on equal keys: builds a hash table on the right side and
 /// probes it with each left row. Rows with a null key never match.
 enum HashJoin {
+    /// Keys are built a row at a time, as arrays of values: slow enough on millions of rows
+    /// that both loops look at the cancellation flag every 65,536 rows.
     static func run(_ left: Table, _ right: Table, kind: JoinKind, leftKeys: [BoundExpr], rightKeys: [BoundExpr],
-                    rightColumns: [Int], schema: Schema) throws -> Table {
+                    rightColumns: [Int], schema: Schema, cancel: CancellationFlag? = nil) throws -> Table {
+        func check(_ i: Int) throws { if i & 0xFFFF == 0, cancel?.isCancelled == true { throw CancellationError() } }
         let lk = try leftKeys.map { try Evaluator(table: left).column($0) }
         let rk = try rightKeys.map { try Evaluator(table: right).column($0) }
         func key(_ cols: [Column], _ i: Int) -> [Value]? {
@@ -17,12 +20,14 @@ enum HashJoin {
         }
         var index: [[Value]: [Int32]] = [:]
         for j in 0..<right.rowCount {
+            try check(j)
             if let k = key(rk, j) { index[k, default: []].append(Int32(j)) }
         }
         var leftRows: [Int32] = [], rightRows: [Int32] = []
         leftRows.reserveCapacity(left.rowCount)
         rightRows.reserveCapacity(left.rowCount)
         for i in 0..<left.rowCount {
+            try check(i)
             if let k = key(lk, i), let matches = index[k] {
                 for j in matches { leftRows.append(Int32(i)); rightRows.append(j) }
             } else if kind == .left {
@@ -51,7 +56,9 @@ enum HashJoin {
 enum Fill {
     static let maximumRows = 2_000_000
 
-    static func run(_ t: Table, key: Int, step: FillStep, otherKeys: [Int], zeroColumns: Set<Int>) throws -> Table {
+    static func run(_ t: Table, key: Int, step: FillStep, otherKeys: [Int], zeroColumns: Set<Int>,
+                    cancel: CancellationFlag? = nil) throws -> Table {
+        func check(_ i: Int) throws { if i & 0xFFFF == 0, cancel?.isCancelled == true { throw CancellationError() } }
         guard t.rowCount > 0 else { return t }
         let keyColumn = t.columns[key]
         let raw: [Int64]
@@ -67,6 +74,7 @@ enum Fill {
         let zone = t.zone
         var v = lo
         while v <= hi {
+            try check(values.count)
             values.append(v)
             if values.count > maximumRows { throw Diagnostic("fill would make more than \(maximumRows) rows; give a larger span") }
             switch step {
@@ -89,12 +97,14 @@ enum Fill {
         var comboOrder: [Int32] = []
         var existing: [[Value]: Int32] = [:]
         for i in 0..<t.rowCount {
+            try check(i)
             let combo = otherKeys.map { t.columns[$0].value(at: i) }
             if combos[combo] == nil { combos[combo] = Int32(i); comboOrder.append(Int32(i)) }
             if keyColumn.isValid(i) { existing[combo + [.int(raw[i])]] = Int32(i) }
         }
         var sourceRows: [Int32] = [], comboRows: [Int32] = [], keyValues: [Int64] = []
         for c in comboOrder {
+            try check(sourceRows.count)
             let combo = otherKeys.map { t.columns[$0].value(at: Int(c)) }
             for v in values {
                 sourceRows.append(existing[combo + [.int(v)]] ?? -1)
@@ -130,7 +140,7 @@ enum Fill {
         out.columns = columns
         out.rowCount = keyValues.count
         let sortKeys = (otherKeys + [key]).sorted()
-        let order = Sorting.order(sortKeys.map { columns[$0] }, descending: Array(repeating: false, count: sortKeys.count), count: out.rowCount)
+        let order = try Sorting.order(sortKeys.map { columns[$0] }, descending: Array(repeating: false, count: sortKeys.count), count: out.rowCount, cancel: cancel)
         return out.gather(order)
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Reads a file in chunks as UTF-8 bytes. A UTF-8 byte-order mark is skipped; UTF-16 files
-/// (with a mark, or recognised by their zero bytes) are converted to UTF-8 first; NUL bytes
+/// Reads a file in chunks as UTF-8 bytes. A UTF-8 byte-order mark is skipped; UTF-16 and
+/// Latin-1 files are converted to UTF-8 first (see `TextEncoding`); NUL bytes
 /// are dropped and counted so the reader can warn.
 final class ByteStream {
     let path: String
@@ -41,35 +41,17 @@ final class ByteStream {
         }
     }
 
-    /// Looks at the first bytes: a UTF-16 file is converted whole (such files are small
-    /// exports); everything else streams.
+    /// Looks at the first bytes: a UTF-16 or Latin-1 file is converted whole (such files are
+    /// small exports); everything else streams.
     private func sniffEncoding() throws {
-        var head = [UInt8](repeating: 0, count: 4096)
-        let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 4096, 0) }
+        var head = [UInt8](repeating: 0, count: TextEncoding.sniffSize)
+        let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
         guard n >= 0 else { throw LoadError(path: path, String(cString: strerror(errno))) }
         head.removeSubrange(n...)
-        var utf16: String.Encoding? = nil
-        if head.count >= 2 && head[0] == 0xFF && head[1] == 0xFE { utf16 = .utf16LittleEndian }
-        else if head.count >= 2 && head[0] == 0xFE && head[1] == 0xFF { utf16 = .utf16BigEndian }
-        else if head.count >= 4 {
-            // No mark: ASCII text in UTF-16 has a zero in every other byte.
-            let evens = stride(from: 0, to: head.count - 1, by: 2).filter { head[$0] == 0 }.count
-            let odds = stride(from: 1, to: head.count, by: 2).filter { head[$0] == 0 }.count
-            let pairs = head.count / 2
-            if odds > pairs * 3 / 4 && evens == 0 { utf16 = .utf16LittleEndian }
-            else if evens > pairs * 3 / 4 && odds == 0 { utf16 = .utf16BigEndian }
-        }
-        if let utf16 {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            var body = data
-            if body.count >= 2 && ((body[body.startIndex] == 0xFF && body[body.startIndex + 1] == 0xFE) || (body[body.startIndex] == 0xFE && body[body.startIndex + 1] == 0xFF)) {
-                body = body.dropFirst(2)
-            }
-            guard let text = String(data: body, encoding: utf16) else {
-                throw LoadError(path: path, "looks like UTF-16 but does not decode as UTF-16")
-            }
-            converted = Array(text.utf8)
-            encodingNote = "read as UTF-16 and converted to UTF-8"
+        let encoding = TextEncoding.sniff(head, isWholeFile: n >= fileSize)
+        encodingNote = encoding.note
+        if encoding.converts {
+            converted = try encoding.convert(path: path)
             fileSize = converted!.count
         }
     }

@@ -70,11 +70,10 @@ public enum CSVLoader {
         let path = source.path
         var warnings = WarningLog(path: path)
         if source.size == 0 { throw LoadError(path: path, "the file is empty") }
-        var head = try source.head(options.chunkSize)
-        // Whether `head` holds the whole text. Not `head.count >= source.size`: NUL bytes are
-        // dropped as the text is read, so a file with some never reached its size and the
-        // header loop below asked for more forever.
-        var headIsAll = options.chunkSize >= source.size
+        // At least 64 KB, whatever the chunk size: the delimiter is decided from the head, and
+        // must not depend on how the file is then read.
+        var headRequest = max(options.chunkSize, 65536)
+        var head = try source.head(headRequest)
         let delimiter = head.withUnsafeBytes { detectDelimiter(UnsafeRawBufferPointer(rebasing: $0[0..<min($0.count, 65536)]), hint: options.delimiter) }
         let decimalComma = delimiter == UInt8(ascii: ";")
 
@@ -84,12 +83,11 @@ public enum CSVLoader {
         var line = 1
         var header: [String] = options.names ?? []
         while header.isEmpty {
-            let headEnd = headIsAll
+            let headEnd = headRequest >= source.size
             guard let next = try head.withUnsafeBytes({ try scanner.scanRecord($0, from: pos, isFinal: headEnd) }) else {
                 if headEnd { throw LoadError(path: path, "the file has no header line") }
-                let more = min(source.size, max(options.chunkSize, head.count) * 4)  // a very long header line
-                head = try source.head(more)
-                headIsAll = more >= source.size
+                headRequest = min(source.size, headRequest * 4)  // a very long header line
+                head = try source.head(headRequest)
                 continue
             }
             if next == pos { throw LoadError(path: path, "the file has no header line") }
@@ -98,13 +96,18 @@ public enum CSVLoader {
                 if !head.withUnsafeBytes({ UTF8Check.isValid(UnsafeRawBufferPointer(rebasing: $0[pos..<next])) }) {
                     warnings.add("UTF-8", line: line, "bytes that are not UTF-8 are shown as U+FFFD (\u{FFFD})")
                 }
+                // A line of spaces is blank too, not a header of one unnamed column.
+                if header.count == 1 && header[0].trimmingCharacters(in: .whitespaces).isEmpty { header = [] }
             }
             line += scanner.linesSpanned
             pos = next
         }
         let names = cleanHeader(header, warnings: &warnings)
         let width = names.count
-        let dataStart = pos
+        // Where the data starts in the head, and in the file (they differ by the NUL bytes
+        // the head left out).
+        let headDataStart = pos
+        let dataStart = try source.offset(afterText: pos)
         var rules = CSVRecordRules()
         rules.promised = names.map { options.typeOverride?($0) != nil }
         rules.recordLines = options.recordLines
@@ -115,10 +118,10 @@ public enum CSVLoader {
         // Types from a sample of rows, unless a previous pass fixed them.
         if types == nil {
             var votes = (0..<width).map { _ in TypeVote(decimalComma: decimalComma) }
-            var p = dataStart
+            var p = headDataStart
             var rows = 0
             var sampleScanner = CSVScanner(delimiter: delimiter)
-            let whole = headIsAll
+            let whole = headRequest >= source.size
             head.withUnsafeBytes { b in
                 while rows < options.sampleRows, let next = try? sampleScanner.scanRecord(b, from: p, isFinal: whole) {
                     if next == p { break }
@@ -148,7 +151,7 @@ public enum CSVLoader {
         }
         stretches.append((from..<source.size, fromLine))
         let ranges = stretches
-        let bytesPerRow = max(1, (head.count - dataStart) / max(1, sampledRows(head, dataStart)))
+        let bytesPerRow = max(1, (head.count - headDataStart) / max(1, sampledRows(head, headDataStart)))
         let rowsInAll = (source.size - dataStart) / bytesPerRow * 17 / 16 + 16
         head = []
         let results = ParallelParts<CSVPart>(count: ranges.count)
@@ -213,6 +216,7 @@ public enum CSVLoader {
         var pos = 0
         var nuls = 0
         var final = range.isEmpty
+        var boundaries = BoundarySearch()
         while true {
             if stop.failed { throw CancellationError() }
             if !final {
@@ -224,7 +228,7 @@ public enum CSVLoader {
             }
             let end: Int
             if final { end = buffer.count } else {
-                guard let e = buffer.withUnsafeBytes({ lastRecordBoundary($0, from: pos) }) else { continue }
+                guard let e = buffer.withUnsafeBytes({ boundaries.find($0, from: pos) }) else { continue }
                 end = e
             }
             do {

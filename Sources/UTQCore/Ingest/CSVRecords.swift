@@ -125,7 +125,7 @@ struct CSVRecords {
             }
             if malformed { warnings.add("quote", line: recordLine, "text after a closing quote; kept as part of the cell") }
             rows += 1
-            if rows & 0xFFFF == 0, cancel?.isCancelled == true { throw CancellationError() }
+            if rows & 0x1FFF == 0, cancel?.isCancelled == true { throw CancellationError() }
         }
     }
 
@@ -226,21 +226,46 @@ struct SpecialBytes {
 /// The end of the last whole record in `b[from..<b.count]`: just after a line break that lies
 /// outside quotes. Nil when there is none yet (a record longer than the buffer).
 func lastRecordBoundary(_ b: UnsafeRawBufferPointer, from: Int) -> Int? {
-    // Quotes from `from` (a record start, outside quotes) to the end.
-    var quotes = countByte(0x22, in: UnsafeRawBufferPointer(rebasing: b[from...]))
-    // Walk back; `quotes` is then the count before position k.
-    var k = b.count - 1
-    while k >= from {
-        let c = b[k]
-        if c == 0x22 {
-            quotes -= 1
-        } else if (c == 0x0A || c == 0x0D) && quotes % 2 == 0 {
-            // A \r as the very last byte may be the first half of \r\n: cut before it.
-            if !(c == 0x0D && k == b.count - 1) { return k + 1 }
+    var search = BoundarySearch()
+    return search.find(b, from: from)
+}
+
+/// A search for the last record boundary in a buffer that grows while a record is longer
+/// than the chunks read so far. It remembers how far it looked, so a 50 MB cell is searched
+/// once, not once more after every chunk.
+struct BoundarySearch {
+    private var from = -1
+    /// Bytes from `from` known to hold no boundary, and the quotes among them.
+    private var searched = 0
+    private var quotes = 0
+
+    mutating func find(_ b: UnsafeRawBufferPointer, from: Int) -> Int? {
+        if from != self.from { self.from = from; searched = 0; quotes = 0 }
+        let start = from + searched
+        // Quotes from `from` (a record start, outside quotes) to the end.
+        var q = quotes + countByte(0x22, in: UnsafeRawBufferPointer(rebasing: b[start...]))
+        let total = q
+        // Walk back; `q` is then the count before position k. The byte before `start` is looked
+        // at again: it may be a \r that was last, waiting for its \n.
+        var k = b.count - 1
+        let floor = max(from, start - 1)
+        while k >= floor {
+            let c = b[k]
+            if c == 0x22 {
+                q -= 1
+            } else if (c == 0x0A || c == 0x0D) && q % 2 == 0 {
+                // A \r as the very last byte may be the first half of \r\n: cut before it.
+                if !(c == 0x0D && k == b.count - 1) {
+                    self.from = -1
+                    return k + 1
+                }
+            }
+            k -= 1
         }
-        k -= 1
+        searched = b.count - from
+        quotes = total
+        return nil
     }
-    return nil
 }
 
 /// How many bytes equal `c`, eight at a time: a byte of `w ^ pattern` is zero where it matches,
@@ -288,13 +313,23 @@ func csvSplitPoints(_ source: FileSource, dataStart: Int, parts: Int) throws -> 
             buffer.removeAll(keepingCapacity: true)
             let n = try source.read(at: offset, count: min(1 << 16, source.size - offset), into: &buffer, nuls: &nuls)
             if n == 0 { break }
-            for (j, c) in buffer.enumerated() {
-                if c == 0x22 { quotes += 1 }
-                else if c == 0x0A {
+            // With NUL bytes left out, a place in the buffer is no longer a place in the file.
+            if buffer.count != n { break }
+            // From line break to line break, counting the quotes between (a long record is
+            // passed over a word at a time, not a byte at a time).
+            let cut: Int? = buffer.withUnsafeBytes { p in
+                var j = 0
+                while j < p.count, let nl = memchr(p.baseAddress! + j, 0x0A, p.count - j) {
+                    let k = p.baseAddress!.distance(to: UnsafeRawPointer(nl))
+                    quotes += countByte(0x22, in: UnsafeRawBufferPointer(rebasing: p[j..<k]))
                     newlines += 1
-                    if quotes % 2 == 0 { offset += j + 1; cuts.append((offset, newlines)); found = true; break }
+                    if quotes % 2 == 0 { return k + 1 }
+                    j = k + 1
                 }
+                quotes += countByte(0x22, in: UnsafeRawBufferPointer(rebasing: p[j...]))
+                return nil
             }
+            if let cut { offset += cut; cuts.append((offset, newlines)); found = true }
             if !found { offset += n }
         }
         if !found { break }

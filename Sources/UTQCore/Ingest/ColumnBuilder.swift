@@ -320,7 +320,9 @@ final class ColumnBuilder {
         case .string:
             let strings = other.interner.strings()
             let remap = strings.map { interner.intern($0) }
-            codes.append(contentsOf: other.codes.take().map { remap[Int($0)] })
+            // A part whose cells in this column were all empty has nulls (code 0) and no
+            // strings to map them through; a null's code is never read.
+            codes.append(contentsOf: other.codes.take().map { Int($0) < remap.count ? remap[Int($0)] : 0 })
         case .bool:
             flags.append(contentsOf: other.flags.take())
         case .double where other.type == .int:

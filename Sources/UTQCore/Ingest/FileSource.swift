@@ -1,13 +1,14 @@
 import Foundation
+import Synchronization
 
 /// A file read by offset, so several workers can each read their own part. The bytes are
-/// the file's text as UTF-8: a UTF-8 byte-order mark is skipped, and a UTF-16 file (with a
-/// mark, or recognised by its zero bytes) is converted whole, in memory. The bytes may also
-/// be held in memory from the start (a file unpacked from a zip archive).
+/// the file's text as UTF-8: a UTF-8 byte-order mark is skipped, and a UTF-16 or Latin-1
+/// file is converted whole, in memory (see `TextEncoding`). The bytes may also be held in
+/// memory from the start (a file unpacked from a zip archive).
 final class FileSource: @unchecked Sendable {
     let path: String
     private let fd: Int32
-    /// The text when it is held in memory: given so, or converted from UTF-16.
+    /// The text when it is held in memory: given so, or converted.
     private let held: [UInt8]?
     /// Where the text starts in the file (after a byte-order mark).
     private let start: Int
@@ -24,24 +25,20 @@ final class FileSource: @unchecked Sendable {
         guard fd >= 0 else { throw LoadError(path: path, ByteStream.openErrorMessage(errno)) }
         self.fd = fd
         let fileSize = Int(st.st_size)
-        var head = [UInt8](repeating: 0, count: min(4096, fileSize))
+        var head = [UInt8](repeating: 0, count: min(TextEncoding.sniffSize, fileSize))
         let got = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
         head = Array(head.prefix(max(0, got)))
-        if let encoding = FileSource.utf16(head) {
-            do {
-                held = try FileSource.convertUTF16([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), encoding, path: path)
-            } catch {
-                close(fd)
-                throw error
-            }
+        let encoding = TextEncoding.sniff(head, isWholeFile: head.count >= fileSize)
+        if encoding.converts {
+            do { held = try encoding.convert(path: path) } catch { close(fd); throw error }
             start = 0
-            size = held?.count ?? 0
-            note = "read as UTF-16 and converted to UTF-8"
+            size = held!.count
         } else {
             held = nil
             start = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
             size = fileSize - start
         }
+        note = encoding.note
     }
 
     /// Text already in memory; `path` names it in messages (`feed.zip/stops.txt`).
@@ -49,37 +46,17 @@ final class FileSource: @unchecked Sendable {
         self.path = path
         fd = -1
         start = 0
-        if let encoding = FileSource.utf16(Array(bytes.prefix(4096))) {
-            held = try FileSource.convertUTF16(bytes, encoding, path: path)
-            note = "read as UTF-16 and converted to UTF-8"
+        let encoding = TextEncoding.sniff(Array(bytes.prefix(TextEncoding.sniffSize)), isWholeFile: bytes.count <= TextEncoding.sniffSize)
+        if encoding.converts {
+            held = try encoding.convert(bytes: bytes, path: path)
         } else {
             held = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         }
+        note = encoding.note
         size = held?.count ?? 0
     }
 
     deinit { if fd >= 0 { close(fd) } }
-
-    private static func convertUTF16(_ bytes: [UInt8], _ encoding: String.Encoding, path: String) throws -> [UInt8] {
-        var body = bytes[...]
-        if body.starts(with: [0xFF, 0xFE]) || body.starts(with: [0xFE, 0xFF]) { body = body.dropFirst(2) }
-        guard let text = String(data: Data(body), encoding: encoding) else {
-            throw LoadError(path: path, "looks like UTF-16 but does not decode as UTF-16")
-        }
-        return Array(text.utf8)
-    }
-
-    static func utf16(_ head: [UInt8]) -> String.Encoding? {
-        if head.starts(with: [0xFF, 0xFE]) { return .utf16LittleEndian }
-        if head.starts(with: [0xFE, 0xFF]) { return .utf16BigEndian }
-        guard head.count >= 4 else { return nil }
-        let pairs = head.count / 2
-        let evens = stride(from: 0, to: head.count - 1, by: 2).filter { head[$0] == 0 }.count
-        let odds = stride(from: 1, to: head.count, by: 2).filter { head[$0] == 0 }.count
-        if odds > pairs * 3 / 4 && evens == 0 { return .utf16LittleEndian }
-        if evens > pairs * 3 / 4 && odds == 0 { return .utf16BigEndian }
-        return nil
-    }
 
     /// Appends up to `count` bytes of text from `offset` to `buffer`; returns how many.
     /// NUL bytes are dropped (and counted in `nuls`).
@@ -90,7 +67,9 @@ final class FileSource: @unchecked Sendable {
         if let held {
             buffer.append(contentsOf: held[offset..<(offset + n)])
         } else {
-            buffer.append(contentsOf: repeatElement(0, count: n))
+            // Zeros to read over: an array of them is one memset, where repeatElement costs
+            // seconds per 50 MB in debug builds.
+            buffer.append(contentsOf: [UInt8](repeating: 0, count: n))
             var got = 0
             while got < n {
                 let r = buffer.withUnsafeMutableBytes { p in pread(fd, p.baseAddress! + before + got, n - got, off_t(start + offset + got)) }
@@ -138,7 +117,24 @@ final class FileSource: @unchecked Sendable {
         return lines
     }
 
-    /// The first `count` bytes of text.
+    /// Where in the file, as `read` counts offsets, the text read from the start reaches
+    /// `textCount` bytes. The two differ when NUL bytes, which the text leaves out, came first.
+    func offset(afterText textCount: Int) throws -> Int {
+        var buffer: [UInt8] = []
+        var nuls = 0
+        var offset = 0, text = 0
+        while text < textCount {
+            buffer.removeAll(keepingCapacity: true)
+            let n = try read(at: offset, count: textCount - text, into: &buffer, nuls: &nuls)
+            if n == 0 { break }
+            offset += n
+            text += buffer.count
+        }
+        return offset
+    }
+
+    /// The first `count` bytes of the file as text (fewer when it has NUL bytes: compare
+    /// `count` with `size` to know whether the whole file was read).
     func head(_ count: Int) throws -> [UInt8] {
         var buffer: [UInt8] = []
         var nuls = 0
@@ -154,9 +150,16 @@ enum Workers {
         return max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16))
     }
 
+    /// Bytes worth a worker of their own: 8 MB, or UTQ_PART_BYTES (the sanitizer runs split
+    /// small files so the parallel paths run on the tests' data).
+    static var bytesPerPart: Int {
+        if let s = ProcessInfo.processInfo.environment["UTQ_PART_BYTES"], let n = Int(s), n >= 1 { return n }
+        return 8 << 20
+    }
+
     /// One worker per 8 MB, up to the cores there are.
     static func count(forBytes bytes: Int) -> Int {
-        max(1, min(available, bytes / (8 << 20)))
+        max(1, min(available, bytes / bytesPerPart))
     }
 }
 
@@ -165,14 +168,17 @@ enum Workers {
 final class ParallelParts<T>: @unchecked Sendable {
     private var slots: [Result<T, Error>?]
     private let lock = NSLock()
-    private(set) var failed = false
+    /// Read by every worker between chunks while another may set it: an atomic, so the
+    /// thread sanitizer sees no race.
+    private let failedFlag = Atomic<Bool>(false)
+    var failed: Bool { failedFlag.load(ordering: .relaxed) }
 
     init(count: Int) { slots = Array(repeating: nil, count: count) }
 
     func set(_ i: Int, _ r: Result<T, Error>) {
         lock.lock()
         slots[i] = r
-        if case .failure = r { failed = true }
+        if case .failure = r { failedFlag.store(true, ordering: .relaxed) }
         lock.unlock()
     }
 

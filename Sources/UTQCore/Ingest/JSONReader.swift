@@ -164,6 +164,15 @@ struct JSONReader {
     mutating func readNumber() throws -> (range: Range<Int>, int: Int64?, double: Double) {
         let start = pos
         let n = bytes.count
+        // -Infinity, which the literals accept too: it starts like a number.
+        if pos + 1 < n && bytes[pos] == 0x2D && bytes[pos + 1] == 0x49 {
+            let word = Array("-Infinity".utf8)
+            if pos + word.count <= n && zip(word, bytes[pos..<(pos + word.count)]).allSatisfy({ $0 == $1 }) {
+                pos += word.count
+                return (start..<pos, nil, -.infinity)
+            }
+            if !isFinal && zip(word, bytes[pos..<n]).allSatisfy({ $0 == $1 }) { throw JSONIncomplete() }
+        }
         var i = pos
         while i < n {
             let c = bytes[i]

@@ -31,17 +31,20 @@ public enum JSONRecordLoader {
     private static func read(path: String, name: String, zone: ZoneRules, chunkSize: Int, parts: Int?,
                              plan: inout [String: CellType]?, cancel: CancellationFlag?, progress: LoadProgress?) throws -> LoadedTable {
         let source = try FileSource(path: path)
-        var head = try source.head(max(chunkSize, 4 << 20))
-        let headIsAll = head.count >= source.size
-        let (layout, dataStart): (Layout, Int) = try head.withUnsafeBytes { b in
+        let headRequest = max(chunkSize, 4 << 20)
+        var head = try source.head(headRequest)
+        let headIsAll = headRequest >= source.size
+        let (layout, headDataStart): (Layout, Int) = try head.withUnsafeBytes { b in
             var r = JSONReader(b, pos: 0, isFinal: headIsAll)
             r.skipWhitespace()
             guard let c = r.peek() else { throw LoadError(path: path, "the file is empty") }
             return c == 0x5B ? (.array, r.pos + 1) : (.lines, r.pos)
         }
         if plan == nil {
-            plan = try head.withUnsafeBytes { b in try sniff(b, from: dataStart, layout: layout, isFinal: headIsAll, path: path) }
+            plan = try head.withUnsafeBytes { b in try sniff(b, from: headDataStart, layout: layout, isFinal: headIsAll, path: path) }
         }
+        // In the file, the data starts after the NUL bytes the head left out.
+        let dataStart = try source.offset(afterText: headDataStart)
         let columnPlan = plan!
         // Rows per byte from the first chunk, to reserve the columns' memory once.
         let sampleRecords = max(1, head.withUnsafeBytes { countByte(0x0A, in: $0) })
@@ -69,7 +72,15 @@ public enum JSONRecordLoader {
         var rows = 0
         var duplicates = 0, nuls = 0
         for w in 0..<ranges.count {
-            let part = try results.get(w)
+            let part: JSONPart
+            do {
+                part = try results.get(w)
+            } catch let e where ranges.count > 1 && !(e is CancellationError) && !(e is RecordConflict) {
+                // A cut inside a record makes the next part start mid-record, which reads as
+                // a syntax error there: only a reading in one piece can tell whether the file
+                // is broken (and where).
+                throw SplitMismatch()
+            }
             duplicates += part.duplicateKeys
             nuls += part.nuls
             for b in part.builders {
@@ -135,7 +146,9 @@ public enum JSONRecordLoader {
             var needMore = false
             try buffer.withUnsafeBytes { b in
                 while true {
-                    var r = JSONReader(b, pos: pos, isFinal: final)
+                    // Only the last part ends where the file does; the others may end inside a
+                    // record, which is a bad cut (SplitMismatch), not an error in the file.
+                    var r = JSONReader(b, pos: pos, isFinal: final && last)
                     r.skipWhitespace()
                     guard let c = r.peek() else {
                         if !final { needMore = true }
@@ -179,7 +192,7 @@ public enum JSONRecordLoader {
                     rows += 1
                     pos = r.pos
                     expectComma = true
-                    if rows & 0x3FFF == 0, cancel?.isCancelled == true { throw CancellationError() }
+                    if rows & 0x1FFF == 0, cancel?.isCancelled == true { throw CancellationError() }
                 }
             }
             if closed { break loop }

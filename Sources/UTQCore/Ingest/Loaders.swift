@@ -12,10 +12,13 @@ public struct LoadRequest: Sendable {
     public var cancel: CancellationFlag?
     /// Counts the bytes read, for a progress bar.
     public var progress: LoadProgress?
+    /// Bytes the load may take (`set memory-limit`); nil: what the system has free.
+    public var memoryLimit: Int?
 
     public init(path: String, name: String? = nil, at: String? = nil, zone: ZoneRules, cancel: CancellationFlag? = nil,
-                progress: LoadProgress? = nil) {
+                progress: LoadProgress? = nil, memoryLimit: Int? = nil) {
         self.path = path; self.name = name; self.at = at; self.zone = zone; self.cancel = cancel; self.progress = progress
+        self.memoryLimit = memoryLimit
     }
 }
 
@@ -44,6 +47,10 @@ public enum Loaders {
             }
             return try GTFSLoader.load(request, name: name, isDirectory: isDirectory.boolValue)
         }
+        let fileSize = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        if fileSize == 0 {
+            throw LoadError(path: path, "the file is empty")
+        }
         let head = try peek(path)
         let lower = path.lowercased()
         if looksBinary(head) {
@@ -52,11 +59,14 @@ public enum Loaders {
         let first = head.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) })
         let json = first == UInt8(ascii: "[") || first == UInt8(ascii: "{") || lower.hasSuffix(".json") || lower.hasSuffix(".ndjson") || lower.hasSuffix(".jsonl")
         if json {
+            let streams = request.at == nil && (first == UInt8(ascii: "[") || JSONLoading.isLines(head))
+            try MemoryBudget.check(path: path, fileSize: fileSize, document: !streams, converted: false, setting: request.memoryLimit)
             return try JSONLoading.load(request, name: name, head: head)
         }
         if request.at != nil {
             throw LoadError(path: path, "at PATH is for JSON documents, and this file is not JSON")
         }
+        try MemoryBudget.check(path: path, fileSize: fileSize, document: false, converted: false, setting: request.memoryLimit)
         if BehaviourMapperExport.looksLike(head) {
             return try BehaviourMapperExport.load(path: path, name: name, head: head, cancel: request.cancel)
         }
@@ -66,12 +76,25 @@ public enum Loaders {
         return LoadResult(tables: [loaded.table], summary: summary(loaded.table), warnings: loaded.warnings)
     }
 
-    /// The first bytes of a file.
+    /// The first bytes of a file as text, for telling formats apart: UTF-16 converted, NUL
+    /// bytes left out. Other encodings are left as they are (the reader converts them), so a
+    /// large binary file is never read whole just to be refused.
     static func peek(_ path: String, count: Int = 65536) throws -> [UInt8] {
-        let stream = try ByteStream(path: path)
-        var buffer: [UInt8] = []
-        _ = try stream.read(into: &buffer, chunk: count)
-        return buffer
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw LoadError(path: path, ByteStream.openErrorMessage(errno)) }
+        defer { close(fd) }
+        var raw = [UInt8](repeating: 0, count: count)
+        let n = raw.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, 0) }
+        guard n >= 0 else { throw LoadError(path: path, ByteStream.openErrorMessage(errno)) }
+        raw.removeSubrange(n...)
+        if case .utf16 = TextEncoding.sniff(raw, isWholeFile: n < count) {
+            let stream = try ByteStream(path: path)
+            var buffer: [UInt8] = []
+            _ = try stream.read(into: &buffer, chunk: count)
+            return buffer
+        }
+        if raw.starts(with: [0xEF, 0xBB, 0xBF]) { raw.removeFirst(3) }
+        return raw.filter { $0 != 0 }
     }
 
     /// Whether a file starts as a zip archive does (`PK`, then a local header or, when

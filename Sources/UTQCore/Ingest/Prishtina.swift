@@ -98,7 +98,8 @@ public enum Prishtina {
         for item in doc["itineraries"]?.array ?? doc.array ?? [] {
             var frequency: Value = .null
             if let f = item["frequency"] {
-                if let minutes = f.double { frequency = .duration(Int64(minutes * 60_000_000)) }
+                // Minutes between buses; a count of microseconds past Int64 is no frequency.
+                if let minutes = f.double, (minutes * 60_000_000).magnitude < 9.2e18 { frequency = .duration(Int64(minutes * 60_000_000)) }
                 else if let s = f.string, let d = DurationParser.parse(s) { frequency = .duration(d.micros) }
             }
             table.append([

@@ -72,7 +72,7 @@ public struct Lexer {
             return token(.identifier(name, quoted: true))
         }
         if Lexer.isDigit(c) || (c == 0x2E && peek(1).map(Lexer.isDigit) == true) {
-            return token(number())
+            return token(try number())
         }
         if c == 0x24 { // $n or $name
             pos += 1
@@ -115,7 +115,7 @@ public struct Lexer {
         return String(decoding: bytes[s..<pos], as: UTF8.self)
     }
 
-    mutating func number() -> Token.Kind {
+    mutating func number() throws -> Token.Kind {
         let s = pos
         while let c = peek(), Lexer.isDigit(c) { pos += 1 }
         var isInteger = true
@@ -140,11 +140,16 @@ public struct Lexer {
             var k = pos
             while k < end, Lexer.isIdentChar(bytes[k]) { k += 1 }
             let unit = String(decoding: bytes[pos..<k], as: UTF8.self).lowercased()
-            // A span beyond what a duration holds (1e300d) is left as a number and a word,
-            // for the parser to reject, rather than converted into a trap.
-            if let micros = Lexer.durationUnits[unit], (value * Double(micros)).magnitude < 9e18 {
+            if let micros = Lexer.durationUnits[unit] {
+                let span = SourceSpan(s, k)
                 pos = k
-                return .duration(Int64((value * Double(micros)).rounded()))
+                // A span past ±292,000 years has no microsecond count: say so rather than trap.
+                let total = (value * Double(micros)).rounded()
+                guard total.magnitude < 9.2e18 else {
+                    throw Diagnostic("the duration \(String(decoding: bytes[s..<k], as: UTF8.self)) is too long", at: span,
+                                     hint: "durations reach about 292,000 years")
+                }
+                return .duration(Int64(total))
             }
         }
         return .number(value, isInteger: isInteger && abs(value) < 9e15)

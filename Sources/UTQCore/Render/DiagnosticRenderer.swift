@@ -4,8 +4,10 @@ public enum DiagnosticRenderer {
     public static func render(_ d: Diagnostic, showLocation: Bool, color: Bool = false) -> String {
         var out = ""
         let red = color ? "\u{1B}[31m" : "", dim = color ? "\u{1B}[2m" : "", reset = color ? "\u{1B}[0m" : ""
-        if showLocation, let loc = d.location { out += loc + ": " }
-        out += "\(red)error:\(reset) \(d.message)\n"
+        // Messages quote names from files (columns, paths, values): their control characters
+        // are shown escaped, as cells are.
+        if showLocation, let loc = d.location { out += TextWidth.printable(loc) + ": " }
+        out += "\(red)error:\(reset) \(TextWidth.printableLines(d.message))\n"
         if let source = d.source, let span = d.span {
             let (lineText, lineStart) = source.lineText(containing: span.start)
             let printable = TextWidth.printable(lineText)
@@ -18,8 +20,8 @@ public enum DiagnosticRenderer {
                 out += "  \(printable)\n  \(pad)\(red)\(marks)\(reset)\n"
             }
         }
-        if let hint = d.hint { out += "  \(dim)hint:\(reset) \(hint)\n" }
-        if let usage = d.usage { out += "  \(dim)usage:\(reset) \(usage)\n" }
+        if let hint = d.hint { out += "  \(dim)hint:\(reset) \(TextWidth.printableLines(hint))\n" }
+        if let usage = d.usage { out += "  \(dim)usage:\(reset) \(TextWidth.printableLines(usage))\n" }
         return out
     }
 }

@@ -10,13 +10,16 @@ public enum OutputText {
             }
             return TableWriter.text(r.table, format: settings.output, options: options)
         case .text(let s):
-            return s.hasSuffix("\n") ? s : s + "\n"
+            let safe = TextWidth.printableLines(s)
+            return safe.hasSuffix("\n") ? safe : safe + "\n"
         case .chart(let c):
             return c.text
         case .info(let s):
-            return (options.color ? "\u{1B}[2m" + s + "\u{1B}[0m" : s) + "\n"
+            // Notes and warnings quote file and column names: escape what they carry.
+            let safe = TextWidth.printableLines(s)
+            return (options.color ? "\u{1B}[2m" + safe + "\u{1B}[0m" : safe) + "\n"
         case .warning(let s):
-            return (options.color ? "\u{1B}[33mwarning:\u{1B}[0m " : "warning: ") + s + "\n"
+            return (options.color ? "\u{1B}[33mwarning:\u{1B}[0m " : "warning: ") + TextWidth.printableLines(s) + "\n"
         }
     }
 

@@ -47,6 +47,13 @@ public enum TextWidth {
         return right ? fill + s : s + fill
     }
 
+    /// Text of several lines (a message, a note) made safe line by line: the line breaks stay,
+    /// every other control character is shown escaped.
+    public static func printableLines(_ s: String) -> String {
+        guard s.contains("\n") else { return printable(s) }
+        return s.split(separator: "\n", omittingEmptySubsequences: false).map { printable(String($0)) }.joined(separator: "\n")
+    }
+
     /// Data shown in a terminal must not carry control characters: a cell holding an
     /// escape sequence would otherwise recolour or move the user's terminal.
     public static func printable(_ s: String) -> String {

@@ -11,7 +11,7 @@ enum Describe {
             let nullCount = c.nullCount
             nulls.append(Int64(nullCount))
             values.append(Int64(c.count - nullCount))
-            distinct.append(Int64(KeyCodes(c).codesUsed(excludingNull: c)))
+            distinct.append(Int64((try? KeyCodes(c))?.codesUsed(excludingNull: c) ?? 0))
             let valid = (0..<c.count).filter { c.isValid($0) }
             let format = CellFormat(c, zone: t.zone, nullText: "", rows: valid.isEmpty ? [] : [valid.first!])
             if valid.isEmpty || c.type == .bool {

@@ -26,6 +26,8 @@ public struct CommandOutcome: Sendable {
     public var error: Diagnostic?
     /// `quit` was asked for.
     public var quit = false
+    /// The command was stopped (Ctrl-C) before it finished; nothing it would have changed did.
+    public var cancelled = false
 
     public var succeeded: Bool { error == nil }
 }
@@ -36,4 +38,8 @@ public struct Settings: Sendable {
     public var timer = false
     public var render = RenderOptions()
     public var csvSafe = false
+    /// `--force` on the command line: `save` replaces files as `save!` does.
+    public var replaceFiles = false
+    /// Bytes a load may take (`set memory-limit`); nil: what the system has free.
+    public var memoryLimit: Int?
 }

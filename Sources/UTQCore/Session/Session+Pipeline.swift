@@ -85,7 +85,7 @@ extension Session {
     func load(path: String, alias: String?, at: String?, source: SourceText, span: SourceSpan, into outcome: inout CommandOutcome) throws {
         let full = resolve(path, relativeTo: source)
         let request = LoadRequest(path: full, name: alias ?? Loaders.tableName(for: path), at: at, zone: defaultZone, cancel: cancel,
-                                  progress: progress)
+                                  progress: progress, memoryLimit: settings.memoryLimit)
         let size = (try? FileManager.default.attributesOfItem(atPath: full)[.size] as? Int) ?? 0
         progress.begin(path, bytes: size)
         defer { progress.end() }
@@ -126,9 +126,9 @@ extension Session {
         let full = resolve(path, relativeTo: nil)
         let bytes = TableWriter.bytes(table, format: format, csvSafe: settings.csvSafe)
         do {
-            try AtomicFile.write(bytes, to: full, replace: force)
+            try AtomicFile.write(bytes, to: full, replace: force || settings.replaceFiles)
         } catch let e as AtomicFile.Failure {
-            throw Diagnostic(e.message(path), at: span, hint: e.exists ? "write save! \(path) to replace it" : nil)
+            throw Diagnostic(e.message(path), at: span, hint: e.exists ? "write save! \(path) to replace it (or run utq with --force)" : nil)
         }
         outcome.outputs.append(.info("saved \(NumberText.grouped(table.rowCount)) rows to \(path)"))
     }

@@ -1,5 +1,5 @@
 extension Session {
-    static let settingNames = ["output", "timezone", "time", "width", "height", "timer", "maxrows", "charset", "color", "csv-safe"]
+    static let settingNames = ["output", "timezone", "time", "width", "height", "timer", "maxrows", "charset", "color", "csv-safe", "memory-limit"]
 
     func set(_ name: String, _ value: String, _ span: SourceSpan, into outcome: inout CommandOutcome) throws {
         func flag() throws -> Bool {
@@ -68,6 +68,17 @@ extension Session {
             settings.render.color = try flag()
         case "csv-safe", "csvsafe":
             settings.csvSafe = try flag()
+        case "memory-limit", "memorylimit":
+            if ["off", "auto", "free"].contains(value.lowercased()) {
+                settings.memoryLimit = nil
+                outcome.outputs.append(.info("loads may take the memory that is free"))
+                return
+            }
+            guard let bytes = MemoryBudget.parseSize(value) else {
+                throw Diagnostic("memory-limit is a size such as 500MB or 2GB, or auto", at: span)
+            }
+            settings.memoryLimit = bytes
+            outcome.outputs.append(.info("loads may take up to \(MemoryBudget.describe(bytes))"))
         case "charset":
             guard let c = RenderOptions.Charset(rawValue: value.lowercased()) else {
                 throw Diagnostic("charset is unicode or ascii", at: span)

@@ -45,7 +45,8 @@ public final class Session: @unchecked Sendable {
             emit(command, outcome)
             if let e = outcome.error {
                 errors.append(e)
-                if !keepGoing { break }
+                // Ctrl-C stops the whole line or script, also when errors do not.
+                if !keepGoing || outcome.cancelled { break }
             }
             if outcome.quit { break }
         }
@@ -76,8 +77,9 @@ public final class Session: @unchecked Sendable {
             if d.span == nil { d.span = command.span }
             outcome.error = d
         } catch is CancellationError {
-            outcome.error = Diagnostic("cancelled", at: command.span)
+            outcome.error = Diagnostic("cancelled; the tables are as they were", at: command.span)
             outcome.error?.source = command.source
+            outcome.cancelled = true
         } catch let e as LoadError {
             var d = Diagnostic("cannot load \(e.description)", at: command.span)
             d.source = command.source

@@ -105,8 +105,9 @@ func temporaryFile(_ name: String, _ bytes: [UInt8]) throws -> String {
     return path
 }
 
-/// Runs the utq binary and returns its exit status, standard output and standard error.
-func runUTQ(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+/// Runs the utq binary and returns its exit status, standard output and standard error, and
+/// whether it ended by exiting (rather than by a signal: a crash).
+func runUTQ(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String, exited: Bool) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Repo.utqBinary)
     process.arguments = arguments
@@ -133,5 +134,6 @@ func runUTQ(_ arguments: [String], stdin: String? = nil, environment: [String: S
     DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
     group.wait()
     process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self),
+            process.terminationReason == .exit)
 }

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds the fuzz targets: UTQCore's sources once, with coverage for libFuzzer and
+# AddressSanitizer, then each target in fuzz/targets/ linked against it. None of this is part
+# of `swift build` or `swift test`, so CI stays as fast as it was.
+#
+#   fuzz/build.sh            every target
+#   fuzz/build.sh csv nvdb   only these
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SWIFTC="${SWIFTC:-$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)}"
+OUT=fuzz/out
+mkdir -p "$OUT/core" "$OUT/bin"
+# -O for speed; the runtime checks that matter here (bounds, overflow, exclusivity) stay on.
+FLAGS=(-O -g -sanitize=fuzzer,address -parse-as-library -enable-testing -suppress-warnings)
+
+core="$OUT/core/libUTQCore.a"
+if [ ! -f "$core" ] || [ -n "$(find Sources/UTQCore -name '*.swift' -newer "$core" | head -1)" ]; then
+  echo "building UTQCore for fuzzing (a few minutes) ..."
+  "$SWIFTC" "${FLAGS[@]}" -module-name UTQCore -emit-module -emit-module-path "$OUT/core/UTQCore.swiftmodule" \
+    -emit-library -static -o "$core" $(find Sources/UTQCore -name '*.swift' | sort)
+fi
+
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  for f in fuzz/targets/*.swift; do targets+=("$(basename "$f" .swift)"); done
+fi
+for t in "${targets[@]}"; do
+  bin="$OUT/bin/$t"
+  if [ ! -f "$bin" ] || [ "$core" -nt "$bin" ] || [ "fuzz/targets/$t.swift" -nt "$bin" ] || [ fuzz/Support.swift -nt "$bin" ]; then
+    echo "building fuzz target $t ..."
+    "$SWIFTC" "${FLAGS[@]}" -module-name "fuzz_$t" -I "$OUT/core" -o "$bin" \
+      fuzz/Support.swift "fuzz/targets/$t.swift" "$core" 2>&1 | { grep -v "Cannot export local symbol" || true; }
+  fi
+done
