@@ -6,10 +6,10 @@ UTQ_RELEASE := .build/release/utq
 
 # libedit (line editing) comes from the system; install it when pkg-config cannot find it.
 deps:
-	@pkg-config --exists libedit 2>/dev/null || { \
-	  echo "installing libedit-dev (line editing) ..."; \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq libedit-dev pkg-config; \
-	  else sudo apt-get update -qq && sudo apt-get install -y -qq libedit-dev pkg-config; fi; }
+	@pkg-config --exists libedit zlib 2>/dev/null || { \
+	  echo "installing libedit-dev (line editing) and zlib1g-dev (zip files) ..."; \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq libedit-dev zlib1g-dev pkg-config; \
+	  else sudo apt-get update -qq && sudo apt-get install -y -qq libedit-dev zlib1g-dev pkg-config; fi; }
 
 build: deps
 	$(SWIFT) build

@@ -13,10 +13,23 @@ mkdir -p "$OUT/core" "$OUT/bin"
 # -O for speed; the runtime checks that matter here (bounds, overflow, exclusivity) stay on.
 FLAGS=(-O -g -sanitize=fuzzer,address -parse-as-library -enable-testing -suppress-warnings)
 
+# ZIPFoundation (GTFS zips) from SwiftPM's checkout, with its zlib module map.
+zip=.build/checkouts/ZIPFoundation/Sources
+if [ ! -d "$zip" ]; then swift package resolve >/dev/null; fi
+ziplib="$OUT/core/libZIPFoundation.a"
+if [ ! -f "$ziplib" ]; then
+  echo "building ZIPFoundation for fuzzing ..."
+  "$SWIFTC" -O -g -sanitize=fuzzer,address -parse-as-library -suppress-warnings -module-name ZIPFoundation \
+    -Xcc -fmodule-map-file="$zip/CZLib/module.modulemap" -I "$zip/CZLib" -Xcc -D_GNU_SOURCE=1 \
+    -emit-module -emit-module-path "$OUT/core/ZIPFoundation.swiftmodule" \
+    -emit-library -static -o "$ziplib" $(find "$zip/ZIPFoundation" -name '*.swift' | sort)
+fi
+ZIPFLAGS=(-I "$OUT/core" -Xcc -fmodule-map-file="$zip/CZLib/module.modulemap" -I "$zip/CZLib")
+
 core="$OUT/core/libUTQCore.a"
 if [ ! -f "$core" ] || [ -n "$(find Sources/UTQCore -name '*.swift' -newer "$core" | head -1)" ]; then
   echo "building UTQCore for fuzzing (a few minutes) ..."
-  "$SWIFTC" "${FLAGS[@]}" -module-name UTQCore -emit-module -emit-module-path "$OUT/core/UTQCore.swiftmodule" \
+  "$SWIFTC" "${FLAGS[@]}" "${ZIPFLAGS[@]}" -module-name UTQCore -emit-module -emit-module-path "$OUT/core/UTQCore.swiftmodule" \
     -emit-library -static -o "$core" $(find Sources/UTQCore -name '*.swift' | sort)
 fi
 
@@ -28,7 +41,7 @@ for t in "${targets[@]}"; do
   bin="$OUT/bin/$t"
   if [ ! -f "$bin" ] || [ "$core" -nt "$bin" ] || [ "fuzz/targets/$t.swift" -nt "$bin" ] || [ fuzz/Support.swift -nt "$bin" ]; then
     echo "building fuzz target $t ..."
-    "$SWIFTC" "${FLAGS[@]}" -module-name "fuzz_$t" -I "$OUT/core" -o "$bin" \
-      fuzz/Support.swift "fuzz/targets/$t.swift" "$core" 2>&1 | { grep -v "Cannot export local symbol" || true; }
+    "$SWIFTC" "${FLAGS[@]}" "${ZIPFLAGS[@]}" -module-name "fuzz_$t" -o "$bin" \
+      fuzz/Support.swift "fuzz/targets/$t.swift" "$core" "$ziplib" -lz 2>&1 | { grep -v "Cannot export local symbol" || true; }
   fi
 done
