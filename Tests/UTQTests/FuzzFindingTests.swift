@@ -132,3 +132,14 @@ import Testing
         #expect(cells(a) == cells(b))
     }
 }
+
+/// Found by fuzzing csv: a header whose quote is never closed (the rest of the file is
+/// inside it) threw the scanner's own error instead of a message.
+@Suite struct HeaderQuoteFinding {
+    @Test func unclosedQuoteInTheHeaderIsAMessage() throws {
+        let path = try temporaryFile("open-quote.csv", "trip_id,start_time,\"headway_secs\nSTBA,6:00:00,1800\n")
+        let s = makeSession()
+        let e = try #require(s.failure("load \(path)"))
+        #expect(e.message.contains("open-quote.csv:1:20: a quoted name in the header is never closed"), "\(e.message)")
+    }
+}

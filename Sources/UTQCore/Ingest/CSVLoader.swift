@@ -84,7 +84,14 @@ public enum CSVLoader {
         var header: [String] = options.names ?? []
         while header.isEmpty {
             let headEnd = headRequest >= source.size
-            guard let next = try head.withUnsafeBytes({ try scanner.scanRecord($0, from: pos, isFinal: headEnd) }) else {
+            let scanned: Int?
+            do {
+                scanned = try head.withUnsafeBytes { try scanner.scanRecord($0, from: pos, isFinal: headEnd) }
+            } catch CSVScanner.ScanError.unterminatedQuote(let offset) {
+                let column = head.withUnsafeBytes { lineAndColumn(of: offset - pos, in: UnsafeRawBufferPointer(rebasing: $0[pos...])).column }
+                throw LoadError(path: path, line: line, column: column, "a quoted name in the header is never closed")
+            }
+            guard let next = scanned else {
                 if headEnd { throw LoadError(path: path, "the file has no header line") }
                 headRequest = min(source.size, headRequest * 4)  // a very long header line
                 head = try source.head(headRequest)
