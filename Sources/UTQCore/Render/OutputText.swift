@@ -12,7 +12,8 @@ public enum OutputText {
         case .text(let s):
             return s.hasSuffix("\n") ? s : s + "\n"
         case .chart(let c):
-            return c.text
+            guard let footer = c.footer else { return c.text }
+            return c.text + options.dim(footer) + "\n"
         case .info(let s):
             return (options.color ? "\u{1B}[2m" + s + "\u{1B}[0m" : s) + "\n"
         case .warning(let s):

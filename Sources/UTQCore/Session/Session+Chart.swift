@@ -6,7 +6,10 @@ extension Session {
         let table = try Executor(catalog: catalog, cancel: cancel).run(plan)
         let chart = try ChartBuilder.build(request, table: table, keyColumns: groupKeys(of: plan), render: settings.render)
         guard let file = request.file else {
-            outcome.outputs.append(.chart(ChartOutput(chart: chart, text: chart.text(settings.render))))
+            // The rows drawn are a result like any other: `$n | chart line` draws them again.
+            let n = keep(table)
+            summaryKeys["$\(n)"] = groupKeys(of: plan)
+            outcome.outputs.append(.chart(ChartOutput(chart: chart, text: chart.text(settings.render), number: n, rows: table.rowCount)))
             return
         }
         let span = request.fileSpan ?? request.span
