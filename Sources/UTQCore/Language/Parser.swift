@@ -104,8 +104,11 @@ public struct Parser {
                                  at: start.union(tokens[index - 1].span),
                                  hint: "session commands: " + MetaCommands.all.map { ":" + $0 }.joined(separator: ", "))
             }
+            // `:save! FILE` and `:record! FILE` replace a file that exists, as `save!` does.
+            var command = lower
+            if current.isSymbol(.bang) && !current.spaceBefore { advance(); command += "!" }
             let arg = restOfCommand()?.0
-            return .meta(command: lower, argument: arg, start.union(tokens[max(0, index - 1)].span))
+            return .meta(command: command, argument: arg, start.union(tokens[max(0, index - 1)].span))
         }
         if current.isKeyword("history") && peek().isEnd {
             advance()

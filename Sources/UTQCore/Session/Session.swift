@@ -129,17 +129,24 @@ public final class Session: @unchecked Sendable {
         case "history":
             let lines = history.enumerated().map { "\(String($0.offset + 1).leftPadded(4))  \($0.element)" }
             outcome.outputs.append(.text(lines.isEmpty ? "(no commands yet)\n" : lines.joined(separator: "\n") + "\n"))
-        case "save":
+        case "save", "save!":
             guard let argument, !argument.isEmpty else {
                 throw Diagnostic(":save needs a file name, as in :save lesson.utq", at: span)
             }
             let path = resolve(argument, relativeTo: nil)
             let text = "# utq session\n" + history.joined(separator: "\n") + "\n"
-            try AtomicFile.write(Array(text.utf8), to: path, replace: true)
+            do {
+                try AtomicFile.write(Array(text.utf8), to: path, replace: command == "save!")
+            } catch let e as AtomicFile.Failure {
+                throw Diagnostic(e.message(argument), at: span, hint: e.exists ? "write :save! \(argument) to replace it" : nil)
+            }
             outcome.outputs.append(.info("saved \(history.count) commands to \(argument)"))
         case "clear":
             results = [:]; lastResult = nil; nextResult = 1
             summaryKeys = summaryKeys.filter { !$0.key.hasPrefix("$") }
+            // Numbering starts again from [1]: a saved script must clear too, or its $n
+            // would name other results when it runs again.
+            history.append(":clear")
             outcome.outputs.append(.info("results cleared"))
         default:
             if let handler = metaHandler, let out = handler(command, argument) {
