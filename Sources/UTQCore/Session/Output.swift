@@ -26,6 +26,8 @@ public struct CommandOutcome: Sendable {
     public var error: Diagnostic?
     /// `quit` was asked for.
     public var quit = false
+    /// Commands about the recording itself (`:record off`) are not part of it.
+    var keepOutOfNotebook = false
 
     public var succeeded: Bool { error == nil }
 }
