@@ -1,0 +1,63 @@
+import Foundation
+import UTQCore
+
+/// Presenter mode (`utq --step lesson.utq`): shows each heading and paragraph of a script,
+/// then each command, and runs the command only when Enter is pressed, so a teacher can
+/// talk through a lesson one result at a time. `q` and Enter (or the end of input) stops.
+/// Errors are shown and the lesson goes on, as in class.
+struct Stepper {
+    let session: Session
+    let printer: Printer
+
+    enum End { case finished, quit }
+
+    var color: Bool { Terminal.stdoutIsTTY && Terminal.colorAllowed }
+    func bold(_ s: String) -> String { color ? "\u{1B}[1m" + s + "\u{1B}[0m" : s }
+    func dim(_ s: String) -> String { color ? "\u{1B}[2m" + s + "\u{1B}[0m" : s }
+
+    /// Runs one script a step at a time; `failed` becomes true when a command fails.
+    func run(_ text: String, name: String, failed: inout Bool) -> End {
+        let blocks = LiterateScript.blocks(in: SourceText(name: name, text: text))
+        let total = blocks.reduce(0) { n, b in if case .command = b { return n + 1 } else { return n } }
+        var step = 0
+        for block in blocks {
+            switch block {
+            case .heading(let level, let text):
+                Terminal.out("\n" + bold(String(repeating: "#", count: level) + " " + text) + "\n")
+                session.remark(block)
+            case .prose(let text):
+                Terminal.out(text.split(separator: "\n", omittingEmptySubsequences: false).map { dim(String($0)) }.joined(separator: "\n") + "\n")
+                session.remark(block)
+            case .command(let command):
+                step += 1
+                Terminal.out("utq> " + command.text.replacingOccurrences(of: "\n", with: "\n ...> ") + "\n")
+                guard waitForEnter(step: step, of: total) else { return .quit }
+                let outcome = session.execute(command)
+                printer.print(outcome)
+                if !outcome.succeeded { failed = true }
+                if outcome.quit { return .quit }
+            }
+        }
+        return .finished
+    }
+
+    /// Shows what the keys do and waits; false when asked to stop.
+    func waitForEnter(step: Int, of total: Int) -> Bool {
+        let errColor = Terminal.stderrIsTTY && Terminal.colorAllowed
+        let hint = "  step \(step) of \(total) · Enter runs it · q and Enter quits "
+        Terminal.err(errColor ? "\u{1B}[2m" + hint + "\u{1B}[0m" : hint)
+        guard let answer = readLine(strippingNewline: true) else {
+            Terminal.err("\n")
+            return false  // no more input (or Ctrl-C): no Enter will come
+        }
+        if Terminal.stdinIsTTY && Terminal.stderrIsTTY {
+            // The Enter moved to a new line: go back up and clear the hint, so the screen
+            // shows only the command and its output.
+            Terminal.err("\u{1B}[1A\r\u{1B}[2K")
+        } else if !Terminal.stdinIsTTY {
+            Terminal.err("\n")  // keys read from a pipe are not echoed
+        }
+        let word = answer.trimmingCharacters(in: .whitespaces).lowercased()
+        return !(word == "q" || word == "quit" || word == "exit")
+    }
+}
