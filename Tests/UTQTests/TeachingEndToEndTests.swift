@@ -137,3 +137,21 @@ import Testing
         #expect(explicit.stdout.contains("516"))
     }
 }
+
+/// The first lesson as a teacher hands it out.
+@Suite struct LessonNotebookEndToEndTests {
+    @Test func theFirstLessonBecomesMarkdownAndHTML() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("utq-lesson-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let md = try runUTQ(["notebook", "examples/lessons/01-counting.utq", "-o", dir + "/x.md"])
+        #expect(md.status == 0)
+        let text = try String(contentsOfFile: dir + "/x.md", encoding: .utf8)
+        #expect(text.contains("```utq\ncount by legend | chart bar\n```\n\n```\nlegend       count\nWalking      ████"))
+        let html = try runUTQ(["notebook", "examples/lessons/01-counting.utq", "-o", dir + "/x.html"])
+        #expect(html.status == 0)
+        let page = try String(contentsOfFile: dir + "/x.html", encoding: .utf8)
+        #expect(page.contains("<title>Lesson 1 — Loading and counting: the market square</title>"))
+        #expect(page.contains("<figure class=\"chart\">\n<svg"))
+        #expect(page.contains("<h3>Exercise 1</h3>"))
+    }
+}
