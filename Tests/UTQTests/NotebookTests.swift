@@ -248,3 +248,32 @@ import Testing
         #expect(next.isEmpty)
     }
 }
+
+/// The ```utq blocks of docs/notebooks.md, each run as a script on the market study.
+@Suite struct NotebookDocsTests {
+    static let blocks: [String] = {
+        guard let doc = try? String(contentsOfFile: Repo.path("docs/notebooks.md"), encoding: .utf8) else { return [] }
+        var out: [String] = [], current: [String]? = nil
+        for line in doc.components(separatedBy: "\n") {
+            if line.hasPrefix("```") {
+                if let c = current { out.append(c.joined(separator: "\n")); current = nil } else if line == "```utq" { current = [] }
+                continue
+            }
+            current?.append(line)
+        }
+        return out
+    }()
+
+    @Test func thereAreExamples() { #expect(Self.blocks.count >= 5) }
+
+    @Test(arguments: blocks)
+    func everyExampleRuns(_ block: String) throws {
+        let (s, dir) = try SessionTests.market()
+        let errors = s.run(block, name: "docs/notebooks.md", keepGoing: true)
+        for e in errors { Issue.record(Comment(rawValue: DiagnosticRenderer.render(e, showLocation: true))) }
+        if block.contains(":record! class.md") {
+            let md = try String(contentsOfFile: dir + "/class.md", encoding: .utf8)
+            #expect(md.contains("## Morning\n\nThe lunchtime session was the busiest.\n\n```utq\ncount by hour | chart bar\n```"))
+        }
+    }
+}
