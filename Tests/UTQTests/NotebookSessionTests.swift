@@ -69,6 +69,12 @@ import Testing
         #expect(try s.table("busy | sort count desc | limit 1").strings("hour") == ["12"])
     }
 
+    @Test func sessionCommandsComplete() throws {
+        let (s, _) = try SessionTests.market()
+        #expect(s.complete(":re").candidates == [":record"])
+        #expect(s.complete(":").candidates == [":clear", ":help", ":quit", ":record", ":save"])
+    }
+
     // MARK: :save
 
     @Test func saveRefusesToReplaceAFileUnlessTold() throws {
