@@ -224,6 +224,20 @@ import Testing
         #expect(s.failure(":record")?.message == ":record needs a file to write the session to")
     }
 
+    @Test func aRecordingHasNoTerminalColours() throws {
+        let (s, dir) = try SessionTests.market()
+        s.settings.render.color = true  // as at a terminal
+        #expect(s.failure(":record class.md") == nil)
+        var printed = ""
+        s.run("count by hour | chart bar\ncount by legend", name: "<input>") { _, o in
+            for output in o.outputs { printed += OutputText.text(output, settings: s.settings) }
+        }
+        #expect(printed.contains("\u{1B}["))  // the terminal got colour
+        let md = try String(contentsOfFile: dir + "/class.md", encoding: .utf8)
+        #expect(!md.contains("\u{1B}"))
+        #expect(md.contains("```\nhour  count\n  08  ███"))
+    }
+
     @Test func recordingAsHTMLIsAlwaysACompletePage() throws {
         let (s, dir) = try SessionTests.market()
         #expect(s.failure(":record class.html") == nil)

@@ -42,12 +42,16 @@ public struct NotebookCell: Sendable {
     public let settings: Settings
 
     public init(command: String, outputs: [Output], error: Diagnostic?, settings: Settings) {
+        var plain = settings
+        plain.render.color = false
         self.command = command
-        self.outputs = outputs
         self.error = error
-        var s = settings
-        s.render.color = false
-        self.settings = s
+        self.settings = plain
+        // A chart printed at a terminal was drawn in colour: draw it again for the page.
+        self.outputs = outputs.map { output in
+            guard case .chart(let c) = output, settings.render.color else { return output }
+            return .chart(ChartOutput(chart: c.chart, text: c.chart.text(plain.render), number: c.number, rows: c.rows))
+        }
     }
 }
 
