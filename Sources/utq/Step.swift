@@ -20,13 +20,17 @@ struct Stepper {
         let blocks = LiterateScript.blocks(in: SourceText(name: name, text: text))
         let total = blocks.reduce(0) { n, b in if case .command = b { return n + 1 } else { return n } }
         var step = 0
+        var afterHeading = false
         for block in blocks {
+            defer { if case .heading = block { afterHeading = true } else { afterHeading = false } }
             switch block {
             case .heading(let level, let text):
                 Terminal.out("\n" + bold(String(repeating: "#", count: level) + " " + text) + "\n")
                 session.remark(block)
             case .prose(let text):
-                Terminal.out(text.split(separator: "\n", omittingEmptySubsequences: false).map { dim(String($0)) }.joined(separator: "\n") + "\n")
+                // A paragraph stands apart from the output above it, as on a page.
+                let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { dim(String($0)) }
+                Terminal.out((afterHeading ? "" : "\n") + lines.joined(separator: "\n") + "\n")
                 session.remark(block)
             case .command(let command):
                 step += 1
@@ -46,9 +50,9 @@ struct Stepper {
         let errColor = Terminal.stderrIsTTY && Terminal.colorAllowed
         let hint = "  step \(step) of \(total) · Enter runs it · q and Enter quits "
         Terminal.err(errColor ? "\u{1B}[2m" + hint + "\u{1B}[0m" : hint)
-        guard let answer = readLine(strippingNewline: true) else {
+        guard let answer = Stepper.readKeys() else {
             Terminal.err("\n")
-            return false  // no more input (or Ctrl-C): no Enter will come
+            return false  // no more input, or Ctrl-C: no Enter will come
         }
         if Terminal.stdinIsTTY && Terminal.stderrIsTTY {
             // The Enter moved to a new line: go back up and clear the hint, so the screen
@@ -59,5 +63,24 @@ struct Stepper {
         }
         let word = answer.trimmingCharacters(in: .whitespaces).lowercased()
         return !(word == "q" || word == "quit" || word == "exit")
+    }
+
+    /// A line typed on standard input, or nil at its end or when Ctrl-C interrupts the wait.
+    /// Read with read(2) rather than readLine: the interrupted read must end the wait, not
+    /// be tried again (readLine spun on it at a real terminal).
+    static func readKeys() -> String? {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let n = read(STDIN_FILENO, &byte, 1)
+            if n == 1 {
+                if byte == 0x0A { return String(decoding: bytes, as: UTF8.self) }
+                bytes.append(byte)
+            } else if n == 0 {
+                return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+            } else {
+                return nil  // EINTR from Ctrl-C, or a read error
+            }
+        }
     }
 }

@@ -118,6 +118,34 @@ import Testing
         #expect(!eof.stdout.contains("legend       count"))
     }
 
+    @Test func ctrlCWhileWaitingEndsTheLesson() throws {
+        let script = try temporaryFile("step-interrupt.utq", "load datasets/market.json\ncount\n")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Repo.utqBinary)
+        process.arguments = ["--step", script]
+        process.currentDirectoryURL = URL(fileURLWithPath: Repo.root)
+        let input = Pipe(), err = Pipe()
+        process.standardInput = input  // kept open: no Enter and no end of input will come
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = err
+        try process.run()
+        // Wait for the first hint, then press Ctrl-C.
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("step 1 of 2") {
+            let chunk = err.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen += chunk
+        }
+        process.interrupt()
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        #expect(!process.isRunning, "utq --step went on waiting after Ctrl-C")
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }  // SIGTERM may be blocked too
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        try input.fileHandleForWriting.close()
+    }
+
     @Test func stepGoesOnAfterAnErrorAndReportsIt() throws {
         let script = try temporaryFile("step-error.utq", "load datasets/market.json\ncount by legnd\ncount\n")
         let r = try runUTQ(["--step", script], stdin: "\n\n\n")
