@@ -48,6 +48,12 @@ import Testing
         ])
     }
 
+    @Test func aCommandStartingWhereAnotherEndsKeepsTheProseAfterIt() {
+        #expect(blocks("count |\n  sort count; count by hour\n# after\ncount") == [
+            "c count |\n  sort count", "c count by hour", "p after", "c count",
+        ])
+    }
+
     @Test func aScriptWithoutCommentsIsOnlyCommands() {
         #expect(blocks("load datasets/market.json\ncount") == ["c load datasets/market.json", "c count"])
         #expect(blocks("") == [])

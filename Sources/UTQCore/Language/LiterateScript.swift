@@ -33,16 +33,17 @@ public enum LiterateScript {
             if next < commands.count && commands[next].span.start <= lineEnd {
                 // Commands that start on this line, and the lines they run on over.
                 endParagraph()
-                var last = lineEnd
-                while next < commands.count && commands[next].span.start <= lineEnd {
+                // The lines covered grow with each command that runs on over them, and so
+                // take in a command that starts on the last of them (`count |\n sort; count`).
+                var covered = lineEnd
+                while next < commands.count && commands[next].span.start <= covered {
+                    var end = max(covered, commands[next].span.end)
+                    while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+                    covered = end
                     out.append(.command(commands[next]))
-                    last = max(last, commands[next].span.end)
                     next += 1
                 }
-                while lineEnd < last && lineEnd < bytes.count {
-                    lineEnd += 1
-                    while lineEnd < bytes.count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
-                }
+                lineEnd = covered
                 continue
             }
             let line = String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self)
