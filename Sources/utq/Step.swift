@@ -48,6 +48,8 @@ struct Stepper {
     /// Shows what the keys do and waits; false when asked to stop.
     func waitForEnter(step: Int, of total: Int) -> Bool {
         let errColor = Terminal.stderrIsTTY && Terminal.colorAllowed
+        // A Ctrl-C that stopped the command before is spent; only one pressed now stops.
+        interruptFlag.reset()
         let hint = "  step \(step) of \(total) · Enter runs it · q and Enter quits "
         Terminal.err(errColor ? "\u{1B}[2m" + hint + "\u{1B}[0m" : hint)
         guard let answer = Stepper.readKeys() else {
@@ -66,20 +68,27 @@ struct Stepper {
     }
 
     /// A line typed on standard input, or nil at its end or when Ctrl-C interrupts the wait.
-    /// Read with read(2) rather than readLine: the interrupted read must end the wait, not
-    /// be tried again (readLine spun on it at a real terminal).
+    /// It waits with poll and looks at the Ctrl-C flag between waits, rather than blocking
+    /// in readLine: an interrupted read may be tried again (readLine spun on it at a real
+    /// terminal), and a Ctrl-C that lands just before the read, or on another thread,
+    /// interrupts nothing.
     static func readKeys() -> String? {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while true {
+            if interruptFlag.isCancelled { return nil }
+            var ready = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            let polled = poll(&ready, 1, 100)
+            if polled == 0 || (polled < 0 && errno == EINTR) { continue }
+            if polled < 0 { return nil }
             let n = read(STDIN_FILENO, &byte, 1)
             if n == 1 {
                 if byte == 0x0A { return String(decoding: bytes, as: UTF8.self) }
                 bytes.append(byte)
             } else if n == 0 {
                 return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
-            } else {
-                return nil  // EINTR from Ctrl-C, or a read error
+            } else if errno != EINTR {
+                return nil
             }
         }
     }
