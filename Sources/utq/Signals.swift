@@ -23,7 +23,7 @@ enum Signals {
     }
 
     /// A program started by another (a test runner, an editor) inherits its blocked
-    /// signals; Ctrl-C must still reach utq, so it unblocks the ones it handles.
+    /// signals; Ctrl-C must still reach utq, so it unblocks SIGINT.
     static func unblock(_ signals: [Int32]) {
         var set = sigset_t()
         sigemptyset(&set)
@@ -46,6 +46,5 @@ enum Signals {
             action.sa_flags = 0
             sigaction(sig, &action, nil)
         }
-        unblock([SIGTERM, SIGHUP])
     }
 }
