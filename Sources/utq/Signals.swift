@@ -19,6 +19,16 @@ enum Signals {
         sigemptyset(&action.sa_mask)
         action.sa_flags = 0
         sigaction(SIGINT, &action, nil)
+        unblock([SIGINT])
+    }
+
+    /// A program started by another (a test runner, an editor) inherits its blocked
+    /// signals; Ctrl-C must still reach utq, so it unblocks SIGINT.
+    static func unblock(_ signals: [Int32]) {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for s in signals { sigaddset(&set, s) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     /// SIGTERM and SIGHUP: run this (save history), then end as the signal asks.

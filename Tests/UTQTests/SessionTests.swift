@@ -284,10 +284,9 @@ import Testing
         var testDescription: String { "\(owner): \(line)" }
     }
 
-    /// Every example in the registries: verbs, functions, buckets and settings.
-    static let examples: [Example] = Verbs.all.flatMap { spec in spec.examples.map { Example(owner: spec.name, line: $0) } }
-        + Functions.all.flatMap { f in f.examples.map { Example(owner: f.name, line: $0) } }
-        + (HelpTopics.buckets + HelpTopics.settings).flatMap { e in e.examples.map { Example(owner: e.name, line: $0) } }
+    /// Every example help shows: verbs, functions, buckets, settings, kinds of chart and
+    /// the general topics.
+    static let examples: [Example] = Help.topics.flatMap { t in t.examples.map { Example(owner: t.topic, line: $0) } }
 
     @Test(arguments: examples)
     func everyExampleRunsOnTheMarketSquare(_ example: Example) throws {

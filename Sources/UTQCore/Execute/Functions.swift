@@ -71,8 +71,8 @@ func numericArgs(_ name: String, _ types: [DataType], count: Int? = nil) -> Func
 }
 
 enum MathFunctions {
-    static func unaryDouble(_ name: String, _ summary: String, _ f: @escaping @Sendable (Double) -> Double?) -> FunctionSpec {
-        FunctionSpec(name: name, aliases: [], usage: "\(name)(x)", summary: summary, examples: [], arity: 1...1,
+    static func unaryDouble(_ name: String, _ summary: String, examples: [String], _ f: @escaping @Sendable (Double) -> Double?) -> FunctionSpec {
+        FunctionSpec(name: name, aliases: [], usage: "\(name)(x)", summary: summary, examples: examples, arity: 1...1,
                      resultType: { t in numericArgs(name, t).map { .failure($0) } ?? .success(.double) },
                      evaluate: { args, type, n in
                          rowwise(args, n, type) { v in v[0].doubleValue.flatMap(f).map { .double($0) } ?? .null }
@@ -98,13 +98,16 @@ enum MathFunctions {
                              return x.isFinite ? .int(Int64(x.rounded())) : .null
                          }
                      }),
-        FunctionSpec(name: "floor", aliases: [], usage: "floor(x)", summary: "The whole number at or below x.", examples: [], arity: 1...1,
+        FunctionSpec(name: "floor", aliases: [], usage: "floor(x)", summary: "The whole number at or below x.",
+                     examples: ["let column = floor(x / 206) | count by column"], arity: 1...1,
                      resultType: { t in numericArgs("floor", t).map { .failure($0) } ?? .success(.int) },
                      evaluate: { args, type, n in rowwise(args, n, type) { v in v[0].doubleValue.flatMap { $0.isFinite ? .int(Int64($0.rounded(.down))) : nil } ?? .null } }),
-        FunctionSpec(name: "ceil", aliases: ["ceiling"], usage: "ceil(x)", summary: "The whole number at or above x.", examples: [], arity: 1...1,
+        FunctionSpec(name: "ceil", aliases: ["ceiling"], usage: "ceil(x)", summary: "The whole number at or above x.",
+                     examples: ["select x, up = ceil(x) | limit 3"], arity: 1...1,
                      resultType: { t in numericArgs("ceil", t).map { .failure($0) } ?? .success(.int) },
                      evaluate: { args, type, n in rowwise(args, n, type) { v in v[0].doubleValue.flatMap { $0.isFinite ? .int(Int64($0.rounded(.up))) : nil } ?? .null } }),
-        FunctionSpec(name: "abs", aliases: [], usage: "abs(x)", summary: "The size of x without its sign.", examples: [], arity: 1...1,
+        FunctionSpec(name: "abs", aliases: [], usage: "abs(x)", summary: "The size of x without its sign.",
+                     examples: ["where angle is not null | let turn = abs(angle) | avg turn by legend"], arity: 1...1,
                      resultType: { t in
                          if t[0] == .duration { return .success(.duration) }
                          return numericArgs("abs", t).map { .failure($0) } ?? .success(t[0] == .int ? .int : .double)
@@ -119,10 +122,12 @@ enum MathFunctions {
                              }
                          }
                      }),
-        unaryDouble("sqrt", "The square root.") { $0 >= 0 ? $0.squareRoot() : nil },
-        unaryDouble("ln", "The natural logarithm.") { $0 > 0 ? Foundation.log($0) : nil },
-        unaryDouble("log10", "The base-10 logarithm.") { $0 > 0 ? Foundation.log10($0) : nil },
-        FunctionSpec(name: "pow", aliases: ["power"], usage: "pow(x, y)", summary: "x to the power y.", examples: [], arity: 2...2,
+        unaryDouble("sqrt", "The square root.",
+                    examples: ["let from_middle = sqrt(pow(x - 412, 2) + pow(y - 384, 2)) | avg from_middle by legend"]) { $0 >= 0 ? $0.squareRoot() : nil },
+        unaryDouble("ln", "The natural logarithm.", examples: ["select x, ln_x = ln(x) | limit 3"]) { $0 > 0 ? Foundation.log($0) : nil },
+        unaryDouble("log10", "The base-10 logarithm.", examples: ["select x, digits = floor(log10(x)) + 1 | limit 3"]) { $0 > 0 ? Foundation.log10($0) : nil },
+        FunctionSpec(name: "pow", aliases: ["power"], usage: "pow(x, y)", summary: "x to the power y.",
+                     examples: ["let from_middle = sqrt(pow(x - 412, 2) + pow(y - 384, 2)) | avg from_middle by legend"], arity: 2...2,
                      resultType: { t in numericArgs("pow", t).map { .failure($0) } ?? .success(.double) },
                      evaluate: { args, type, n in
                          rowwise(args, n, type) { v in
@@ -132,7 +137,8 @@ enum MathFunctions {
                          }
                      }),
         FunctionSpec(name: "distance", aliases: ["haversine"], usage: "distance(lat1, lng1, lat2, lng2)",
-                     summary: "Metres between two points on the Earth (haversine, radius 6371 km).", examples: [], arity: 4...4,
+                     summary: "Metres between two points on the Earth (haversine, radius 6371 km).",
+                     examples: ["select metres = round(distance(58.9700, 5.7320, 58.9694, 5.7327)) | limit 1"], arity: 4...4,
                      resultType: { t in numericArgs("distance", t).map { .failure($0) } ?? .success(.double) },
                      evaluate: { args, type, n in
                          rowwise(args, n, type) { v in

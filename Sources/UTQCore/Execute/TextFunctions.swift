@@ -32,8 +32,10 @@ enum TextFunctions {
     static let all: [FunctionSpec] = [
         mapDictionary("lower", usage: "lower(text)", summary: "The text in small letters.",
                       examples: ["count by lower(legend)"]) { $0.lowercased() },
-        mapDictionary("upper", usage: "upper(text)", summary: "The text in capital letters.") { $0.uppercased() },
-        mapDictionary("trim", usage: "trim(text)", summary: "The text without spaces at either end.") { $0.trimmingCharacters(in: .whitespacesAndNewlines) },
+        mapDictionary("upper", usage: "upper(text)", summary: "The text in capital letters.",
+                      examples: ["count by upper(legend)"]) { $0.uppercased() },
+        mapDictionary("trim", usage: "trim(text)", summary: "The text without spaces at either end.",
+                      examples: ["count by trim(note)"]) { $0.trimmingCharacters(in: .whitespacesAndNewlines) },
         FunctionSpec(name: "len", aliases: ["length"], usage: "len(text)", summary: "The number of characters.",
                      examples: ["where len(note) > 0 | select time, legend, note"], arity: 1...1,
                      resultType: { t in stringArg("len", t).map { .failure($0) } ?? .success(.int) },
@@ -45,7 +47,8 @@ enum TextFunctions {
                          return rowwise(args, n, type) { v in if case .string(let s) = v[0] { return .int(Int64(s.count)) }; return .null }
                      }),
         FunctionSpec(name: "substr", aliases: ["substring"], usage: "substr(text, start [, length])",
-                     summary: "Part of the text, counting characters from 1.", examples: [], arity: 2...3,
+                     summary: "Part of the text, counting characters from 1.",
+                     examples: ["count by substr(legend, 1, 3)"], arity: 2...3,
                      resultType: { t in
                          if let e = stringArg("substr", t) { return .failure(e) }
                          return numericArgs("substr", Array(t.dropFirst())).map { .failure($0) } ?? .success(.string)
@@ -61,7 +64,8 @@ enum TextFunctions {
                          }
                      }),
         FunctionSpec(name: "replace", aliases: [], usage: "replace(text, find, with)",
-                     summary: "The text with every find replaced.", examples: [], arity: 3...3,
+                     summary: "The text with every find replaced.",
+                     examples: ["count by replace(legend, \" \", \"_\")"], arity: 3...3,
                      resultType: { t in
                          for k in 0..<3 { if let e = stringArg("replace", t, k) { return .failure(e) } }
                          return .success(.string)
@@ -73,7 +77,8 @@ enum TextFunctions {
                          }
                      }),
         FunctionSpec(name: "concat", aliases: [], usage: "concat(a, b, …)",
-                     summary: "The values joined as text (nulls are left out).", examples: [], arity: 1...32,
+                     summary: "The values joined as text (nulls are left out).",
+                     examples: ["select label = concat(legend, \" #\", tag) | limit 3"], arity: 1...32,
                      resultType: { _ in .success(.string) },
                      evaluate: { args, type, n in
                          rowwise(args, n, type) { v in .string(v.map { $0.isNull ? "" : Arithmetic.text($0) }.joined()) }
@@ -110,10 +115,12 @@ enum OtherFunctions {
                              return chosen
                          }
                      }),
-        FunctionSpec(name: "text", aliases: ["string", "str"], usage: "text(x)", summary: "The value written as text.", examples: [], arity: 1...1,
+        FunctionSpec(name: "text", aliases: ["string", "str"], usage: "text(x)", summary: "The value written as text.",
+                     examples: ["count by text(icon)"], arity: 1...1,
                      resultType: { _ in .success(.string) },
                      evaluate: { args, type, n in rowwise(args, n, type) { v in v[0].isNull ? .null : .string(Arithmetic.text(v[0])) } }),
-        FunctionSpec(name: "number", aliases: ["float", "double"], usage: "number(x)", summary: "The value as a number (null when it is not one).", examples: [], arity: 1...1,
+        FunctionSpec(name: "number", aliases: ["float", "double"], usage: "number(x)", summary: "The value as a number (null when it is not one).",
+                     examples: ["select n = number(\"4.5\") * 2 | limit 1"], arity: 1...1,
                      resultType: { _ in .success(.double) },
                      evaluate: { args, type, n in
                          rowwise(args, n, type) { v in
@@ -124,7 +131,8 @@ enum OtherFunctions {
                              }
                          }
                      }),
-        FunctionSpec(name: "int", aliases: ["integer"], usage: "int(x)", summary: "The value as a whole number, cut toward zero.", examples: [], arity: 1...1,
+        FunctionSpec(name: "int", aliases: ["integer"], usage: "int(x)", summary: "The value as a whole number, cut toward zero.",
+                     examples: ["select x, whole = int(x) | limit 3"], arity: 1...1,
                      resultType: { _ in .success(.int) },
                      evaluate: { args, type, n in
                          rowwise(args, n, type) { v in
@@ -147,11 +155,18 @@ enum OtherFunctions {
         durationUnit("days", 86_400_000_000),
     ]
 
+    static let durationExamples: [String: [String]] = [
+        "seconds": ["select time, into_the_minute = seconds(time - bucket(time, 1m)) | limit 3"],
+        "minutes": ["select time, past_the_hour = minutes(time - bucket(time, 1h)) | limit 3", "select time, later = time + minutes(90) | limit 2"],
+        "hours": ["select time, of_the_day = hours(time - day(time)) | limit 3"],
+        "days": ["select time, a_week_later = time + days(7) | limit 2"],
+    ]
+
     /// minutes(d) is a duration in minutes (a number); minutes(45) is a duration of 45 minutes.
     static func durationUnit(_ name: String, _ micros: Int64) -> FunctionSpec {
         FunctionSpec(name: name, aliases: [String(name.dropLast())], usage: "\(name)(x)",
                      summary: "A duration as a number of \(name), or a number of \(name) as a duration.",
-                     examples: [], arity: 1...1,
+                     examples: durationExamples[name] ?? [], arity: 1...1,
                      resultType: { t in
                          switch t[0] {
                          case .duration: return .success(.double)

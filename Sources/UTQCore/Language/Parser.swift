@@ -104,8 +104,11 @@ public struct Parser {
                                  at: start.union(tokens[index - 1].span),
                                  hint: "session commands: " + MetaCommands.all.map { ":" + $0 }.joined(separator: ", "))
             }
+            // `:save! FILE` and `:record! FILE` replace a file that exists, as `save!` does.
+            var command = lower
+            if current.isSymbol(.bang) && !current.spaceBefore { advance(); command += "!" }
             let arg = restOfCommand()?.0
-            return .meta(command: lower, argument: arg, start.union(tokens[max(0, index - 1)].span))
+            return .meta(command: command, argument: arg, start.union(tokens[max(0, index - 1)].span))
         }
         if current.isKeyword("history") && peek().isEnd {
             advance()
@@ -150,6 +153,11 @@ public struct Parser {
 
     public mutating func expectEnd() throws {
         guard atEnd else {
+            // `count by legend sort count`: a verb where the command should end was meant as the next stage.
+            if case .identifier(let word, false) = current.kind, let spec = Verbs.spec(for: word) {
+                throw Diagnostic("unexpected \(current.describe)", at: current.span,
+                                 hint: "to go on with \(spec.name), put | before it: … | \(word) …")
+            }
             throw Diagnostic("unexpected \(current.describe)", at: current.span, hint: "a command ends here; start another with ';' or a new line")
         }
     }
@@ -197,9 +205,14 @@ public struct Parser {
             throw Diagnostic("expected a verb, found \(t.describe)", at: t.span, hint: "type help to see the verbs")
         }
         guard let spec = Verbs.spec(for: word) else {
+            if let advice = OtherLanguages.advice(for: word) {
+                throw Diagnostic("unknown verb \"\(word)\"", at: t.span, hint: advice.hint, usage: Verbs.spec(for: advice.verb)?.usage)
+            }
             let suggestion = Suggest.didYouMean(word, among: Verbs.names)
+            // The verb meant, most likely: show how it is written.
+            let meant = Suggest.closest(word, among: Verbs.names).flatMap { Verbs.spec(for: $0) }
             throw Diagnostic("unknown verb \"\(word)\"" + suggestion, at: t.span,
-                             hint: suggestion.isEmpty ? "type help to list the verbs" : nil)
+                             hint: suggestion.isEmpty ? "type help to list the verbs" : nil, usage: meant?.usage)
         }
         let verbToken = advance()
         do {

@@ -31,7 +31,7 @@ struct ExprBinder {
             let b = try bind(inner)
             var values: [Value] = []
             for item in items {
-                let bi = try bind(item)
+                let bi = try bind(item, beside: b)
                 guard case .literal(let v, _) = try coerce(bi, to: b.type, other: inner, item.span) else {
                     throw Diagnostic("the list after in must hold values, not columns", at: item.span)
                 }
@@ -58,10 +58,23 @@ struct ExprBinder {
         throw unknownColumn(name, span)
     }
 
+    /// Binds the other side of a comparison with `side`. A bare word beside text
+    /// (`legend = Bike`) is most likely text without its quotes, so the message says that
+    /// rather than guess at a column with a similar name.
+    func bind(_ e: Expr, beside side: BoundExpr) throws -> BoundExpr {
+        guard case .column(let name, let span) = e, side.type == .string,
+              schema.index(of: name) == nil, TimeBucket.named(name) == nil else { return try bind(e) }
+        throw Diagnostic("unknown column \"\(name)\"", at: span,
+                         hint: "to compare with the text \(name), put it in quotes: \"\(name)\"")
+    }
+
     func unknownColumn(_ name: String, _ span: SourceSpan) -> Diagnostic {
         let suggestion = Suggest.didYouMean(name, among: schema.names)
         var d = Diagnostic("unknown column \"\(name)\"" + suggestion, at: span)
-        if suggestion.isEmpty {
+        if suggestion.isEmpty, AggregateFunction.madeBySummary(name) {
+            // `sort count desc` on the raw rows: count only exists after a summary.
+            d.hint = "\(name) is made by a summary; put one first, as in: count by legend | sort count desc"
+        } else if suggestion.isEmpty {
             let list = schema.names.prefix(12).joined(separator: ", ") + (schema.names.count > 12 ? ", …" : "")
             d.hint = "the columns are: \(list)"
         }
@@ -92,7 +105,8 @@ struct ExprBinder {
     // MARK: operators
 
     func binary(_ op: BinaryOp, _ l: Expr, _ r: Expr, _ span: SourceSpan) throws -> BoundExpr {
-        var a = try bind(l), b = try bind(r)
+        var a = try bind(l)
+        var b = op.isArithmetic || op == .and || op == .or ? try bind(r) : try bind(r, beside: a)
         switch op {
         case .and, .or:
             for (x, e) in [(a, l), (b, r)] where x.type != .bool && x.type != .null {

@@ -13,7 +13,8 @@ public enum OutputText {
             let safe = TextWidth.printableLines(s)
             return safe.hasSuffix("\n") ? safe : safe + "\n"
         case .chart(let c):
-            return c.text
+            guard let footer = c.footer else { return c.text }
+            return c.text + options.dim(footer) + "\n"
         case .info(let s):
             // Notes and warnings quote file and column names: escape what they carry.
             let safe = TextWidth.printableLines(s)

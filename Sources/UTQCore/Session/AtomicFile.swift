@@ -3,9 +3,10 @@ import Foundation
 /// Writes a file whole or not at all: to a temporary name in the same folder, then renamed.
 public enum AtomicFile {
     public struct Failure: Error {
-        let reason: String
-        let exists: Bool
-        func message(_ path: String) -> String { "cannot write \(path): \(reason)" }
+        public let reason: String
+        /// The file was there and was kept (write again with replace to replace it).
+        public let exists: Bool
+        public func message(_ path: String) -> String { "cannot write \(path): \(reason)" }
     }
 
     public static func write(_ bytes: [UInt8], to path: String, replace: Bool) throws {

@@ -32,7 +32,7 @@ extension Session {
         var space = true
         if atStageStart {
             pool = Verbs.names.filter { $0 != "?" }
-            if atLineStart { pool += catalog.names + ["history", ":help", ":save", ":quit"] }
+            if atLineStart { pool += catalog.names + ["history", ":help", ":save", ":record", ":clear", ":quit"] }
         } else {
             let verb = stageWords[0].lowercased()
             let spec = Verbs.spec(for: verb)

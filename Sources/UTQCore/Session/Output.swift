@@ -28,6 +28,8 @@ public struct CommandOutcome: Sendable {
     public var quit = false
     /// The command was stopped (Ctrl-C) before it finished; nothing it would have changed did.
     public var cancelled = false
+    /// Commands about the recording itself (`:record off`) are not part of it.
+    var keepOutOfNotebook = false
 
     public var succeeded: Bool { error == nil }
 }

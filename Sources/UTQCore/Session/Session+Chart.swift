@@ -6,7 +6,10 @@ extension Session {
         let table = try Executor(catalog: catalog, cancel: cancel).run(plan)
         let chart = try ChartBuilder.build(request, table: table, keyColumns: groupKeys(of: plan), render: settings.render)
         guard let file = request.file else {
-            outcome.outputs.append(.chart(ChartOutput(chart: chart, text: chart.text(settings.render))))
+            // The rows drawn are a result like any other: `$n | chart line` draws them again.
+            let n = keep(table)
+            summaryKeys["$\(n)"] = groupKeys(of: plan)
+            outcome.outputs.append(.chart(ChartOutput(chart: chart, text: chart.text(settings.render), number: n, rows: table.rowCount)))
             return
         }
         let span = request.fileSpan ?? request.span
@@ -24,7 +27,7 @@ extension Session {
                              hint: "end it with .svg (a picture) or .txt (the drawing as it prints)")
         }
         do {
-            try AtomicFile.write(bytes, to: resolve(file, relativeTo: nil), replace: request.replace)
+            try AtomicFile.write(bytes, to: resolve(file, relativeTo: nil), replace: request.replace || settings.replaceFiles)
         } catch let e as AtomicFile.Failure {
             throw Diagnostic(e.message(file), at: span, hint: e.exists ? "write to! \(file) to replace it" : nil)
         }

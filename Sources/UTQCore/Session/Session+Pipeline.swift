@@ -13,55 +13,65 @@ extension Session {
             return try binder.source(p.source)
         }
         var consumed = false
-        for (k, stage) in p.stages.enumerated() {
-            let alone = p.stages.count == 1 && { if case .current = p.source { return true } else { return false } }()
-            switch stage.args {
-            case .load(let path, let alias, let at):
-                try requireAlone(stage, alone)
-                try load(path: path, alias: alias, at: at, source: source, span: stage.span, into: &outcome)
-                consumed = true
-            case .use(let name):
-                try requireAlone(stage, alone)
-                guard let resolved = catalog.resolve(name) else {
-                    _ = try binder.table(name, stage.span)  // throws the "unknown table" message
-                    return
+        var current: Stage? = nil
+        do {
+            for (k, stage) in p.stages.enumerated() {
+                let alone = p.stages.count == 1 && { if case .current = p.source { return true } else { return false } }()
+                current = stage
+                switch stage.args {
+                case .load(let path, let alias, let at):
+                    try requireAlone(stage, alone)
+                    try load(path: path, alias: alias, at: at, source: source, span: stage.span, into: &outcome)
+                    consumed = true
+                case .use(let name):
+                    try requireAlone(stage, alone)
+                    guard let resolved = catalog.resolve(name) else {
+                        _ = try binder.table(name, stage.span)  // throws the "unknown table" message
+                        return
+                    }
+                    use(resolved)
+                    outcome.outputs.append(.info(Loaders.summary(catalog[resolved]!)))
+                    consumed = true
+                case .set(let name, let value, let span):
+                    try requireAlone(stage, alone)
+                    try set(name, value, span, into: &outcome)
+                    consumed = true
+                case .help(let topic):
+                    try requireAlone(stage, alone)
+                    outcome.outputs.append(.text(try Help.text(for: topic, span: stage.span)))
+                    consumed = true
+                case .tables:
+                    guard k == 0 else { throw Diagnostic("tables starts a pipeline; it cannot follow |", at: stage.span) }
+                    plan = .values(tablesTable(), label: "tables")
+                case .describe(let name):
+                    let target: Table
+                    if let name {
+                        guard k == 0 else { throw Diagnostic("describe TABLE starts a pipeline", at: stage.span) }
+                        guard case .scan(let t, _) = try binder.table(name, stage.span), let table = catalog[t] else { return }
+                        target = table
+                    } else {
+                        target = try Executor(catalog: catalog, cancel: cancel).run(try input())
+                    }
+                    plan = .values(Describe.table(for: target), label: "describe")
+                case .save(let path, let force):
+                    let table = try Executor(catalog: catalog, cancel: cancel).run(try input())
+                    try save(table, to: path, force: force, span: stage.span, into: &outcome)
+                    consumed = true
+                    guard k == p.stages.count - 1 else { throw Diagnostic("save ends a pipeline", at: p.stages[k + 1].span) }
+                case .chart(let request):
+                    guard k == p.stages.count - 1 else { throw Diagnostic("chart ends a pipeline", at: p.stages[k + 1].span) }
+                    try chart(request, input: try input(), into: &outcome)
+                    consumed = true
+                default:
+                    plan = try binder.bind(stage, input: try input())
                 }
-                use(resolved)
-                outcome.outputs.append(.info(Loaders.summary(catalog[resolved]!)))
-                consumed = true
-            case .set(let name, let value, let span):
-                try requireAlone(stage, alone)
-                try set(name, value, span, into: &outcome)
-                consumed = true
-            case .help(let topic):
-                try requireAlone(stage, alone)
-                outcome.outputs.append(.text(try Help.text(for: topic, span: stage.span)))
-                consumed = true
-            case .tables:
-                guard k == 0 else { throw Diagnostic("tables starts a pipeline; it cannot follow |", at: stage.span) }
-                plan = .values(tablesTable(), label: "tables")
-            case .describe(let name):
-                let target: Table
-                if let name {
-                    guard k == 0 else { throw Diagnostic("describe TABLE starts a pipeline", at: stage.span) }
-                    guard case .scan(let t, _) = try binder.table(name, stage.span), let table = catalog[t] else { return }
-                    target = table
-                } else {
-                    target = try Executor(catalog: catalog, cancel: cancel).run(try input())
-                }
-                plan = .values(Describe.table(for: target), label: "describe")
-            case .save(let path, let force):
-                let table = try Executor(catalog: catalog, cancel: cancel).run(try input())
-                try save(table, to: path, force: force, span: stage.span, into: &outcome)
-                consumed = true
-                guard k == p.stages.count - 1 else { throw Diagnostic("save ends a pipeline", at: p.stages[k + 1].span) }
-            case .chart(let request):
-                guard k == p.stages.count - 1 else { throw Diagnostic("chart ends a pipeline", at: p.stages[k + 1].span) }
-                try chart(request, input: try input(), into: &outcome)
-                consumed = true
-            default:
-                plan = try binder.bind(stage, input: try input())
             }
+        } catch var d as Diagnostic {
+            // A beginner's error is easier to put right next to how the verb is written.
+            if d.usage == nil, let stage = current, Session.usageHelps(stage, d), let spec = Verbs.spec(for: stage.verb) {
+                d.usage = spec.usage
+            }
+            throw d
         }
         if consumed { return }
         if p.stages.isEmpty { plan = try input() }
@@ -71,6 +81,17 @@ extension Session {
         let n = keep(table)
         summaryKeys["$\(n)"] = groupKeys(of: plan)
         outcome.outputs.append(.table(TableResult(number: n, table: table, elapsed: 0)))
+    }
+
+    /// Whether an error is about how a stage was written (so its usage helps), not about a
+    /// file that is missing or a table named before the stage.
+    static func usageHelps(_ stage: Stage, _ d: Diagnostic) -> Bool {
+        switch stage.args {
+        case .load, .help: return false
+        default: break
+        }
+        guard let span = d.span else { return true }
+        return span.start >= stage.span.start && span.start <= stage.span.end
     }
 
     func requireAlone(_ stage: Stage, _ alone: Bool) throws {
@@ -94,7 +115,12 @@ extension Session {
             result = try Loaders.load(request)
         } catch var e as LoadError {
             e.path = Self.asWritten(e.path, full: full, written: path)
-            throw Diagnostic("cannot load \(e.description)", at: span)
+            var message = "cannot load \(e.description)"
+            if e.message == "no such file", let near = Session.nearestFile(to: full) {
+                let folder = (path as NSString).deletingLastPathComponent
+                message += " — did you mean \(folder.isEmpty ? near : (folder as NSString).appendingPathComponent(near))?"
+            }
+            throw Diagnostic(message, at: span)
         }
         // Only now, with everything read, do the tables change.
         put(result.tables, makeCurrent: true)
@@ -115,6 +141,14 @@ extension Session {
         guard reported.hasPrefix(folder) else { return reported }
         let base = written.hasSuffix("/") ? String(written.dropLast()) : written
         return base + "/" + reported.dropFirst(folder.count)
+    }
+
+    /// A file beside a missing one with a name close to it (market.jsn → market.json).
+    static func nearestFile(to path: String) -> String? {
+        let folder = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder) else { return nil }
+        return Suggest.closest(name, among: names.filter { !$0.hasPrefix(".") })
     }
 
     // MARK: save

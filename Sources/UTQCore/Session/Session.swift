@@ -21,8 +21,14 @@ public final class Session: @unchecked Sendable {
     /// The group keys of results and named tables that came from a summary (`$3`, `busy`),
     /// so a chart of them later still knows which columns name the bars.
     var summaryKeys: [String: [String]] = [:]
-    /// Called by meta commands the client handles (`:record`), with the argument.
+    /// Called by meta commands the client handles, with the argument.
     public var metaHandler: (@Sendable (String, String?) -> Output?)?
+    /// The notebook being made (`utq notebook`): each command, heading and paragraph goes in.
+    public var notebook: Notebook?
+    /// The file `:record` writes to.
+    var recording: NotebookRecording?
+    /// Warnings that belong to the command running now but arose outside it.
+    var pendingWarnings: [String] = []
 
     public init(workingDirectory: String = FileManager.default.currentDirectoryPath, defaultZone: ZoneRules = .local,
                 cancel: CancellationFlag = CancellationFlag()) {
@@ -40,7 +46,9 @@ public final class Session: @unchecked Sendable {
                     emit: (ScriptCommand, CommandOutcome) -> Void = { _, _ in }) -> [Diagnostic] {
         let source = SourceText(name: name, text: text)
         var errors: [Diagnostic] = []
-        for command in Script.commands(in: source) {
+        for block in LiterateScript.blocks(in: source) {
+            // Headings and prose only matter to a notebook or a recording.
+            guard case .command(let command) = block else { remark(block); continue }
             let outcome = execute(command)
             emit(command, outcome)
             if let e = outcome.error {
@@ -89,6 +97,11 @@ public final class Session: @unchecked Sendable {
             d.source = command.source
             outcome.error = d
         }
+        if !outcome.keepOutOfNotebook {
+            note(.cell(NotebookCell(command: command.text, outputs: outcome.outputs, error: outcome.error, settings: settings)))
+        }
+        outcome.outputs += pendingWarnings.map { .warning($0) }
+        pendingWarnings = []
         return outcome
     }
 
@@ -136,18 +149,27 @@ public final class Session: @unchecked Sendable {
         case "history":
             let lines = history.enumerated().map { "\(String($0.offset + 1).leftPadded(4))  \($0.element)" }
             outcome.outputs.append(.text(lines.isEmpty ? "(no commands yet)\n" : lines.joined(separator: "\n") + "\n"))
-        case "save":
+        case "save", "save!":
             guard let argument, !argument.isEmpty else {
                 throw Diagnostic(":save needs a file name, as in :save lesson.utq", at: span)
             }
             let path = resolve(argument, relativeTo: nil)
             let text = "# utq session\n" + history.joined(separator: "\n") + "\n"
-            try AtomicFile.write(Array(text.utf8), to: path, replace: true)
+            do {
+                try AtomicFile.write(Array(text.utf8), to: path, replace: command == "save!" || settings.replaceFiles)
+            } catch let e as AtomicFile.Failure {
+                throw Diagnostic(e.message(argument), at: span, hint: e.exists ? "write :save! \(argument) to replace it" : nil)
+            }
             outcome.outputs.append(.info("saved \(history.count) commands to \(argument)"))
         case "clear":
             results = [:]; lastResult = nil; nextResult = 1
             summaryKeys = summaryKeys.filter { !$0.key.hasPrefix("$") }
+            // Numbering starts again from [1]: a saved script must clear too, or its $n
+            // would name other results when it runs again.
+            history.append(":clear")
             outcome.outputs.append(.info("results cleared"))
+        case "record", "record!":
+            try record(argument, replace: command == "record!", span: span, into: &outcome)
         default:
             if let handler = metaHandler, let out = handler(command, argument) {
                 outcome.outputs.append(out)

@@ -48,6 +48,15 @@ public enum AggregateFunction: Sendable, Hashable {
         return n
     }
 
+    /// Whether a column name is one a summary makes (`count`, `avg_angle`, `p90_wait`).
+    static func madeBySummary(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        if lower == "count" { return true }
+        guard let underscore = lower.firstIndex(of: "_") else { return false }
+        let prefix = String(lower[..<underscore])
+        return named(prefix) != nil && prefix != "n"
+    }
+
     /// Whether the function needs a column (`count` does not).
     public var needsArgument: Bool { self != .count }
 }

@@ -68,6 +68,10 @@ enum ChartVerb {
             throw Diagnostic("expected a kind of chart, found \(t.describe)", at: t.span, hint: "kinds: " + kinds)
         }
         guard let kind = ChartKind.named(word) else {
+            if ["pie", "donut", "doughnut"].contains(word.lowercased()) {
+                throw Diagnostic("utq draws no \(word.lowercased()) charts", at: t.span,
+                                 hint: "bars compare shares more exactly: count by legend | chart bar (kinds: \(kinds))")
+            }
             throw Diagnostic("unknown kind of chart \"\(word)\"" + Suggest.didYouMean(word, among: ChartKind.words),
                              at: t.span, hint: "kinds: " + kinds)
         }

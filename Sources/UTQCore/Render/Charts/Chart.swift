@@ -66,13 +66,41 @@ struct EmptyChart: ChartBody {
 }
 
 /// A chart as a command's output: the model (for SVG and notebooks) and the text drawn
-/// with the session's settings when it ran.
+/// with the session's settings when it ran. The rows it drew are kept as a numbered result,
+/// so `$n` (or `_`) redraws them another way or goes on with them.
 public struct ChartOutput: Sendable {
     public let chart: Chart
     public let text: String
+    /// The result number of the rows drawn.
+    public let number: Int?
+    /// How many rows were drawn.
+    public let rows: Int
 
-    public init(chart: Chart, text: String) {
+    public init(chart: Chart, text: String, number: Int? = nil, rows: Int = 0) {
         self.chart = chart
         self.text = text
+        self.number = number
+        self.rows = rows
+    }
+
+    /// `[4] bar chart of 5 rows`: the line under a chart that says how to reuse it.
+    public var footer: String? {
+        guard let number else { return nil }
+        return "[\(number)] \(chart.kind.noun) of " + (rows == 1 ? "1 row" : "\(NumberText.grouped(rows)) rows")
+    }
+}
+
+extension ChartKind {
+    /// What a chart of this kind is called in a sentence.
+    public var noun: String {
+        switch self {
+        case .bar: return "bar chart"
+        case .column: return "column chart"
+        case .line: return "line chart"
+        case .spark: return "sparklines"
+        case .hist: return "histogram"
+        case .heatmap: return "heatmap"
+        case .map: return "map"
+        }
     }
 }

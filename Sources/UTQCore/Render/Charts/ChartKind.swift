@@ -60,6 +60,20 @@ public enum ChartKind: String, Sendable, CaseIterable {
         }
     }
 
+    /// `help bar` and the others: the first is `example`; all run on datasets/market.json
+    /// (the tests run each one).
+    public var examples: [String] {
+        switch self {
+        case .bar: return [example, "count by legend | chart bar top 3", "count by hour, legend | chart bar grouped"]
+        case .column: return [example, "count by hour, legend | chart column"]
+        case .line: return [example, "where legend in (\"Walking\", \"Bike\") | count by legend, hour | fill | chart line"]
+        case .spark: return [example, "count by legend, hour | chart spark"]
+        case .hist: return [example, "chart hist x bins 10"]
+        case .heatmap: return [example, "count by legend, every 1h | chart heatmap"]
+        case .map: return [example, "chart map title \"Where in the square\""]
+        }
+    }
+
     /// Runs on datasets/market.json (the tests run each one).
     public var example: String {
         switch self {

@@ -1,0 +1,78 @@
+/// A piece of a script read as a lesson: a heading, a paragraph of prose, or a command.
+public enum ScriptBlock: Sendable {
+    /// `## Title` (level 2), `### Title` (level 3) …
+    case heading(level: Int, text: String)
+    /// Consecutive `#` comment lines, without the `#`; lines keep their breaks.
+    case prose(String)
+    case command(ScriptCommand)
+}
+
+/// Reads a script as a literate file, so one `.utq` file is both a runnable script and the
+/// text of a lesson: `## ` comment lines are headings, the other whole-line `#` comments are
+/// prose (a blank line or a bare `#` ends a paragraph), and commands stay commands. Comments
+/// inside a command that goes on over several lines stay part of it. A `#!` first line is
+/// dropped.
+public enum LiterateScript {
+    public static func blocks(in source: SourceText) -> [ScriptBlock] {
+        let commands = Script.commands(in: source)
+        let bytes = source.bytes
+        var out: [ScriptBlock] = []
+        var paragraph: [String] = []
+        func endParagraph() {
+            if !paragraph.isEmpty { out.append(.prose(paragraph.joined(separator: "\n"))) }
+            paragraph = []
+        }
+
+        var next = 0  // the next command to place
+        var lineStart = 0
+        while lineStart < bytes.count {
+            var lineEnd = lineStart
+            while lineEnd < bytes.count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
+            let firstLine = lineStart == 0
+            defer { lineStart = lineEnd + 1 }
+            if next < commands.count && commands[next].span.start <= lineEnd {
+                // Commands that start on this line, and the lines they run on over.
+                endParagraph()
+                // The lines covered grow with each command that runs on over them, and so
+                // take in a command that starts on the last of them (`count |\n sort; count`).
+                var covered = lineEnd
+                while next < commands.count && commands[next].span.start <= covered {
+                    var end = max(covered, commands[next].span.end)
+                    while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+                    covered = end
+                    out.append(.command(commands[next]))
+                    next += 1
+                }
+                lineEnd = covered
+                continue
+            }
+            let line = String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self)
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if firstLine && trimmed.hasPrefix("#!") { continue }
+            guard trimmed.hasPrefix("#") else {
+                endParagraph()  // a blank line (or a stray ;) ends a paragraph
+                continue
+            }
+            let hashes = trimmed.prefix { $0 == "#" }.count
+            let rest = trimmed.dropFirst(hashes)
+            let text = (rest.first == " " ? rest.dropFirst() : rest).trimmingCharacters(in: .whitespaces)
+            if hashes >= 2 && (rest.first == " " || rest.isEmpty) && !text.isEmpty {
+                endParagraph()
+                out.append(.heading(level: min(hashes, 4), text: text))
+            } else if text.isEmpty {
+                endParagraph()
+            } else {
+                // Keep the indentation after `# ` so indented prose (an example, a list) stays so.
+                let body = rest.first == " " ? String(rest.dropFirst()) : String(rest)
+                var kept = body
+                while kept.hasSuffix(" ") { kept.removeLast() }
+                paragraph.append(hashes == 1 ? kept : String(repeating: "#", count: hashes - 1) + kept)
+            }
+        }
+        endParagraph()
+        out += commands[next...].map { .command($0) }
+        return out
+    }
+}
+
+import Foundation

@@ -1,0 +1,90 @@
+/// Help entries that are not verbs or functions.
+public enum HelpTopics {
+    public struct Entry: Sendable {
+        public let name: String
+        public let summary: String
+        public let details: String
+        public let examples: [String]
+        /// Other names help answers to.
+        public var aliases: [String] = []
+    }
+
+    public static let buckets: [Entry] = [
+        Entry(name: "minute", summary: "The time cut to the minute.", details: "", examples: ["count by minute | limit 5"]),
+        Entry(name: "hour", summary: "The hour of the day, 0 to 23, in the table's time zone.",
+              details: "On GTFS service times (durations), hour 25 stays 25: a trip at 25:10 runs after midnight of the service day.",
+              examples: ["count by hour", "where hour >= 12 | count by legend"]),
+        Entry(name: "weekday", summary: "Mon … Sun, sorted Monday first.", details: "", examples: ["count by weekday"]),
+        Entry(name: "day", summary: "The calendar date (also: date).", details: "", examples: ["count by day"]),
+        Entry(name: "week", summary: "The ISO week, written 2017-W12; weeks start on Monday.", details: "", examples: ["count by week"]),
+        Entry(name: "month", summary: "The calendar month, written 2017-03.", details: "", examples: ["count by month"]),
+        Entry(name: "year", summary: "The year.", details: "", examples: ["count by year"]),
+        Entry(name: "every", summary: "Fixed spans of time: every 15m, every 1h, every 1d.",
+              details: "Spans are aligned to midnight in the table's time zone. bucket(t, 15m) is the same as a function.",
+              examples: ["count by every 1m", "count by legend, every 2m | limit 6"]),
+    ]
+
+    public static let settings: [Entry] = [
+        Entry(name: "output", summary: "How results print: table, csv, tsv, json, ndjson or markdown.", details: "", examples: ["set output csv", "set output table"]),
+        Entry(name: "timezone", summary: "The current table's time zone; buckets follow it.",
+              details: "Times that were written with an offset keep their instant; times written without one keep their wall-clock reading.",
+              examples: ["set timezone Europe/Oslo"]),
+        Entry(name: "time", summary: "The column that hour, day, every 15m … read.", details: "", examples: ["set time time"]),
+        Entry(name: "width", summary: "The width results and charts are drawn to (default: the terminal's).", details: "", examples: ["set width 100"]),
+        Entry(name: "height", summary: "The lines charts size their plots to (default: the terminal's; LINES).",
+              details: "Column, line and histogram plots take about half of it; a map takes most of it.", examples: ["set height 40"]),
+        Entry(name: "timer", summary: "on: print how long each command took.", details: "", examples: ["set timer on", "set timer off"]),
+        Entry(name: "maxrows", summary: "The most rows a result prints; longer ones show head and tail.", details: "", examples: ["set maxrows 60"]),
+        Entry(name: "charset", summary: "unicode (default) or ascii: the characters tables and charts are drawn with.", details: "", examples: ["set charset ascii", "set charset unicode"]),
+        Entry(name: "color", summary: "on or off: colour in the terminal (on by default when the output is a terminal and NO_COLOR is not set).",
+              details: "", examples: ["set color off", "set color on"], aliases: ["colour"]),
+        Entry(name: "csv-safe", summary: "on: cells that start with = + - @ are written with a ' in CSV, so spreadsheets do not run them.", details: "", examples: ["set csv-safe on", "set csv-safe off"]),
+        Entry(name: "memory-limit", summary: "The most memory a load may take: a size such as 2GB, or auto (what the system has free).",
+              details: "A file whose columns would not fit is refused before anything is read, with a message that says how much it needs.",
+              examples: ["set memory-limit 2GB", "set memory-limit auto"]),
+    ]
+
+    public static let topics: [Entry] = [
+        Entry(name: "syntax", summary: "How a command is written.", details: """
+        A command is a pipeline of stages joined by |, read left to right:
+          where legend = "Bike" | count by hour | sort count desc
+        A line starting with a verb runs on the current table; start it with a table name,
+        $3 (result 3) or _ (the last result) to run on something else:
+          rides | count by weekday        $3 | where count > 10
+        Commands end at ; or a line break. A line ending in | (or a line starting with |)
+        continues the pipeline. # starts a comment. Text goes in "double" or 'single' quotes;
+        names with spaces in `backticks`. Spans of time are written 15m, 1h, 30s, 2d, 1w.
+        let NAME = PIPELINE keeps a result as a table; let NAME = EXPR inside a pipeline adds a column.
+        """, examples: [
+            "where legend = \"Bike\" | count by hour | sort count desc",
+            "count by hour; $1 | where count > 100",
+            "select `legend` as behaviour | count by behaviour",
+            "where time >= \"2017-03-23 12:00\" and time < \"2017-03-23 12:15\" | count",
+        ]),
+        Entry(name: "notebooks", summary: "Numbered results, history, :save, :record, and notebooks of scripts.", details: """
+        Every result is numbered [n] as it is shown, tables and charts alike: $n is result n and _
+        the last one, so a line can go on from any of them. let NAME = PIPELINE keeps one by name.
+          history            the commands of this session that worked
+          :save FILE.utq     write them as a script that runs again to the same results
+                             (:save! FILE.utq replaces a file that is there)
+          :record FILE.md    keep a notebook of everything from now on: each command and its
+                             output, as Markdown (or FILE.html, one page); ## and # lines typed
+                             at the prompt become headings and prose; :record off stops
+          :clear             forget the numbered results and number from [1] again
+        In a script, ## lines are headings and the # lines after them prose, so a lesson is one
+        file that runs and reads. From the shell:
+          utq notebook lesson.utq -o lesson.html   run a script, write it with its outputs (.md, .html)
+          utq --step lesson.utq                    show each command, run it when Enter is pressed
+          utq lesson.utq --set city=Prishtina      put Prishtina wherever the script has ${city}
+        Lessons to start from: examples/lessons/ (help tour for a first walk).
+        """, examples: [
+            "count by legend; _ | sort count desc | limit 1",
+            "count by hour; $1 | chart bar",
+            "let busy = count by hour; busy | chart column",
+            ":record! class.md; count by legend; :record off",
+            "count by legend; history; :save! session.utq",
+        ], aliases: ["notebook", "results", "history", "record", "lessons", "teaching"]),
+    ]
+}
+
+import Foundation

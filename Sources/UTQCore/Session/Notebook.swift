@@ -1,0 +1,138 @@
+import Foundation
+
+/// A session written down: headings, prose, and each command with what it gave, in the
+/// order they happened. `utq notebook` makes one from a script; `:record` keeps one as a
+/// session goes. Renderers (Markdown, HTML) turn it into a page.
+public struct Notebook: Sendable {
+    public var title: String
+    /// The script it was made from, as the user named it; nil for a recording.
+    public var source: String?
+    public var entries: [NotebookEntry] = []
+
+    public init(title: String, source: String? = nil) {
+        self.title = title
+        self.source = source
+    }
+
+    public var commandCount: Int { entries.reduce(0) { n, e in if case .cell = e { return n + 1 } else { return n } } }
+    public var errorCount: Int { entries.reduce(0) { n, e in if case .cell(let c) = e, c.error != nil { return n + 1 } else { return n } } }
+
+    /// A title for a script's notebook: the heading it starts with (a lesson's name), else
+    /// the file's name.
+    public static func title(of blocks: [ScriptBlock], name: String) -> String {
+        if case .heading(_, let text) = blocks.first { return text }
+        return (name as NSString).lastPathComponent
+    }
+}
+
+public enum NotebookEntry: Sendable {
+    case heading(level: Int, text: String)
+    /// A paragraph as the author wrote it (Markdown is passed through).
+    case prose(String)
+    case cell(NotebookCell)
+}
+
+/// One command and what it gave.
+public struct NotebookCell: Sendable {
+    public let command: String
+    public let outputs: [Output]
+    public let error: Diagnostic?
+    /// The settings in force after the command, which its outputs are drawn with (no colour:
+    /// a page is read elsewhere).
+    public let settings: Settings
+
+    public init(command: String, outputs: [Output], error: Diagnostic?, settings: Settings) {
+        var plain = settings
+        plain.render.color = false
+        self.command = command
+        self.error = error
+        self.settings = plain
+        // A chart printed at a terminal was drawn in colour: draw it again for the page.
+        self.outputs = outputs.map { output in
+            guard case .chart(let c) = output, settings.render.color else { return output }
+            return .chart(ChartOutput(chart: c.chart, text: c.chart.text(plain.render), number: c.number, rows: c.rows))
+        }
+    }
+}
+
+/// The kinds of page a notebook is written as.
+public enum NotebookFormat: String, Sendable, CaseIterable {
+    case markdown, html
+
+    /// The format a file name asks for: `.md` or `.html`.
+    public static func forFile(_ path: String) -> NotebookFormat? {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".md") || lower.hasSuffix(".markdown") { return .markdown }
+        if lower.hasSuffix(".html") || lower.hasSuffix(".htm") { return .html }
+        return nil
+    }
+
+    public func render(_ notebook: Notebook) -> String {
+        head(notebook) + notebook.entries.map(entry).joined() + tail(notebook)
+    }
+
+    /// The parts of a page, so a recording can keep the entries it has drawn and only add.
+    func head(_ notebook: Notebook) -> String {
+        switch self {
+        case .markdown: return MarkdownNotebook.head(notebook)
+        case .html: return HTMLNotebook.head(notebook)
+        }
+    }
+
+    func entry(_ entry: NotebookEntry) -> String {
+        switch self {
+        case .markdown: return MarkdownNotebook.entry(entry)
+        case .html: return HTMLNotebook.entry(entry)
+        }
+    }
+
+    func tail(_ notebook: Notebook) -> String {
+        switch self {
+        case .markdown: return MarkdownNotebook.tail(notebook)
+        case .html: return HTMLNotebook.tail(notebook)
+        }
+    }
+}
+
+extension Session {
+    /// Runs a script as a notebook: every command, going on after errors, with its headings
+    /// and prose. The session keeps its tables and results afterwards.
+    public func notebook(_ text: String, name: String) -> Notebook {
+        let source = SourceText(name: name, text: text)
+        var blocks = LiterateScript.blocks(in: source)
+        notebook = Notebook(title: Notebook.title(of: blocks, name: name), source: name)
+        defer { notebook = nil }
+        // The heading a script starts with is its title: the page's one top-level heading.
+        if case .heading(_, let text) = blocks.first { blocks[0] = .heading(level: 1, text: text) }
+        for block in blocks {
+            guard case .command(let command) = block else { remark(block); continue }
+            if execute(command).quit { break }
+        }
+        return notebook!
+    }
+
+    /// Writes a heading or prose into the notebook being made or recorded, if any.
+    public func remark(_ block: ScriptBlock) {
+        let entry: NotebookEntry
+        switch block {
+        case .heading(let level, let text): entry = .heading(level: level, text: text)
+        case .prose(let text): entry = .prose(text)
+        case .command: return
+        }
+        note(entry)
+    }
+
+    /// Adds an entry to the notebook being made and to the recording.
+    func note(_ entry: NotebookEntry) {
+        notebook?.entries.append(entry)
+        guard let recording else { return }
+        do {
+            try recording.add(entry)
+        } catch {
+            // The file cannot be written any more (its folder went away, the disk is full):
+            // stop recording rather than fail every command from now on.
+            self.recording = nil
+            pendingWarnings.append("recording to \(recording.displayName) stopped: \(error)")
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import UTQCore
+
+/// `utq notebook lesson.utq -o lesson.html`: runs a script and writes what it did as a page,
+/// Markdown or HTML by the file's name, going on after errors so the page shows them where
+/// they happened. The exit status says whether there were any.
+struct NotebookCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "notebook",
+        abstract: "Run a script and write a notebook of it: Markdown (.md) or a self-contained HTML page (.html).",
+        discussion: """
+        Each command appears with its output; ## comment lines become headings and the # lines
+        after them paragraphs, so a lesson is one literate .utq file. Errors are shown where they
+        happened and the script goes on; the exit status is 1 when there were any.
+        Examples:
+          utq notebook examples/lessons/01-counting.utq -o counting.md
+          utq notebook lesson.utq --set city=Prishtina -o prishtina.html
+        """)
+
+    @Argument(help: "The script (.utq) to run.", completion: .file(extensions: ["utq"]))
+    var script: String
+
+    @Option(name: .shortAndLong, help: "Where to write: a .md or .html file (replaced if it exists). Without it, Markdown goes to standard output.")
+    var output: String?
+
+    @OptionGroup var variables: VariableOptions
+
+    @Option(help: "The width tables and charts are drawn to.")
+    var width: Int = 100
+
+    func validate() throws {
+        if let output, NotebookFormat.forFile(output) == nil {
+            throw ValidationError("cannot tell the kind of notebook from \"\(output)\": end it with .md or .html")
+        }
+        guard (20...1000).contains(width) else { throw ValidationError("--width is a whole number from 20 to 1000") }
+    }
+
+    func run() throws {
+        let input = ScriptInput(values: try variables.values())
+        guard let raw = ScriptInput.read(script) else { throw ExitCode(1) }
+        guard let text = input.prepare(raw, name: script) else { throw ExitCode(1) }
+        input.warnUnused()
+        if let output, sameFile(output, script) {
+            Terminal.err("utq: \(output) is the script itself; choose another file for the notebook\n")
+            throw ExitCode(1)
+        }
+        // A page is read elsewhere, later: a fixed width, no colour, no terminal.
+        let session = Session()
+        session.settings.render = RenderOptions(width: width, height: 24, maxRows: 40, charset: .unicode, color: false)
+        let notebook = session.notebook(text, name: script)
+        let format = output.flatMap(NotebookFormat.forFile) ?? .markdown
+        let page = format.render(notebook)
+        if let output {
+            do {
+                try AtomicFile.write(Array(page.utf8), to: output, replace: true)
+            } catch let e as AtomicFile.Failure {
+                Terminal.err("utq: " + e.message(output) + "\n")
+                throw ExitCode(1)
+            }
+            let errors = notebook.errorCount
+            Terminal.err("wrote \(output): \(notebook.commandCount) commands" + (errors == 0 ? "" : ", \(errors) with errors") + "\n")
+        } else {
+            Terminal.out(page)
+        }
+        if notebook.errorCount > 0 { throw ExitCode(1) }
+    }
+
+    func sameFile(_ a: String, _ b: String) -> Bool {
+        URL(fileURLWithPath: a).standardizedFileURL.resolvingSymlinksInPath() == URL(fileURLWithPath: b).standardizedFileURL.resolvingSymlinksInPath()
+    }
+}

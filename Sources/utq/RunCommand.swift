@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import UTQCore
+
+/// Runs scripts and commands, or opens the prompt.
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run scripts and commands, or open the prompt (what utq does without a subcommand).",
+        discussion: """
+        Examples:
+          utq run examples/tour.utq --echo           the same as: utq examples/tour.utq --echo
+          utq --keep-going -c 'load datasets/market.json; count by legnd; count'
+        """
+    )
+
+    @Argument(help: "Scripts (.utq) to run in order.", completion: .file(extensions: ["utq"]))
+    var scripts: [String] = []
+
+    @Option(name: .shortAndLong, help: "Run these commands (separated by ; or new lines). May be given more than once.")
+    var command: [String] = []
+
+    @Flag(name: .long, help: "Report errors and go on with the next command instead of stopping.")
+    var keepGoing = false
+
+    @Flag(name: .long, help: "Print each command before its output.")
+    var echo = false
+
+    @Flag(name: .long, help: "Let save replace a file that exists, as save! does.")
+    var force = false
+
+    @Flag(name: .long, help: "Open the prompt after running the scripts and commands.")
+    var interactive = false
+
+    @Flag(name: .long, help: "Presenter mode: show each command and run it when Enter is pressed (q and Enter quits). Goes on after errors.")
+    var step = false
+
+    @OptionGroup var variables: VariableOptions
+
+    func validate() throws {
+        if step && scripts.isEmpty && command.isEmpty {
+            throw ValidationError("--step needs a script to go through, as in: utq --step examples/tour.utq")
+        }
+    }
+
+    func run() throws {
+        // Keep large blocks (file buffers, finished columns) on their own mappings, so memory
+        // freed during a load goes back to the system instead of raising the peak.
+        _ = glibcMallopt(-3 /* M_MMAP_THRESHOLD */, 128 * 1024)
+        Signals.installInterruptHandler()
+        Signals.takeTerminateSignals()
+        let session = Session(cancel: interruptFlag)
+        session.settings.render.width = Terminal.width
+        session.settings.render.height = Terminal.height
+        session.settings.render.color = Terminal.colorAllowed
+        if !Terminal.stdoutIsTTY { session.settings.render.maxRows = 10_000_000 }
+        session.settings.replaceFiles = force
+        let batch = Batch(session: session, keepGoing: keepGoing, echo: echo)
+        let input = ScriptInput(values: try variables.values())
+        // Every script is read (and its ${…} filled in) before any runs, so a missing file or
+        // value stops utq before a lesson is half shown.
+        var texts: [(name: String, text: String)] = []
+        for path in scripts {
+            guard let raw = ScriptInput.read(path) else { throw ExitCode(1) }
+            guard let text = input.prepare(raw, name: path) else { throw ExitCode(1) }
+            texts.append((path, text))
+        }
+        for text in command {
+            guard let prepared = input.prepare(text, name: "<command line>") else { throw ExitCode(1) }
+            texts.append(("<command line>", prepared))
+        }
+        input.warnUnused()
+        var ok = true
+        if step {
+            let stepper = Stepper(session: session, printer: Printer(session: session, showLocation: true, interactive: true))
+            var failed = false
+            for (name, text) in texts {
+                if stepper.run(text, name: name, failed: &failed) == .quit { break }
+            }
+            throw ExitCode(failed ? 1 : 0)
+        }
+        for (name, text) in texts {
+            ok = batch.run(text, name: name) && ok
+            if !ok && !keepGoing { throw ExitCode(1) }
+        }
+        let ranSomething = !scripts.isEmpty || !command.isEmpty
+        if !ranSomething || interactive {
+            if Terminal.stdinIsTTY {
+                REPL(session: session).run(banner: !ranSomething)
+            } else if !ranSomething {
+                // Standard input is a script.
+                let data = FileHandle.standardInput.readDataToEndOfFile()
+                guard let text = input.prepare(String(decoding: data, as: UTF8.self), name: "<stdin>") else { throw ExitCode(1) }
+                ok = batch.run(text, name: "<stdin>") && ok
+            }
+        }
+        if !ok { throw ExitCode(1) }
+    }
+}
