@@ -57,10 +57,10 @@ struct RidesData {
         }
     }
 
-    func iso(_ localSeconds: Int64, _ zone: ZoneRulesLite) -> String {
-        let offset = zone.offset(localSeconds)
-        let utc = localSeconds - offset
-        _ = utc
+    /// An instant (UTC seconds) written as local time with its offset.
+    func iso(_ utc: Int64, _ zone: ZoneRulesLite) -> String {
+        let offset = zone.offset(utc: utc)
+        let localSeconds = utc + offset
         let days = Int(floor(Double(localSeconds) / 86400))
         let (y, m, d) = Civil.date(days)
         let s = Int(localSeconds - Int64(days) * 86400)
@@ -83,7 +83,7 @@ struct RidesData {
                 if accepted { friends[a].insert(b); friends[b].insert(a) }
                 let when = Int64(firstDay - 30 + rng.int(28)) * 86400 + Int64(9 * 3600 + rng.int(13 * 3600))
                 let (from, to) = rng.chance(0.5) ? (a, b) : (b, a)
-                requests += "\(people[from].username),\(people[to].username),\(accepted ? 1 : 0),\(iso(when, zone))\n"
+                requests += "\(people[from].username),\(people[to].username),\(accepted ? 1 : 0),\(iso(zone.utc(local: when), zone))\n"
             }
         }
         var usersCSV = "username,givenName,familyName,available,driving,rate_per_mile\n"
@@ -105,7 +105,9 @@ struct RidesData {
             times.append(t)
         }
         times.sort()
-        for (k, requested) in times.enumerated() {
+        for (k, requestedLocal) in times.enumerated() {
+            // Wall-clock times are chosen; the events after the request follow in real time.
+            let requested = zone.utc(local: requestedLocal)
             // A rider with at least one driving friend.
             var rider = rng.int(people.count)
             var choices = friends[rider].filter { people[$0].drives }.sorted()
@@ -152,9 +154,22 @@ struct RidesData {
     }
 }
 
-/// Europe/London offsets by the EU rule (last Sunday of March and October, 01:00 UTC),
-/// on local seconds; enough for the generator without Foundation's time zones.
+/// Europe/London offsets by the EU rule (last Sunday of March and October, 01:00 UTC);
+/// enough for the generator without Foundation's time zones.
 struct ZoneRulesLite {
+    /// The offset at an instant (UTC seconds).
+    func offset(utc: Int64) -> Int64 {
+        let days = Int(floor(Double(utc) / 86400))
+        let year = Civil.date(days).0
+        let start = Int64(Civil.lastSunday(year, 3)) * 86400 + 3600
+        let end = Int64(Civil.lastSunday(year, 10)) * 86400 + 3600
+        return utc >= start && utc < end ? 3600 : 0
+    }
+
+    /// The instant of a wall-clock time (not in the spring gap, which callers avoid).
+    func utc(local: Int64) -> Int64 { local - offset(local) }
+
+    /// The offset of a wall-clock time.
     func offset(_ localSeconds: Int64) -> Int64 {
         let days = Int(floor(Double(localSeconds) / 86400))
         let year = Civil.date(days).0
