@@ -111,7 +111,8 @@ public enum BehaviourMapper {
         switch v {
         case .string(let s):
             return TimestampParser.parse(s, order: .dayFirst)
-        case .number(let d, _):
+        case .number, .integer:
+            let d = v.double ?? 0
             // Apple's reference date (2001-01-01) when small, else Unix seconds.
             let unix = d < 1_000_000_000 ? d + 978_307_200 : d
             return TimestampParser.Parsed(wall: Int64((unix * 1_000_000).rounded()), offset: 0, hasTime: true)

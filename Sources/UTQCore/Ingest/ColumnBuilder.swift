@@ -182,6 +182,8 @@ final class ColumnBuilder {
             throw TypeConflict(column: index, widened: .string)
         case .double:
             guard let v = NumberParser.double(b, decimalComma: decimalComma) else { throw TypeConflict(column: index, widened: .string) }
+            // A whole number a double cannot hold exactly makes the column text, so no value changes.
+            if b.count >= 16, let whole = NumberParser.int(b), whole.magnitude > 1 << 53 { throw TypeConflict(column: index, widened: .string) }
             doubles.append(v); count += 1
         case .bool:
             guard let v = Self.bool(b) else { throw TypeConflict(column: index, widened: .string) }
@@ -227,8 +229,9 @@ final class ColumnBuilder {
         case .int:
             if let int { ints.append(int); count += 1; return }
             try promoteToDouble()
-            doubles.append(double); count += 1
+            try appendNumber(int: int, double: double, raw: raw)
         case .double:
+            if let int, int.magnitude > 1 << 53 { throw TypeConflict(column: index, widened: .string) }
             doubles.append(double); count += 1
         case .string:
             codes.append(internText(raw)); count += 1

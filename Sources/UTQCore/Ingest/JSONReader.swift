@@ -280,7 +280,8 @@ struct JSONReader {
             return .string(string(range))
         case 0x2D, 0x30...0x39:
             let n = try readNumber()
-            return .number(n.double, isInteger: n.int != nil)
+            if let i = n.int { return .integer(i) }
+            return .number(n.double, isInteger: false)
         default:
             return try readLiteral()
         }

@@ -4,6 +4,9 @@
 public indirect enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
+    /// A whole number written without a point or exponent that fits 64 bits, kept exactly.
+    case integer(Int64)
+    /// Any other number (and whole numbers too large for 64 bits).
     case number(Double, isInteger: Bool)
     case string(String)
     case array([JSONValue])
@@ -14,6 +17,8 @@ public indirect enum JSONValue: Sendable, Equatable {
         case (.null, .null): return true
         case let (.bool(x), .bool(y)): return x == y
         case let (.number(x, _), .number(y, _)): return x == y
+        case let (.integer(x), .integer(y)): return x == y
+        case let (.integer(x), .number(y, _)), let (.number(y, _), .integer(x)): return Double(x) == y
         case let (.string(x), .string(y)): return x == y
         case let (.array(x), .array(y)): return x == y
         case let (.object(x), .object(y)):
@@ -37,11 +42,15 @@ public indirect enum JSONValue: Sendable, Equatable {
     public var double: Double? {
         switch self {
         case .number(let d, _): return d
+        case .integer(let i): return Double(i)
         case .string(let s): return NumberParser.double(s)
         default: return nil
         }
     }
-    public var int: Int? { double.flatMap { $0 == $0.rounded() && abs($0) < 9e15 ? Int($0) : nil } }
+    public var int: Int? {
+        if case .integer(let i) = self { return Int(i) }
+        return double.flatMap { $0 == $0.rounded() && abs($0) < 9e15 ? Int($0) : nil }
+    }
     public var array: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
     public var objectMembers: [(String, JSONValue)]? { if case .object(let m) = self { return m } else { return nil } }
     public var isNull: Bool { self == .null }
@@ -51,6 +60,7 @@ public indirect enum JSONValue: Sendable, Equatable {
         switch self {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
+        case .integer(let i): return String(i)
         case .number(let d, let isInt): return isInt && abs(d) < 9e15 ? String(Int64(d)) : NumberText.double(d)
         case .string(let s): return JSONText.quote(s)
         case .array(let a): return "[" + a.map(\.text).joined(separator: ",") + "]"

@@ -275,6 +275,7 @@ enum RecordTable {
         var numbers = 0, integers = 0, bools = 0, strings = 0, nested = 0
         for v in values {
             switch v {
+            case .integer: numbers += 1; integers += 1
             case .number(_, let isInt): numbers += 1; if isInt { integers += 1 }
             case .bool: bools += 1
             case .string(var s): strings += 1; s.withUTF8 { text.add(UnsafeRawBufferPointer($0)) }
@@ -283,11 +284,23 @@ enum RecordTable {
             }
         }
         vote.numbers = numbers; vote.integers = integers; vote.bools = bools; vote.strings = strings; vote.nested = nested; vote.text = text
-        let builder = ColumnBuilder(name: name, index: index, type: vote.result, zone: zone)
+        do {
+            return try fill(values, ColumnBuilder(name: name, index: index, type: vote.result, zone: zone))
+        } catch is TypeConflict {
+            // A value the voted type cannot hold exactly (a whole number past 2^53 among
+            // decimals): the column is text, as the streaming reader makes it.
+            return try fill(values, ColumnBuilder(name: name, index: index, type: .string, zone: zone))
+        }
+    }
+
+    static func fill(_ values: [JSONValue], _ builder: ColumnBuilder) throws -> Column {
         for v in values {
             switch v {
             case .null: builder.appendNull()
             case .bool(let b): try builder.appendBool(b)
+            case .integer(let i):
+                var raw = v.text
+                try raw.withUTF8 { try builder.appendNumber(int: i, double: Double(i), raw: UnsafeRawBufferPointer($0)) }
             case .number(let d, let isInt):
                 var raw = v.text
                 try raw.withUTF8 { try builder.appendNumber(int: isInt && abs(d) < 9e15 ? Int64(d) : nil, double: d, raw: UnsafeRawBufferPointer($0)) }

@@ -66,6 +66,7 @@ public enum NVDB {
         let present = values.filter { !$0.isNull }
         if present.isEmpty { return .string }
         if present.allSatisfy({ v in
+            if case .integer = v { return true }
             if case .number(_, true) = v { return true }
             if let s = v.string { return NumberParser.int(s) != nil }
             return false
