@@ -41,10 +41,10 @@ datasets: deps
 sanitize: sanitize-address sanitize-thread
 
 sanitize-address: deps
-	$(SWIFT) test --sanitize=address --scratch-path .build-asan
+	LSAN_OPTIONS=suppressions=$(CURDIR)/.lsan-suppressions UTQ_TIME_SCALE=4 $(SWIFT) test --sanitize=address --scratch-path .build-asan
 
 sanitize-thread: deps
-	UTQ_THREADS=2 UTQ_PART_BYTES=65536 $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+	UTQ_THREADS=2 UTQ_PART_BYTES=65536 UTQ_TIME_SCALE=10 $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 
 # libFuzzer targets (fuzz/targets/): each runs FUZZ_SECONDS (default 60); see fuzz/README.md.
 FUZZ_SECONDS ?= 60

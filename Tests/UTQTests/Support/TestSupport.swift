@@ -137,3 +137,9 @@ func runUTQ(_ arguments: [String], stdin: String? = nil, environment: [String: S
     return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self),
             process.terminationReason == .exit)
 }
+
+/// Time limits in tests grow under the sanitizers, which slow code several times over
+/// (`make sanitize` sets UTQ_TIME_SCALE).
+enum TestTiming {
+    static let scale: Double = ProcessInfo.processInfo.environment["UTQ_TIME_SCALE"].flatMap(Double.init) ?? 1
+}
