@@ -135,6 +135,36 @@ import Testing
         #expect(fast.strings("n")[2] == "6.02e+23")
     }
 
+    /// Strings are scanned eight bytes at a time: a quote, backslash, escape or control byte
+    /// at every position of the word must read as Foundation's JSONSerialization reads it.
+    @Test func stringsReadWordAtATimeEqualFoundation() throws {
+        let specials = [#"\""#, #"\\"#, #"\n"#, "\t", "é", #"\u00e9"#, #"\ud83d\ude00"#, "~", "\u{7F}", "\u{1F}"]
+        for special in specials {
+            for before in 0..<18 {
+                for after in [0, 1, 7, 8, 9] {
+                    let text = "[\"" + String(repeating: "a", count: before) + special + String(repeating: "b", count: after) + "\"]"
+                    let bytes = Array(text.utf8)
+                    // Raw control bytes, which strict JSON refuses, are kept as they are.
+                    let raw = special.unicodeScalars.first!.value < 0x20
+                    let expected = raw ? [String(text.dropFirst(2).dropLast(2))]
+                        : try JSONSerialization.jsonObject(with: Data(bytes), options: []) as! [String]
+                    let value = try bytes.withUnsafeBytes { b -> JSONValue in
+                        var r = JSONReader(b)
+                        return try r.parseDocument()
+                    }
+                    #expect(value == .array([.string(expected[0])]), "\(text)")
+                }
+            }
+        }
+        // A raw line break ends an unclosed string wherever it falls in the word.
+        for before in 0..<18 {
+            let bytes = Array(("[\"" + String(repeating: "a", count: before) + "\n\"]").utf8)
+            #expect(throws: (any Error).self) {
+                try bytes.withUnsafeBytes { b in var r = JSONReader(b); _ = try r.parseDocument() }
+            }
+        }
+    }
+
     @Test func fixedPositionTimesEqualTheGeneralParser() {
         var state: UInt64 = 99
         func next(_ n: UInt64) -> Int { state = state &* 6364136223846793005 &+ 1; return Int((state >> 33) % n) }

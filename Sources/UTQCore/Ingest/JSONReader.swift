@@ -66,8 +66,19 @@ struct JSONReader {
         pos += 1
         let n = bytes.count
         let base = bytes.baseAddress!
-        // Fast scan for the closing quote or a backslash.
+        // Fast scan for the closing quote or a backslash, eight bytes at a time: a word
+        // with no quote, backslash or control byte is skipped whole (see SpecialBytes for
+        // the zero-byte trick); the byte loop below then looks at the word that has one.
         var i = pos
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        while i + 8 <= n {
+            let w = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            let q = w ^ 0x2222_2222_2222_2222, s = w ^ 0x5C5C_5C5C_5C5C_5C5C
+            // Bytes below 0x20 (and, harmlessly, some others) are marked too.
+            let marks = ((q &- ones) & ~q | (s &- ones) & ~s | (w &- 0x2020_2020_2020_2020) & ~w) & highs
+            if marks != 0 { break }
+            i += 8
+        }
         while i < n {
             let c = base.load(fromByteOffset: i, as: UInt8.self)
             if c == 0x22 { let r = pos..<i; pos = i + 1; return r }
