@@ -72,6 +72,44 @@ import Testing
         #expect(mismatches.isEmpty, "\(mismatches.prefix(3))")
     }
 
+    /// Parts are cut at line breaks without reading what comes before, so a cut can fall
+    /// inside a quoted cell; the load must then give what one piece gives, and warnings in
+    /// later parts must name the file's lines, not lines counted from a cut.
+    @Test func cutsInsideQuotesAndLateWarningsEqualOnePiece() throws {
+        var text = "id,note,value\n"
+        for i in 0..<400 {
+            // Every line but the header is inside one long quoted cell of many lines, or
+            // a row with a cell too many.
+            if i % 100 == 50 { text += "\(i),\"a\nb\",1,extra\n"; continue }
+            text += "\(i),\"" + String(repeating: "line \(i)\n", count: 20) + "\",\(i)\n"
+        }
+        let path = try temporaryFile("quoted-lines.csv", text)
+        let zone = ZoneRules.utc
+        var whole = CSVOptions()
+        whole.parts = 1
+        let a = try CSVLoader.load(path: path, name: "t", zone: zone, options: whole)
+        for parts in [2, 3, 7] {
+            var options = CSVOptions()
+            options.parts = parts
+            options.chunkSize = 1024
+            let b = try CSVLoader.load(path: path, name: "t", zone: zone, options: options)
+            #expect(difference(a.table, b.table) == nil, "parts \(parts)")
+            #expect(b.warnings.map(\.description) == a.warnings.map(\.description), "parts \(parts)")
+        }
+        #expect(a.warnings.map(\.line) == [1052, 3133, 5214, nil], "\(a.warnings.map(\.description))")
+        // Short rows without quotes are cut where the guess is right, and their warnings
+        // still name the file's lines.
+        var plain = "a,b\n"
+        for i in 0..<5000 { plain += i == 4321 ? "1,2,3\n" : "\(i),x\n" }
+        let plainPath = try temporaryFile("plain-late-warning.csv", plain)
+        var three = CSVOptions()
+        three.parts = 3
+        three.chunkSize = 4096
+        let c = try CSVLoader.load(path: plainPath, name: "t", zone: zone, options: three)
+        #expect(c.table.rowCount == 5000)
+        #expect(c.warnings.first?.description.contains(":4323:") == true, "\(c.warnings.map(\.description))")
+    }
+
     /// A deliberately plain CSV reader: a character at a time, with a quote state.
     func simpleCSV(_ text: String) -> [[String]] {
         var rows: [[String]] = [], row: [String] = [], field = ""

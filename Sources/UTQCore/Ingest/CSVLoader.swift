@@ -55,11 +55,14 @@ public enum CSVLoader {
     private static func load(_ source: FileSource, name: String, zone: ZoneRules, options: CSVOptions,
                              cancel: CancellationFlag?) throws -> LoadedTable {
         var types: [CellType]? = nil
+        var options = options
         for _ in 0..<64 {
             do {
                 return try read(source, name: name, zone: zone, options: options, types: &types, cancel: cancel)
             } catch let conflict as TypeConflict {
                 types![conflict.column] = conflict.widened
+            } catch is SplitMismatch {
+                options.parts = 1  // a cut fell inside a quoted cell after all: read it in one piece
             }
         }
         throw LoadError(path: source.path, "column types kept changing while reading")
@@ -146,17 +149,20 @@ public enum CSVLoader {
         }
         let plan = types!
 
-        // The rest in parts, one worker each, cut at line breaks outside quotes.
+        // The rest in parts, one worker each, cut at line breaks. Whether a break lies
+        // outside quotes is known only from the start of the file, so the cuts are guesses
+        // that the parts check: each part starts where a record does if the part before it
+        // ended outside quotes. Parts after the first count lines from 1; their lines are
+        // shifted once the lines before them are known.
         let parts = options.parts ?? Workers.count(forBytes: source.size - dataStart)
-        let cuts = try csvSplitPoints(source, dataStart: dataStart, parts: parts)
+        let cuts = try csvCandidateCuts(source, dataStart: dataStart, parts: parts)
         var stretches: [(range: Range<Int>, line: Int)] = []
-        var from = dataStart, fromLine = line
+        var from = dataStart
         for cut in cuts {
-            stretches.append((from..<cut.offset, fromLine))
-            from = cut.offset
-            fromLine = line + cut.line
+            stretches.append((from..<cut, stretches.isEmpty ? line : 1))
+            from = cut
         }
-        stretches.append((from..<source.size, fromLine))
+        stretches.append((from..<source.size, stretches.isEmpty ? line : 1))
         let ranges = stretches
         let bytesPerRow = max(1, (head.count - headDataStart) / max(1, sampledRows(head, headDataStart)))
         let rowsInAll = (source.size - dataStart) / bytesPerRow * 17 / 16 + 16
@@ -169,18 +175,32 @@ public enum CSVLoader {
                               capacity: w == 0 ? rowsInAll : rowsInAll / ranges.count + 16)
             }
             results.set(w, Result {
-                try readPart(source, ranges[w].range, line: ranges[w].line, delimiter: delimiter, width: width,
+                try readPart(source, ranges[w].range, line: ranges[w].line, last: w == ranges.count - 1, delimiter: delimiter, width: width,
                              builders: builders, rules: recordRules, options: options, cancel: cancel, path: path, stop: results)
             })
         }
         var merged: [ColumnBuilder] = []
         var nuls = 0
         var rowLines: [Int32] = []
+        var linesBefore = 0  // lines before the part's first, for the parts after the first
         for w in 0..<ranges.count {
-            let part = try results.get(w)
+            let part: CSVPart
+            switch results.own(w) {
+            case .success(let p): part = p
+            case .failure(let e):
+                // The parts before this one ended where records do, so it started where one
+                // does: its error is the file's, unless it only stopped because a later part
+                // (perhaps started inside quotes) failed. Lines in its errors count from the
+                // cut, except in the first part.
+                if e is CancellationError, cancel?.isCancelled == true { throw e }
+                if ranges.count == 1 || (w == 0 && !(e is CancellationError)) || e is TypeConflict { throw e }
+                throw SplitMismatch()
+            }
             nuls += part.nuls
-            warnings.merge(part.records.warnings)
-            rowLines += part.records.rowLines
+            let shift = w == 0 ? 0 : linesBefore
+            warnings.merge(part.records.warnings, lineShift: shift)
+            rowLines += shift == 0 ? part.records.rowLines : part.records.rowLines.map { $0 + Int32(shift) }
+            linesBefore = shift + part.records.line - 1
             if w == 0 { merged = part.records.builders } else {
                 for k in 0..<width { try merged[k].absorb(part.records.builders[k]) }
             }
@@ -213,7 +233,10 @@ public enum CSVLoader {
     struct CSVPart { var records: CSVRecords; var nuls: Int }
 
     /// One worker's stretch of the file, read in chunks; only whole records are parsed.
-    static func readPart(_ source: FileSource, _ range: Range<Int>, line: Int, delimiter: UInt8, width: Int,
+    /// A part's stretch did not end where a record does.
+    struct SplitMismatch: Error {}
+
+    static func readPart(_ source: FileSource, _ range: Range<Int>, line: Int, last: Bool, delimiter: UInt8, width: Int,
                          builders: [ColumnBuilder], rules: CSVRecordRules, options: CSVOptions, cancel: CancellationFlag?,
                          path: String, stop: ParallelParts<CSVPart>) throws -> CSVPart {
         var records = CSVRecords(delimiter: delimiter, width: width, builders: builders, line: line, path: path, rules: rules)
@@ -241,6 +264,9 @@ public enum CSVLoader {
             do {
                 try buffer.withUnsafeBytes { try records.parse($0, pos, end, cancel: cancel) }
             } catch let u as CSVRecords.Unterminated {
+                // Only the last part ends where the file does: another one ending inside
+                // quotes means its cut fell inside a quoted cell.
+                if !last { throw SplitMismatch() }
                 throw LoadError(path: path, line: u.line, column: u.column, "a quoted cell is never closed (the file ends inside quotes)")
             }
             pos = end

@@ -286,53 +286,33 @@ func countByte(_ c: UInt8, in b: UnsafeRawBufferPointer) -> Int {
     return n
 }
 
-/// Where to cut a file into `parts` stretches of whole records: line breaks outside quotes.
-func csvSplitPoints(_ source: FileSource, dataStart: Int, parts: Int) throws -> [(offset: Int, line: Int)] {
+/// Where to cut a file into `parts` stretches: after the first line break past each even
+/// share. Nothing before the cut is read, so the cut may fall inside a quoted cell; the part
+/// before it then ends inside quotes, and the loader reads the file in one piece instead.
+func csvCandidateCuts(_ source: FileSource, dataStart: Int, parts: Int) throws -> [Int] {
     guard parts > 1 else { return [] }
-    var cuts: [(Int, Int)] = []
-    var quotes = 0, newlines = 0
-    var offset = dataStart
-    let chunk = 4 << 20
+    var cuts: [Int] = []
     var buffer: [UInt8] = []
     var nuls = 0
     for part in 1..<parts {
-        let target = dataStart + (source.size - dataStart) * part / parts
-        // Count quotes and line breaks up to the target, then find the next break outside quotes.
-        while offset < target {
-            buffer.removeAll(keepingCapacity: true)
-            let n = try source.read(at: offset, count: min(chunk, target - offset), into: &buffer, nuls: &nuls)
-            if n == 0 { break }
-            buffer.withUnsafeBytes { p in
-                quotes += countByte(0x22, in: p)
-                newlines += countByte(0x0A, in: p)
-            }
-            offset += n
-        }
+        var offset = max(dataStart + (source.size - dataStart) * part / parts, cuts.last ?? 0)
         var found = false
         while !found && offset < source.size {
             buffer.removeAll(keepingCapacity: true)
             let n = try source.read(at: offset, count: min(1 << 16, source.size - offset), into: &buffer, nuls: &nuls)
             if n == 0 { break }
             // With NUL bytes left out, a place in the buffer is no longer a place in the file.
-            if buffer.count != n { break }
-            // From line break to line break, counting the quotes between (a long record is
-            // passed over a word at a time, not a byte at a time).
-            let cut: Int? = buffer.withUnsafeBytes { p in
-                var j = 0
-                while j < p.count, let nl = memchr(p.baseAddress! + j, 0x0A, p.count - j) {
-                    let k = p.baseAddress!.distance(to: UnsafeRawPointer(nl))
-                    quotes += countByte(0x22, in: UnsafeRawBufferPointer(rebasing: p[j..<k]))
-                    newlines += 1
-                    if quotes % 2 == 0 { return k + 1 }
-                    j = k + 1
-                }
-                quotes += countByte(0x22, in: UnsafeRawBufferPointer(rebasing: p[j...]))
-                return nil
+            if buffer.count != n { return [] }
+            let k = buffer.withUnsafeBytes { p in memchr(p.baseAddress!, 0x0A, p.count).map { p.baseAddress!.distance(to: UnsafeRawPointer($0)) } }
+            if let k {
+                offset += k + 1
+                found = offset < source.size
+            } else {
+                offset += n
             }
-            if let cut { offset += cut; cuts.append((offset, newlines)); found = true }
-            if !found { offset += n }
         }
         if !found { break }
+        cuts.append(offset)
     }
     return cuts
 }

@@ -58,6 +58,8 @@ final class FileSource: @unchecked Sendable {
 
     deinit { if fd >= 0 { close(fd) } }
 
+    private static let zeros = [UInt8](repeating: 0, count: 1 << 16)
+
     /// Appends up to `count` bytes of text from `offset` to `buffer`; returns how many.
     /// NUL bytes are dropped (and counted in `nuls`).
     func read(at offset: Int, count: Int, into buffer: inout [UInt8], nuls: inout Int) throws -> Int {
@@ -67,9 +69,17 @@ final class FileSource: @unchecked Sendable {
         if let held {
             buffer.append(contentsOf: held[offset..<(offset + n)])
         } else {
-            // Zeros to read over: an array of them is one memset, where repeatElement costs
-            // seconds per 50 MB in debug builds.
-            buffer.append(contentsOf: [UInt8](repeating: 0, count: n))
+            // Room to read into, copied from one shared block of zeros: a fresh array per
+            // chunk would be mapped and faulted in page by page each time (a third of a
+            // load's time went to that), and repeatElement costs seconds per 50 MB in debug
+            // builds.
+            buffer.reserveCapacity(before + n)
+            var grown = 0
+            while grown < n {
+                let k = min(n - grown, FileSource.zeros.count)
+                buffer.append(contentsOf: FileSource.zeros[0..<k])
+                grown += k
+            }
             var got = 0
             while got < n {
                 let r = buffer.withUnsafeMutableBytes { p in pread(fd, p.baseAddress! + before + got, n - got, off_t(start + offset + got)) }
@@ -180,6 +190,13 @@ final class ParallelParts<T>: @unchecked Sendable {
         slots[i] = r
         if case .failure = r { failedFlag.store(true, ordering: .relaxed) }
         lock.unlock()
+    }
+
+    /// The part's own result, whatever the others gave.
+    func own(_ i: Int) -> Result<T, Error> {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots[i] ?? .failure(CancellationError())
     }
 
     /// The part's result; the first real error wins over the cancellations it caused.

@@ -48,12 +48,13 @@ struct WarningLog {
         if n < limitPerKind { items.append(LoadWarning(path: path, line: line, message)); kinds.append(kind) }
     }
 
-    /// Adds another part's warnings (the next stretch of the same file).
-    mutating func merge(_ other: WarningLog) {
+    /// Adds another part's warnings (the next stretch of the same file), whose lines were
+    /// counted `lineShift` lines short.
+    mutating func merge(_ other: WarningLog, lineShift: Int = 0) {
         var kept: [String: Int] = [:]
         for (item, kind) in zip(other.items, other.kinds) {
             kept[kind, default: 0] += 1
-            add(kind, line: item.line, item.message)
+            add(kind, line: item.line.map { $0 + lineShift }, item.message)
         }
         for (kind, n) in other.perKind {
             let extra = n - (kept[kind] ?? 0)
