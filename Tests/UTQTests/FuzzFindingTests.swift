@@ -30,6 +30,28 @@ import Testing
         #expect(cells(a) == cells(b))
     }
 
+    /// fuzz csv: chunks were cut after the last line break with an even count of quotes
+    /// before it, but a quote inside a cell (`x"y`) is text to the reader, so a cut could
+    /// fall inside a quoted cell, and a file that reads in one piece failed in small chunks.
+    @Test func quoteInsideACellDoesNotMisplaceChunkCuts() throws {
+        let text = "a,b,c\nx\"y,\"p\nq\",1\n2,3,4\r\n5,\"6\"\"\n7\",8\n"
+        let path = try temporaryFile("quote-inside-cell.csv", text)
+        var one = CSVOptions()
+        one.parts = 1
+        let a = try CSVLoader.load(path: path, name: "t", zone: .utc, options: one).table
+        #expect(a.strings("a") == ["x\"y", "2", "5"])
+        #expect(a.strings("b") == ["p\nq", "3", "6\"\n7"])
+        for chunk in 1...24 {
+            for parts in [1, 2, 3] {
+                var split = CSVOptions()
+                split.parts = parts
+                split.chunkSize = chunk
+                let b = try CSVLoader.load(path: path, name: "t", zone: .utc, options: split).table
+                #expect(cells(a) == cells(b), "chunk \(chunk), parts \(parts)")
+            }
+        }
+    }
+
     /// fuzz language: a duration literal too long for a count of microseconds trapped in the
     /// lexer (Double to Int64), ending the session.
     @Test func durationLiteralTooLongIsAnError() throws {

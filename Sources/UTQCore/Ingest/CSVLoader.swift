@@ -246,7 +246,7 @@ public enum CSVLoader {
         var pos = 0
         var nuls = 0
         var final = range.isEmpty
-        var boundaries = BoundarySearch()
+        var boundaries = BoundarySearch(delimiter: delimiter)
         while true {
             if stop.failed { throw CancellationError() }
             if !final {

@@ -223,48 +223,56 @@ struct SpecialBytes {
     }
 }
 
-/// The end of the last whole record in `b[from..<b.count]`: just after a line break that lies
-/// outside quotes. Nil when there is none yet (a record longer than the buffer).
-func lastRecordBoundary(_ b: UnsafeRawBufferPointer, from: Int) -> Int? {
-    var search = BoundarySearch()
-    return search.find(b, from: from)
-}
-
-/// A search for the last record boundary in a buffer that grows while a record is longer
-/// than the chunks read so far. It remembers how far it looked, so a 50 MB cell is searched
-/// once, not once more after every chunk.
+/// The end of the last whole record in a buffer that grows while a record is longer than
+/// the chunks read so far: just after the last line break outside quotes, by the reader's
+/// own rules (a quote opens a quoted cell only where a cell starts, `""` inside one is a
+/// quote, a quote anywhere else is text). It remembers how far it looked, so a 50 MB cell
+/// is searched once, not once more after every chunk.
 struct BoundarySearch {
+    let delimiter: UInt8
+    /// Where the search started (a record start, outside quotes), and how far the state holds.
     private var from = -1
-    /// Bytes from `from` known to hold no boundary, and the quotes among them.
-    private var searched = 0
-    private var quotes = 0
+    private var scanned = 0
+    private var inQuotes = false
+    private var last: Int?
+
+    init(delimiter: UInt8) { self.delimiter = delimiter }
 
     mutating func find(_ b: UnsafeRawBufferPointer, from: Int) -> Int? {
-        if from != self.from { self.from = from; searched = 0; quotes = 0 }
-        let start = from + searched
-        // Quotes from `from` (a record start, outside quotes) to the end.
-        var q = quotes + countByte(0x22, in: UnsafeRawBufferPointer(rebasing: b[start...]))
-        let total = q
-        // Walk back; `q` is then the count before position k. The byte before `start` is looked
-        // at again: it may be a \r that was last, waiting for its \n.
-        var k = b.count - 1
-        let floor = max(from, start - 1)
-        while k >= floor {
-            let c = b[k]
-            if c == 0x22 {
-                q -= 1
-            } else if (c == 0x0A || c == 0x0D) && q % 2 == 0 {
-                // A \r as the very last byte may be the first half of \r\n: cut before it.
-                if !(c == 0x0D && k == b.count - 1) {
-                    self.from = -1
-                    return k + 1
+        if from != self.from { self.from = from; scanned = 0; inQuotes = false; last = nil }
+        let n = b.count
+        guard let base = b.baseAddress, from < n else { return nil }
+        func nextQuote(_ p: Int) -> Int { memchr(base + p, 0x22, n - p).map { base.distance(to: UnsafeRawPointer($0)) } ?? n }
+        var p = from + scanned
+        while p < n {
+            let q = nextQuote(p)
+            if inQuotes {
+                if q == n { p = n; break }
+                // A quote as the last byte may be the first of "": look again with more bytes.
+                if q + 1 == n { p = q; break }
+                if b[q + 1] == 0x22 { p = q + 2; continue }
+                inQuotes = false
+                p = q + 1
+            } else {
+                // Line breaks before the quote end records; a \r as the very last byte may be
+                // the first half of \r\n, so the cut is not made after it.
+                var k = q - 1
+                while k >= p {
+                    let c = b[k]
+                    if c == 0x0A || (c == 0x0D && k != n - 1) { last = k + 1; break }
+                    k -= 1
                 }
+                if q == n { p = n; break }
+                let before = q == from ? 0x0A : b[q - 1]
+                inQuotes = before == delimiter || before == 0x0A || before == 0x0D
+                p = q + 1
             }
-            k -= 1
         }
-        searched = b.count - from
-        quotes = total
-        return nil
+        // A trailing \r is looked at again once the next byte is there.
+        scanned = (p == n && !inQuotes && b[n - 1] == 0x0D ? n - 1 : p) - from
+        guard let end = last else { return nil }
+        self.from = -1
+        return end
     }
 }
 
