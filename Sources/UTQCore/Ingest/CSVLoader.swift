@@ -232,10 +232,10 @@ public enum CSVLoader {
 
     struct CSVPart { var records: CSVRecords; var nuls: Int }
 
-    /// One worker's stretch of the file, read in chunks; only whole records are parsed.
     /// A part's stretch did not end where a record does.
     struct SplitMismatch: Error {}
 
+    /// One worker's stretch of the file, read in chunks; only whole records are parsed.
     static func readPart(_ source: FileSource, _ range: Range<Int>, line: Int, last: Bool, delimiter: UInt8, width: Int,
                          builders: [ColumnBuilder], rules: CSVRecordRules, options: CSVOptions, cancel: CancellationFlag?,
                          path: String, stop: ParallelParts<CSVPart>) throws -> CSVPart {
