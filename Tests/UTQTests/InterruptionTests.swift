@@ -51,7 +51,9 @@ import Testing
             let (seconds, outcome) = cancelled(s, query)
             #expect(outcome?.cancelled == true, "\(query) was not cancelled")
             #expect(outcome?.error?.message.contains("cancelled") == true)
-            #expect(seconds < 1 * TestTiming.scale, "\(query) took \(seconds) s to stop")
+            // Stopping takes milliseconds; the bound leaves room for a shared, busy machine
+            // (a query that never looks at the flag fails `cancelled` above instead).
+            #expect(seconds < 3 * TestTiming.scale, "\(query) took \(seconds) s to stop")
         }
         #expect(s.catalog.names.map { s.catalog[$0]!.rowCount } == before)
         // And the session goes on as before.
@@ -68,7 +70,7 @@ import Testing
         let before = try s.table("count").strings("count")
         let (seconds, outcome) = cancelled(s, "load \(csv); count", after: 0.05)
         #expect(outcome?.cancelled == true)
-        #expect(seconds < 1 * TestTiming.scale, "the load took \(seconds) s to stop")
+        #expect(seconds < 3 * TestTiming.scale, "the load took \(seconds) s to stop")
         #expect(s.catalog.names == ["cancel_me"])
         #expect(try s.table("cancel_me | count").strings("count") == before)
     }

@@ -73,12 +73,16 @@ public enum JSONRecordLoader {
         var duplicates = 0, nuls = 0
         for w in 0..<ranges.count {
             let part: JSONPart
-            do {
-                part = try results.get(w)
-            } catch let e where ranges.count > 1 && !(e is CancellationError) && !(e is RecordConflict) {
-                // A cut inside a record makes the next part start mid-record, which reads as
-                // a syntax error there: only a reading in one piece can tell whether the file
-                // is broken (and where).
+            switch results.own(w) {
+            case .success(let p): part = p
+            case .failure(let e):
+                if e is CancellationError, cancel?.isCancelled == true { throw e }
+                // The parts before this one ended where records do, so it started where one
+                // does and a type conflict in it is the file's. Any other error may come from
+                // a cut inside a record, which makes the next part start mid-record (or this
+                // one stop because that one failed): only a reading in one piece can tell
+                // whether the file is broken, and where.
+                if ranges.count == 1 || e is RecordConflict { throw e }
                 throw SplitMismatch()
             }
             duplicates += part.duplicateKeys
