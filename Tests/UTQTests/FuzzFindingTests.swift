@@ -65,6 +65,23 @@ import Testing
         #expect(try session.table("count by every 100000h").rowCount == 1)
     }
 
+    /// fuzz bm_export: an icon number too large for 64 bits made the icon column a double,
+    /// and the legends table, which took icons as integers, trapped converting it.
+    @Test func iconTooLargeForAnIntegerKeepsItsValue() throws {
+        let text = "Time;Position;Angle in degrees;Note;Type;Icon;\n"
+            + "23/03/2017, 08:16;(58.0, 717.0);118.5;;Bike;-922337203685477580802;\n"
+            + "23/03/2017, 08:17;(45.0, 108.0);999;;Walking;3;\n"
+        let path = try temporaryFile("huge-icon.csv", text)
+        let loaded = try Loaders.load(LoadRequest(path: path, zone: .utc))
+        let legends = try #require(loaded.tables.first { $0.name.hasSuffix(".legends") })
+        #expect(legends.strings("legend") == ["Bike", "Walking"])
+        #expect(legends.column("icon")?.value(at: 0).doubleValue == -922337203685477580802.0)
+        // And a value with no whole number inside 64 bits becomes null, not a trap.
+        let c = Column.from(values: [.double(-9.3e20), .double(7.9), .int(3), .double(.nan)], type: .int)
+        #expect((0..<4).map { c.isValid($0) } == [false, true, true, false])
+        #expect(c.value(at: 1) == .int(7))
+    }
+
     /// fuzz bm_export: NUL bytes in a header line with no line break made the header loop ask
     /// for ever more of a file it already had whole (the head without NULs never reached the
     /// file's size), and hung.

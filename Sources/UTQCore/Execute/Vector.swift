@@ -67,10 +67,22 @@ extension Column {
         var validity = Bitmap(count: n, value: true)
         var anyNull = false
         for (i, v) in values.enumerated() where v.isNull { validity[i] = false; anyNull = true }
+        if type == .int {
+            // A number that is not a whole one within 64 bits has no integer to be: null.
+            for (i, v) in values.enumerated() where !v.isNull {
+                if case .int = v { continue }
+                if let d = v.doubleValue, Int64(exactly: d.rounded(.towardZero)) != nil { continue }
+                validity[i] = false
+                anyNull = true
+            }
+        }
         let valid: Bitmap? = anyNull ? validity : nil
         switch type {
         case .int:
-            return Column(name: name, storage: .int(values.map { if case .int(let x) = $0 { return x }; return Int64($0.doubleValue ?? 0) }), validity: valid, unit: unit)
+            return Column(name: name, storage: .int(values.map { v -> Int64 in
+                if case .int(let x) = v { return x }
+                return v.doubleValue.flatMap { Int64(exactly: $0.rounded(.towardZero)) } ?? 0
+            }), validity: valid, unit: unit)
         case .double:
             return Column(name: name, storage: .double(values.map { $0.doubleValue ?? 0 }), validity: valid, unit: unit)
         case .bool:

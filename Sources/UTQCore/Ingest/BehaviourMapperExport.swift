@@ -92,7 +92,7 @@ public enum BehaviourMapperExport {
         ]
         let table = Table(name: name, columns: columns, zone: zone, timeColumn: "time", rowNoun: "entries")
         // The legends, in the order they first appear, with their icons and counts.
-        var legendTable = RowTable(name: name + ".legends", [("legend", .string), ("icon", .int), ("entries", .int)])
+        var legendTable = RowTable(name: name + ".legends", [("legend", .string), ("icon", [.double, .string].contains(columns[2].type) ? columns[2].type : .int), ("entries", .int)])
         if case .string(let s) = columns[1].storage {
             var seen: [UInt32: Int] = [:]
             var order: [UInt32] = []
