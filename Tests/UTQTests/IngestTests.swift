@@ -73,7 +73,7 @@ func loadError(_ body: () throws -> Any) -> LoadError? {
         let lines = loaded.warnings.map { "\($0.line.map(String.init) ?? "-"): \($0.message)" }
         #expect(lines == ["3: 2 cells where the header has 3; the missing ones are empty",
                           "4: 4 cells where the header has 3; the extra cells are ignored",
-                          "7: 1 cells where the header has 3; the missing ones are empty"])
+                          "7: 1 cell where the header has 3; the missing ones are empty"])
     }
 
     @Test func manyWarningsOfOneKindAreCounted() throws {

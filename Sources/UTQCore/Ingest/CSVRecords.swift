@@ -119,7 +119,7 @@ struct CSVRecords {
             line += 1
             if k < width {
                 for m in k..<width { sinks[m]._withUnsafeGuaranteedRef { $0.appendNull() } }
-                warnings.add("missing cells", line: recordLine, "\(k) cells where the header has \(width); the missing ones are empty")
+                warnings.add("missing cells", line: recordLine, "\(k == 1 ? "1 cell" : "\(k) cells") where the header has \(width); the missing ones are empty")
             } else if k > width && (extraText || !rules.ignoresEmptyExtraCells) {
                 warnings.add("extra cells", line: recordLine, "\(k) cells where the header has \(width); the extra cells are ignored")
             }
