@@ -21,7 +21,13 @@ struct Printer {
         let text: String
         switch output {
         case .table, .text, .chart:
-            Terminal.out(OutputText.text(output, settings: settings))
+            var text = OutputText.text(output, settings: settings)
+            // CSV and TSV carry cells as they are, which a file should; a terminal must not
+            // get the control characters of a cell (an escape sequence would take it over).
+            if case .table = output, settings.output != .table, Terminal.stdoutIsTTY {
+                text = TextWidth.printableLines(text, keepingTabs: true)
+            }
+            Terminal.out(text)
         case .info:
             if infoToStdout { Terminal.out(OutputText.text(output, settings: settings)) }
             else {

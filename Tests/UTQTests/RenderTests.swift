@@ -98,6 +98,16 @@ import Testing
         #expect(TextWidth.printable("plain é 東京") == "plain é 東京")
         // Markdown and error lines go through the same escaping.
         #expect(!TableWriter.markdown(t).unicodeScalars.contains { $0.value == 0x1B })
+        // CSV and TSV keep cells as they are for files; for a terminal the shell escapes them
+        // line by line, keeping the line breaks and the TSV's tabs.
+        for format in [OutputFormat.csv, .tsv] {
+            let raw = TableWriter.text(t, format: format, options: options)
+            #expect(raw.unicodeScalars.contains { $0.value == 0x1B })
+            let shown = TextWidth.printableLines(raw, keepingTabs: true)
+            #expect(!shown.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || $0.value == 0x7F })
+            #expect(shown.split(separator: "\n").count == raw.split(separator: "\n").count)
+            if format == .tsv { #expect(shown.split(separator: "\n").first?.split(separator: "\t").count == 2) }
+        }
     }
 
     @Test func decimalsPerColumn() {

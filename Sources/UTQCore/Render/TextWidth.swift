@@ -49,9 +49,14 @@ public enum TextWidth {
 
     /// Text of several lines (a message, a note) made safe line by line: the line breaks stay,
     /// every other control character is shown escaped.
-    public static func printableLines(_ s: String) -> String {
-        guard s.contains("\n") else { return printable(s) }
-        return s.split(separator: "\n", omittingEmptySubsequences: false).map { printable(String($0)) }.joined(separator: "\n")
+    /// With `keepingTabs`, tabs stay too (TSV written to a terminal).
+    public static func printableLines(_ s: String, keepingTabs: Bool = false) -> String {
+        func line(_ l: Substring) -> String {
+            guard keepingTabs, l.contains("\t") else { return printable(String(l)) }
+            return l.split(separator: "\t", omittingEmptySubsequences: false).map { printable(String($0)) }.joined(separator: "\t")
+        }
+        guard s.contains("\n") || keepingTabs else { return printable(s) }
+        return s.split(separator: "\n", omittingEmptySubsequences: false).map(line).joined(separator: "\n")
     }
 
     /// Data shown in a terminal must not carry control characters: a cell holding an
