@@ -40,24 +40,9 @@ struct SVGDocument {
 
     init(width: Double) { self.width = width }
 
-    static func escape(_ s: String) -> String {
-        var out = ""
-        for u in s.unicodeScalars {
-            switch u {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default:
-                // XML 1.0 allows no other control characters (and no lone surrogates).
-                if u.value < 0x20 && u.value != 0x09 && u.value != 0x0A && u.value != 0x0D { out += "?" }
-                else if u.value == 0xFFFE || u.value == 0xFFFF { out += "?" }
-                else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out
-    }
+    /// Text for an attribute or an element: the same escaping as a notebook page, which is
+    /// also valid XML (no control characters but tab and line breaks, no U+FFFE or U+FFFF).
+    static func escape(_ s: String) -> String { HTMLText.escape(s) }
 
     static func num(_ v: Double) -> String {
         guard v.isFinite else { return "0" }

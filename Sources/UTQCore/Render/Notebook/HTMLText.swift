@@ -13,9 +13,10 @@ enum HTMLText {
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
             default:
-                // Control characters other than tab and line breaks have no place in a page.
-                if u.value < 0x20 && u.value != 0x09 && u.value != 0x0A { out += "\u{FFFD}" }
-                else if u.value == 0x7F { out += "\u{FFFD}" }
+                // Control characters other than tab and line breaks have no place in a page
+                // (nor in XML, which also refuses U+FFFE and U+FFFF).
+                if u.value < 0x20 && u.value != 0x09 && u.value != 0x0A && u.value != 0x0D { out += "\u{FFFD}" }
+                else if u.value == 0x7F || u.value == 0xFFFE || u.value == 0xFFFF { out += "\u{FFFD}" }
                 else { out.unicodeScalars.append(u) }
             }
         }
