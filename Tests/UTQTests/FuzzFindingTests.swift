@@ -10,6 +10,17 @@ import Testing
         t.columns.flatMap { c in ["\(c.name):\(c.type)"] + (0..<t.rowCount).map { "\(c.value(at: $0))" } }
     }
 
+    /// A CSV file read in one piece, and as the csv fuzz target reads it: three parts, 16-byte chunks.
+    func onePieceAndParts(_ path: String) throws -> (one: Table, parts: Table) {
+        var one = CSVOptions()
+        one.parts = 1
+        var split = CSVOptions()
+        split.parts = 3
+        split.chunkSize = 16
+        return (try CSVLoader.load(path: path, name: "t", zone: .utc, options: one).table,
+                try CSVLoader.load(path: path, name: "t", zone: .utc, options: split).table)
+    }
+
     /// fuzz csv: a later part whose cells in a text column were all empty had nulls and no
     /// strings, and joining it to the first part read past the end of its dictionary.
     @Test func partWithOnlyEmptyCellsInATextColumn() throws {
@@ -17,13 +28,7 @@ import Testing
         text += "STBA,STAGECOACH,to airport\n"
         for i in 0..<40 { text += "CITY\(i),EMSI,\n" }
         let path = try temporaryFile("empty-part.csv", text)
-        var one = CSVOptions()
-        one.parts = 1
-        var split = CSVOptions()
-        split.parts = 3
-        split.chunkSize = 16
-        let a = try CSVLoader.load(path: path, name: "t", zone: .utc, options: one).table
-        let b = try CSVLoader.load(path: path, name: "t", zone: .utc, options: split).table
+        let (a, b) = try onePieceAndParts(path)
         #expect(b.rowCount == 41)
         #expect(b.strings("headsign").first == "to airport")
         #expect(b.strings("headsign").dropFirst().allSatisfy { $0 == "null" })
@@ -160,13 +165,7 @@ import Testing
     /// of more than one chunk was split on another delimiter than the one-piece reading chose.
     @Test func delimiterDoesNotDependOnTheChunkSize() throws {
         let path = try temporaryFile("delimiter.csv", "stop_id,stop_name,stop_desc,sto6;;Walking;1;\nA,B,C,D\n")
-        var one = CSVOptions()
-        one.parts = 1
-        var small = CSVOptions()
-        small.parts = 3
-        small.chunkSize = 16
-        let a = try CSVLoader.load(path: path, name: "t", zone: .utc, options: one).table
-        let b = try CSVLoader.load(path: path, name: "t", zone: .utc, options: small).table
+        let (a, b) = try onePieceAndParts(path)
         #expect(a.columnNames == b.columnNames)
         #expect(cells(a) == cells(b))
     }
