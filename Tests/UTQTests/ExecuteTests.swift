@@ -9,7 +9,7 @@ import Testing
 /// A session holding the given tables (the first is current), without loading files.
 func sessionWith(_ tables: Table...) -> Session {
     let s = makeSession()
-    s.put(tables, makeCurrent: true)
+    s.workspace.put(tables, makeCurrent: true)
     return s
 }
 

@@ -15,7 +15,7 @@ import Testing
         for f in Functions.all { #expect(names.contains(f.name)) }
         for b in HelpTopics.buckets { #expect(names.contains(b.name)) }
         for kind in ChartKind.allCases { #expect(names.contains(kind.rawValue)) }
-        for setting in Session.settingNames { #expect(names.contains(setting), "setting \(setting) has no help") }
+        for setting in SettingsRegistry.names { #expect(names.contains(setting), "setting \(setting) has no help") }
         for (topic, examples) in topics {
             #expect(!examples.isEmpty, "help \(topic) has no examples")
             let text = try help(topic)

@@ -269,7 +269,7 @@ func loadJSON(_ name: String, _ text: String, at: String? = nil, zone: ZoneRules
         #expect(t.column("tags")?.type == .string)
         // In a query, the dotted name is one column.
         let s = makeSession()
-        s.put([t], makeCurrent: true)
+        s.workspace.put([t], makeCurrent: true)
         #expect(try s.table("where p.x > 1 | select q").strings("q") == ["4"])
     }
 
@@ -441,7 +441,7 @@ func loadJSON(_ name: String, _ text: String, at: String? = nil, zone: ZoneRules
     @Test func legendsKeepTheProjectsOrder() throws {
         let result = try loadJSON("bm_order", Self.project(underscore: false, points: Self.points, angles: Self.angles, times: Self.times))
         let s = makeSession()
-        s.put(result.tables, makeCurrent: true)
+        s.workspace.put(result.tables, makeCurrent: true)
         // Walking, Bike, Sitting is the project's order, not the alphabet's or the entries'.
         #expect(try s.table("count by legend").strings("legend") == ["Walking", "Bike", "Sitting"])
         #expect(try s.table("count by legend").strings("count") == ["1", "2", "1"])

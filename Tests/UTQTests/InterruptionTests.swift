@@ -22,7 +22,7 @@ import Testing
             Column(name: "v", storage: .int(values)),
             Column(name: "k", storage: .int(keys)),
         ])
-        s.put([t, Table(name: "other", columns: t.columns)], makeCurrent: true)
+        s.workspace.put([t, Table(name: "other", columns: t.columns)], makeCurrent: true)
         return s
     }
 

@@ -171,14 +171,24 @@ import Testing
     }
 
     func pipeline(_ text: String) throws -> Pipeline {
-        guard case .pipeline(let p) = try statement(text) else { throw TestError(description: "not a pipeline: \(text)") }
+        guard case .query(let p) = try statement(text) else { throw TestError(description: "not a pipeline: \(text)") }
         return p
     }
 
-    func args(_ text: String) throws -> StageArgs {
-        let p = try pipeline(text)
-        guard let last = p.stages.last else { throw TestError(description: "no stages") }
-        return last.args
+    /// The syntax of the last verb of a line (its sink, its last stage, or its command).
+    func args<T: VerbSyntax>(_ text: String, as type: T.Type = T.self) throws -> T {
+        let found: (any VerbSyntax)?
+        switch try statement(text) {
+        case .command(let stage): found = stage.syntax
+        case .query(let p):
+            if let sink = p.sink { found = sink.syntax }
+            else if let last = p.stages.last { found = last.syntax }
+            else if case .verb(let stage) = p.source { found = stage.syntax }
+            else { found = nil }
+        default: found = nil
+        }
+        guard let syntax = found as? T else { throw TestError(description: "\(text): not a \(T.self)") }
+        return syntax
     }
 
     func error(_ text: String) -> Diagnostic? {
@@ -194,7 +204,7 @@ import Testing
             case .string(let s): return "\"\(s)\""
             case .duration(let d): return "\(d)us"
             case .null: return "null"
-            default: return Arithmetic.text(v)
+            default: return v.plainText
             }
         case .unary(let op, let x, _): return "(\(op == .not ? "not" : "-") \(show(x)))"
         case .binary(let op, let a, let b, _): return "(\(show(a)) \(op.rawValue) \(show(b)))"
@@ -206,7 +216,7 @@ import Testing
     }
 
     func filter(_ text: String) throws -> String {
-        guard case .filter(let e) = try args("where " + text) else { throw TestError(description: "not a filter") }
+        let e = try args("where " + text, as: WhereVerb.Syntax.self).condition
         return show(e)
     }
 
@@ -242,64 +252,79 @@ import Testing
             "stddev": "stddev x", "first": "first x", "last": "last x", "pNN": "p90 x by legend",
             "select": "select a, b as c, d = a * 2, -e, *", "let": "let y = x * 2", "rename": "rename a as b, c to d",
             "join": "join other on id", "fill": "fill 15m", "save": "save out.csv", "set": "set output csv",
-            "help": "help count", "chart": "chart bar",
+            "help": "help count", "chart": "count | chart bar", "explain": "explain count by legend",
         ]
         for spec in Verbs.all {
             guard let line = lines[spec.name] else { Issue.record("no parse test for \(spec.name)"); continue }
-            let p = try pipeline(line)
-            #expect(p.stages.count == 1)
-            #expect(p.stages[0].verb == spec.name, "\(line)")
+            #expect(try verb(of: line) == spec.name, "\(line)")
             // Aliases parse as the same verb.
             for alias in spec.aliases where alias != "?" {
                 let rest = line.split(separator: " ", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
-                let aliased = spec.name == "join" ? "left join other on id" : alias + (rest.isEmpty ? "" : " " + rest)
-                #expect(try pipeline(aliased).stages[0].verb == spec.name, "\(aliased)")
+                var aliased = spec.name == "join" ? "left join other on id" : alias + (rest.isEmpty ? "" : " " + rest)
+                if spec.name == "chart" { aliased = "count | " + alias + " bar" }
+                #expect(try verb(of: aliased) == spec.name, "\(aliased)")
             }
         }
     }
 
+    /// The verb a line is about: its command, sink, last stage or source verb.
+    func verb(of line: String) throws -> String? {
+        switch try statement(line) {
+        case .command(let stage): return stage.verb
+        case .query(let p):
+            if let sink = p.sink { return sink.verb }
+            if let last = p.stages.last { return last.verb }
+            if case .verb(let stage) = p.source { return stage.verb }
+            return nil
+        default: return nil
+        }
+    }
+
     @Test func shapesOfSourceAndOutputVerbs() throws {
-        guard case .load(let path, let alias, let at) = try args("load datasets/market.json as torget at a.b") else { Issue.record("load"); return }
-        #expect(path == "datasets/market.json" && alias == "torget" && at == "a.b")
-        guard case .load(let p2, nil, nil) = try args("load \"my data/x y.csv\"") else { Issue.record("quoted load"); return }
-        #expect(p2 == "my data/x y.csv")
-        guard case .load(let p3, nil, nil) = try args("load ../data/my-file_2.2017.csv") else { Issue.record("path"); return }
-        #expect(p3 == "../data/my-file_2.2017.csv")
-        guard case .use("market.legends") = try args("use market.legends") else { Issue.record("use"); return }
-        guard case .tables = try args("tables") else { Issue.record("tables"); return }
-        guard case .describe(nil) = try args("describe") else { Issue.record("describe"); return }
-        guard case .describe("rides") = try args("describe rides") else { Issue.record("describe t"); return }
-        guard case .save("out.csv", false) = try args("count | save out.csv") else { Issue.record("save"); return }
-        guard case .save("out.csv", true) = try args("count | save! out.csv") else { Issue.record("save!"); return }
-        guard case .save("out.csv", true) = try args("count | save out.csv force") else { Issue.record("save force"); return }
-        guard case .set("timezone", "Europe/Oslo", _) = try args("set TimeZone Europe/Oslo") else { Issue.record("set"); return }
-        guard case .set("timezone", "+05:30", _) = try args("set timezone +05:30") else { Issue.record("set offset"); return }
-        guard case .help(nil) = try args("help") else { Issue.record("help"); return }
-        guard case .help("count") = try args("help count") else { Issue.record("help count"); return }
-        guard case .fill(nil) = try args("fill") else { Issue.record("fill"); return }
-        guard case .fill(.some(900_000_000)) = try args("fill 15m") else { Issue.record("fill 15m"); return }
+        let load = try args("load datasets/market.json as torget at a.b", as: LoadVerb.Syntax.self)
+        #expect(load.path == "datasets/market.json" && load.alias == "torget" && load.at == "a.b")
+        let quoted = try args("load \"my data/x y.csv\"", as: LoadVerb.Syntax.self)
+        #expect(quoted.path == "my data/x y.csv" && quoted.alias == nil && quoted.at == nil)
+        #expect(try args("load ../data/my-file_2.2017.csv", as: LoadVerb.Syntax.self).path == "../data/my-file_2.2017.csv")
+        #expect(try args("use market.legends", as: UseVerb.Syntax.self).table == "market.legends")
+        _ = try args("tables", as: TablesVerb.Syntax.self)
+        #expect(try args("describe", as: DescribeVerb.Syntax.self).table == nil)
+        if case .table("rides", _) = try pipeline("describe rides").source {} else { Issue.record("describe TABLE starts from it") }
+        for (text, replace) in [("count | save out.csv", false), ("count | save! out.csv", true), ("count | save out.csv force", true)] {
+            let save = try args(text, as: SaveVerb.Syntax.self)
+            #expect(save.request.path == "out.csv" && save.request.replace == replace, "\(text)")
+        }
+        let set = try args("set TimeZone Europe/Oslo", as: SetVerb.Syntax.self)
+        #expect(set.name == "timezone" && set.value == "Europe/Oslo")
+        #expect(try args("set timezone +05:30", as: SetVerb.Syntax.self).value == "+05:30")
+        #expect(try args("set output", as: SetVerb.Syntax.self).value == nil)
+        #expect(try args("set", as: SetVerb.Syntax.self).name == nil)
+        #expect(try args("help", as: HelpVerb.Syntax.self).topic == nil)
+        #expect(try args("help count", as: HelpVerb.Syntax.self).topic == "count")
+        #expect(try args("fill", as: FillVerb.Syntax.self).step == nil)
+        #expect(try args("fill 15m", as: FillVerb.Syntax.self).step == 900_000_000)
     }
 
     @Test func shapesOfRowVerbs() throws {
-        guard case .sort(let keys) = try args("sort legend, time desc, x asc") else { Issue.record("sort"); return }
+        let keys = try args("sort legend, time desc, x asc", as: SortVerb.Syntax.self).keys
         #expect(keys.map { show($0.expr) } == ["legend", "time", "x"])
         #expect(keys.map(\.descending) == [false, true, false])
-        guard case .sort(let byKeys) = try args("sort by count desc") else { Issue.record("sort by"); return }
+        let byKeys = try args("sort by count desc", as: SortVerb.Syntax.self).keys
         #expect(byKeys.count == 1 && byKeys[0].descending)
-        guard case .top(3, let top) = try args("top 3 by x, y asc") else { Issue.record("top"); return }
-        #expect(top.map(\.descending) == [true, false])  // top N by K means the largest unless asc
-        guard case .top(5, let none) = try args("top 5") else { Issue.record("top 5"); return }
-        #expect(none.isEmpty)
-        guard case .limit(5, 0) = try args("limit 5") else { Issue.record("limit"); return }
-        guard case .limit(3, 10) = try args("limit 3 offset 10") else { Issue.record("limit offset"); return }
-        guard case .distinct(let d) = try args("distinct legend, hour") else { Issue.record("distinct"); return }
-        #expect(d.map(show) == ["legend", "hour"])
+        let top = try args("top 3 by x, y asc", as: TopVerb.Syntax.self)
+        #expect(top.count == 3 && top.keys.map(\.descending) == [true, false])  // top N by K means the largest unless asc
+        let none = try args("top 5", as: TopVerb.Syntax.self)
+        #expect(none.count == 5 && none.keys.isEmpty)
+        let limit = try args("limit 5", as: LimitVerb.Syntax.self)
+        #expect(limit.count == 5 && limit.offset == 0)
+        let offset = try args("limit 3 offset 10", as: LimitVerb.Syntax.self)
+        #expect(offset.count == 3 && offset.offset == 10)
+        #expect(try args("distinct legend, hour", as: DistinctVerb.Syntax.self).columns.map(show) == ["legend", "hour"])
     }
 
     @Test func shapesOfSummaries() throws {
-        guard case .aggregate(let items, let keys) = try args("avg angle as mean_angle, count distinct legend, count, p90 x by legend, hour(time) as h, every 15m") else {
-            Issue.record("aggregate"); return
-        }
+        let summary = try args("avg angle as mean_angle, count distinct legend, count, p90 x by legend, hour(time) as h, every 15m", as: AggregateVerb.Syntax.self)
+        let items = summary.items, keys = summary.keys
         #expect(items.map(\.function) == [.avg, .count, .count, .percentile(90)])
         #expect(items.map(\.distinct) == [false, true, false, false])
         #expect(items.map(\.alias) == ["mean_angle", nil, nil, nil])
@@ -309,34 +334,40 @@ import Testing
         if case .expr(let e) = keys[0].kind { #expect(show(e) == "legend") } else { Issue.record("key 0") }
         if case .expr(let e) = keys[1].kind { #expect(show(e) == "hour(time)") } else { Issue.record("key 1") }
         if case .every(let step, nil) = keys[2].kind { #expect(step == 900_000_000) } else { Issue.record("key 2") }
-        guard case .aggregate(_, let on) = try args("count by every 1h of dropped_off_at as slot") else { Issue.record("every of"); return }
+        let on = try args("count by every 1h of dropped_off_at as slot", as: AggregateVerb.Syntax.self).keys
         if case .every(3_600_000_000, let column?) = on[0].kind { #expect(show(column) == "dropped_off_at") } else { Issue.record("every of column") }
         #expect(on[0].alias == "slot")
-        guard case .aggregate(let mean, let noKeys) = try args("mean x") else { Issue.record("mean"); return }
-        #expect(mean[0].function == .avg && noKeys.isEmpty)
+        let mean = try args("mean x", as: AggregateVerb.Syntax.self)
+        #expect(mean.items[0].function == .avg && mean.keys.isEmpty)
+        // Every other word for a summary is also a verb.
+        let total = try args("total x by legend", as: AggregateVerb.Syntax.self)
+        #expect(total.items[0].function == .sum && total.keys.count == 1)
         #expect(error("sum by legend")?.message == "sum needs a column, as in: sum x")
         #expect(error("count by every 0m")?.message == "the span after every must be more than zero")
         #expect(error("count by every hour")?.message == "expected a span after every, such as 15m, 1h or 1d")
     }
 
     @Test func shapesOfColumnVerbs() throws {
-        guard case .select(let items) = try args("select a, b as c, d = a * 2, -e, *") else { Issue.record("select"); return }
+        let items = try args("select a, b as c, d = a * 2, -e, *", as: SelectVerb.Syntax.self).items
         #expect(items.count == 5)
         if case .expr(let e, nil) = items[0].kind { #expect(show(e) == "a") } else { Issue.record("item 0") }
         if case .expr(let e, "c") = items[1].kind { #expect(show(e) == "b") } else { Issue.record("item 1") }
         if case .expr(let e, "d") = items[2].kind { #expect(show(e) == "(a * 2)") } else { Issue.record("item 2") }
         if case .exclude("e") = items[3].kind {} else { Issue.record("item 3") }
         if case .all = items[4].kind {} else { Issue.record("item 4") }
-        guard case .derive(let d) = try args("where x > 1 | let y = x * 2, z = y + 1") else { Issue.record("derive"); return }
+        let d = try args("where x > 1 | let y = x * 2, z = y + 1", as: LetVerb.Syntax.self).assignments
         #expect(d.map(\.name) == ["y", "z"] && d.map { show($0.expr) } == ["(x * 2)", "(y + 1)"])
-        guard case .rename(let pairs) = try args("rename a as b, c to d") else { Issue.record("rename"); return }
+        let pairs = try args("rename a as b, c to d", as: RenameVerb.Syntax.self).pairs
         #expect(pairs.map(\.from) == ["a", "c"] && pairs.map(\.to) == ["b", "d"])
-        guard case .join(.table("users", _), .inner, let on) = try args("join users on driver = username, day") else { Issue.record("join"); return }
-        #expect(on.map { show($0.0) + "=" + show($0.1) } == ["driver=username", "day=day"])
-        guard case .join(.table("w", _), .left, _) = try args("left join w on hour") else { Issue.record("left join"); return }
-        guard case .join(.table("w", _), .left, _) = try args("left outer join w on hour") else { Issue.record("left outer join"); return }
-        guard case .join(.result(2, _), .inner, _) = try args("join $2 on hour") else { Issue.record("join $2"); return }
-        guard case .join(.last, .inner, _) = try args("join _ on hour") else { Issue.record("join _"); return }
+        let join = try args("join users on driver = username, day", as: JoinVerb.Syntax.self)
+        guard case .table("users", _) = join.table, join.kind == .inner else { Issue.record("join"); return }
+        #expect(join.keys.map { show($0.left) + "=" + show($0.right) } == ["driver=username", "day=day"])
+        for text in ["left join w on hour", "left outer join w on hour"] {
+            let left = try args(text, as: JoinVerb.Syntax.self)
+            guard case .table("w", _) = left.table, left.kind == .left else { Issue.record("\(text)"); return }
+        }
+        guard case .result(2, _) = try args("join $2 on hour", as: JoinVerb.Syntax.self).table else { Issue.record("join $2"); return }
+        guard case .last = try args("join _ on hour", as: JoinVerb.Syntax.self).table else { Issue.record("join _"); return }
     }
 
     @Test func sourcesOfPipelines() throws {
@@ -356,20 +387,40 @@ import Testing
         guard case .assign("m", let q, _) = try statement("let m = market | where x > 1") else { Issue.record("assign table"); return }
         if case .table("market", _) = q.source {} else { Issue.record("source") }
         guard case .assign("r", _, _) = try statement("let r = $3") else { Issue.record("assign $3"); return }
-        guard case .pipeline(let col) = try statement("let x = a * 2"), case .derive(let d2) = col.stages[0].args, d2.count == 1 else { Issue.record("column"); return }
-        #expect(d2[0].name == "x" && show(d2[0].expr) == "(a * 2)")
+        let d2 = try args("let x = a * 2", as: LetVerb.Syntax.self).assignments
+        #expect(d2.count == 1 && d2[0].name == "x" && show(d2[0].expr) == "(a * 2)")
         // count * 2 is arithmetic on a column called count, not the verb.
-        guard case .pipeline(let c2) = try statement("let double = count * 2"), case .derive(let d3) = c2.stages[0].args, d3.first?.name == "double" else { Issue.record("count * 2"); return }
+        #expect(try args("let double = count * 2", as: LetVerb.Syntax.self).assignments.first?.name == "double")
     }
 
     @Test func sessionCommands() throws {
-        guard case .meta("save", "lesson.utq", _) = try statement(":save lesson.utq") else { Issue.record(":save"); return }
-        guard case .meta("history", nil, _) = try statement("history") else { Issue.record("history"); return }
-        guard case .meta("quit", nil, _) = try statement("quit") else { Issue.record("quit"); return }
-        guard case .pipeline(let h) = try statement(":help count"), case .help("count") = h.stages[0].args else { Issue.record(":help"); return }
+        guard case .session(let save, "lesson.utq", _) = try statement(":save lesson.utq"), save.name == "save" else { Issue.record(":save"); return }
+        guard case .session(let replace, "lesson.utq", _) = try statement(":save! lesson.utq"), replace.name == "save!" else { Issue.record(":save!"); return }
+        guard case .session(let history, nil, _) = try statement("history"), history.name == "history" else { Issue.record("history"); return }
+        guard case .session(let quit, nil, _) = try statement("quit"), quit.name == "quit" else { Issue.record("quit"); return }
+        guard case .session(let help, "count", _) = try statement(":help count"), help.name == "help" else { Issue.record(":help"); return }
         let d = error(":sav x")
+        #expect(d?.kind == .unknownSessionCommand("sav", suggestion: "save"))
         #expect(d?.message == "unknown session command :sav — did you mean \"save\"?")
         #expect(d?.span == SourceSpan(0, 4))
+    }
+
+    @Test func whereEachVerbStandsIsCheckedWhenParsing() throws {
+        // A statement in a pipeline, a source after the start, anything after a sink.
+        #expect(error("count by legend | load datasets/market.json")?.kind == .statementInPipeline(verb: "load"))
+        #expect(error("count by legend | load datasets/market.json")?.span == SourceSpan(18, 22))
+        #expect(error("count | set output csv")?.kind == .statementInPipeline(verb: "set"))
+        #expect(error("count | tables")?.kind == .sourceNotFirst(verb: "tables"))
+        #expect(error("market | tables")?.kind == .sourceNotFirst(verb: "tables"))
+        #expect(error("count | save m.csv | limit 1")?.kind == .sinkNotLast(verb: "save"))
+        #expect(error("count | chart bar | save m.csv")?.kind == .sinkNotLast(verb: "chart"))
+        #expect(error("count | describe market")?.message == "describe TABLE starts a pipeline")
+        // In their places they parse.
+        #expect(try pipeline("tables | where rows > 1 | save t.csv").sink?.verb == "save")
+        if case .verb(let stage) = try pipeline("tables | sort rows").source { #expect(stage.verb == "tables") } else { Issue.record("tables source") }
+        guard case .command(let explain) = try statement("explain count | save m.csv"),
+              let inner = (explain.syntax as? ExplainVerb.Syntax)?.pipeline else { Issue.record("explain"); return }
+        #expect(inner.sink?.verb == "save" && inner.stages.count == 1)
     }
 
     @Test func errorsPointAtTheirWords() throws {
@@ -400,7 +451,7 @@ import Testing
         #expect(error("where a is 5")?.message == "expected null after is, as in: angle is null")
         #expect(error("rename a b")?.message == "expected as after the column name, as in: rename legend as behaviour")
         #expect(error("join users")?.message == "expected on and the key, as in: join users on username")
-        #expect(error("set output")?.message == "set output needs a value")
+        #expect(error("set output") == nil)  // shows the setting
         #expect(error("load")?.message == "expected a file name, found the end of the command")
         #expect(error("load x.csv as")?.message == "expected a table name after as, found the end of the command")
         #expect(error("count by legend hour")?.message == "unexpected \"hour\"")

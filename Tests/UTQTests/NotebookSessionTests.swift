@@ -47,7 +47,7 @@ import Testing
         #expect(column.number == 4)
         #expect(column.chart.kind == .column)
         #expect(column.text.contains("08"))
-        #expect(s.summaryKeys["$4"] == ["hour"])
+        #expect(s.results[4]?.groupKeys == ["hour"])
         // A chart written to a file is not a result, as save is not.
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("utq-chart-file-\(getpid())").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -72,7 +72,7 @@ import Testing
     @Test func sessionCommandsComplete() throws {
         let (s, _) = try SessionTests.market()
         #expect(s.complete(":re").candidates == [":record"])
-        #expect(s.complete(":").candidates == [":clear", ":help", ":quit", ":record", ":save"])
+        #expect(s.complete(":").candidates == [":clear", ":help", ":history", ":quit", ":record", ":save"])
     }
 
     // MARK: :save

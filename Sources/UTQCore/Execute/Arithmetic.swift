@@ -68,7 +68,7 @@ enum Arithmetic {
             // Text joined row by row.
             var values = [Value](repeating: .null, count: n)
             for i in 0..<n where a.isValid(i) && b.isValid(i) {
-                values[i] = .string(text(a.value(i)) + text(b.value(i)))
+                values[i] = .string(a.value(i).plainText + b.value(i).plainText)
             }
             return .column(Column.from(values: values, type: .string))
         case .int:
@@ -125,18 +125,6 @@ enum Arithmetic {
             return .column(Column(name: "", storage: storage, validity: valid))
         default:
             throw Diagnostic("cannot compute \(op.rawValue) on \(a.type.displayName) and \(b.type.displayName)")
-        }
-    }
-
-    static func text(_ v: Value) -> String {
-        switch v {
-        case .string(let s): return s
-        case .int(let x): return String(x)
-        case .double(let x): return NumberText.double(x)
-        case .bool(let b): return b ? "true" : "false"
-        case .timestamp(let t): return TimeText.iso(t, zone: .utc)
-        case .duration(let d): return TimeText.duration(d)
-        case .null: return ""
         }
     }
 }

@@ -48,8 +48,7 @@ struct Evaluator {
             return Comparison.inList(try eval(inner), values, negated: negated, rowCount)
         case .bucket(let bucket, let inner, let zone):
             return try Buckets.apply(bucket, try eval(inner), zone: zone, rowCount)
-        case .call(let name, let args, let type):
-            guard let f = Functions.spec(name) else { throw Diagnostic("unknown function \(name)") }
+        case .call(let f, let args, let type):
             return try f.evaluate(args.map { try eval($0) }, type, rowCount)
         }
     }

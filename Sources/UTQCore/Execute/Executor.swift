@@ -1,25 +1,27 @@
-/// Runs a logical plan on tables in memory, one operator per node.
-public struct Executor {
-    public let catalog: Catalog
-    public let cancel: CancellationFlag?
-
-    public init(catalog: Catalog, cancel: CancellationFlag? = nil) {
-        self.catalog = catalog
-        self.cancel = cancel
-    }
+/// Runs a logical plan on tables in memory, one operator per node. Only `MemoryBackend`
+/// makes one.
+struct Executor {
+    let context: ExecutionContext
+    var catalog: Catalog { context.catalog }
+    var cancel: CancellationFlag? { context.cancel }
 
     func checkCancelled() throws {
         if cancel?.isCancelled == true { throw CancellationError() }
     }
 
-    public func run(_ plan: LogicalPlan) throws -> Table {
+    func run(_ plan: LogicalPlan) throws -> Table {
         try checkCancelled()
         switch plan {
-        case .scan(let name, _):
+        case .scan(.table(let name), _):
             guard let t = catalog[name] else { throw Diagnostic("table \(name) is no longer loaded") }
             return t
-        case .values(let t, _):
+        case .scan(.result(let n), _):
+            guard let t = context.results[n] else { throw Diagnostic("result $\(n) is no longer kept") }
             return t
+        case .tables(let current):
+            return TablesListing.table(catalog, current: current)
+        case .describe(let input):
+            return Describe.table(for: try run(input))
         case .filter(let input, let predicate):
             let t = try run(input)
             let rows = try Evaluator(table: t).selection(predicate)
@@ -31,8 +33,7 @@ public struct Executor {
             var columns: [Column] = []
             for item in items {
                 var c = try ev.column(item.expr, name: item.name)
-                if let f = schema.fields.first(where: { $0.name == item.name }) { c.unit = f.unit }
-                if case .column(let i, _) = item.expr { c.floating = t.columns[i].floating }
+                if let f = schema.fields.first(where: { $0.name == item.name }) { c.unit = f.unit; c.floating = f.floating }
                 columns.append(c)
             }
             var out = Table(name: t.name, columns: columns, zone: schema.zone, timeColumn: schema.timeColumn, rowNoun: t.rowNoun)
@@ -55,21 +56,9 @@ public struct Executor {
         case .join(let left, let right, let kind, let lk, let rk, let rightColumns, let schema):
             let l = try run(left), r = try run(right)
             return try HashJoin.run(l, r, kind: kind, leftKeys: lk, rightKeys: rk, rightColumns: rightColumns, schema: schema, cancel: cancel)
-        case .fill(let input, let key, let step, let schema):
-            let t = try run(input)
-            var zeroColumns: Set<Int> = []
-            var otherKeys: [Int] = []
-            if case .aggregate(_, let keys, let aggregates, _) = input {
-                otherKeys = Array(0..<keys.count).filter { $0 != key }
-                for (i, a) in aggregates.enumerated() where a.function == .count || a.function == .sum {
-                    zeroColumns.insert(keys.count + i)
-                }
-            } else {
-                for (i, f) in schema.fields.enumerated() where i != key {
-                    if f.type == .string { otherKeys.append(i) } else if f.type.isNumeric { zeroColumns.insert(i) }
-                }
-            }
-            return try Fill.run(t, key: key, step: step, otherKeys: otherKeys, zeroColumns: zeroColumns, cancel: cancel)
+        case .fill(let input, let spec):
+            return try Fill.run(try run(input), key: spec.key, step: spec.step, otherKeys: spec.otherKeys,
+                                zeroColumns: spec.zeroColumns, cancel: cancel)
         }
     }
 }

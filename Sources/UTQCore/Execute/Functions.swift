@@ -28,6 +28,9 @@ public enum Functions {
 
     public static func spec(_ name: String) -> FunctionSpec? { byName[name.lowercased()] }
 
+    /// `text(x)`, which the binder puts in where ids read as numbers meet ids read as text.
+    static let text = spec("text")!
+
     /// Whether a name is a function or a bucket (so `hour (t)` with a space still parses as a call).
     public static func isKnown(_ name: String) -> Bool {
         byName[name] != nil || TimeBucket.named(name) != nil || name == "bucket"

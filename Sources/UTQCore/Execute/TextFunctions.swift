@@ -81,7 +81,7 @@ enum TextFunctions {
                      examples: ["select label = concat(legend, \" #\", tag) | limit 3"], arity: 1...32,
                      resultType: { _ in .success(.string) },
                      evaluate: { args, type, n in
-                         rowwise(args, n, type) { v in .string(v.map { $0.isNull ? "" : Arithmetic.text($0) }.joined()) }
+                         rowwise(args, n, type) { v in .string(v.map { $0.isNull ? "" : $0.plainText }.joined()) }
                      }),
     ]
 }
@@ -118,7 +118,7 @@ enum OtherFunctions {
         FunctionSpec(name: "text", aliases: ["string", "str"], usage: "text(x)", summary: "The value written as text.",
                      examples: ["count by text(icon)"], arity: 1...1,
                      resultType: { _ in .success(.string) },
-                     evaluate: { args, type, n in rowwise(args, n, type) { v in v[0].isNull ? .null : .string(Arithmetic.text(v[0])) } }),
+                     evaluate: { args, type, n in rowwise(args, n, type) { v in v[0].isNull ? .null : .string(v[0].plainText) } }),
         FunctionSpec(name: "number", aliases: ["float", "double"], usage: "number(x)", summary: "The value as a number (null when it is not one).",
                      examples: ["select n = number(\"4.5\") * 2 | limit 1"], arity: 1...1,
                      resultType: { _ in .success(.double) },

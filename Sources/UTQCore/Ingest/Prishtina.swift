@@ -40,7 +40,7 @@ public enum Prishtina {
         for route in doc["routes"]?.array ?? [] {
             for line in route["lines"]?.array ?? [] {
                 let lineName = text(line, "name")
-                let label = lineName == .null ? "line \(lines.rowCount + 1)" : Arithmetic.text(lineName)
+                let label = lineName == .null ? "line \(lines.rowCount + 1)" : lineName.plainText
                 let directions = line["directions"]?.array ?? []
                 var stopCount = 0
                 for (d, direction) in directions.enumerated() {

@@ -89,71 +89,35 @@ public enum PipelineSource: Sendable {
     case result(Int, SourceSpan)
     /// `_`: the last result.
     case last(SourceSpan)
+    /// A source verb: `tables`.
+    case verb(Stage)
 }
 
-/// A verb and its arguments.
+/// A verb as written: which verb, where, and its arguments (the verb's own syntax type).
 public struct Stage: Sendable {
-    public var verb: String
+    public var spec: VerbSpec
     public var span: SourceSpan
-    public var args: StageArgs
+    public var syntax: any VerbSyntax
+
+    public var verb: String { spec.name }
 }
 
-public enum StageArgs: Sendable {
-    case load(path: String, alias: String?, at: String?)
-    case use(String)
-    case tables
-    case describe(String?)
-    case filter(Expr)
-    case aggregate([AggregateItem], by: [GroupKey])
-    case distinct([Expr])
-    case sort([SortKey])
-    case top(Int, by: [SortKey])
-    case limit(Int, offset: Int)
-    case select([SelectItem])
-    /// `let a = x, b = y`: new columns, each seeing the ones before it.
-    case derive([(name: String, expr: Expr)])
-    case rename([(from: String, to: String)])
-    case join(table: PipelineSource, kind: JoinKind, on: [(Expr, Expr)])
-    case fill(step: Int64?)
-    case set(name: String, value: String, valueSpan: SourceSpan)
-    case save(path: String, force: Bool)
-    case help(String?)
-    case chart(ChartRequest)
-}
-
-/// `chart KIND [COLUMN] [options] [to FILE]`: which chart to draw from the rows that reach
-/// it, and where to put it. The kinds and options are listed in `ChartKind` and `ChartOptions`.
-public struct ChartRequest: Sendable {
-    public var kind: ChartKind
-    /// The column to measure (hist: the column to bin; map: the column that picks the glyph).
-    public var column: String?
-    public var options: ChartOptions
-    /// `to FILE`: .svg for a picture, .txt for the drawing as it prints.
-    public var file: String?
-    /// `to! FILE` (or `chart! …`): replace a file that exists.
-    public var replace: Bool
-    public var span: SourceSpan
-    public var columnSpan: SourceSpan?
-    public var fileSpan: SourceSpan?
-
-    public init(kind: ChartKind, column: String? = nil, options: ChartOptions = ChartOptions(), file: String? = nil,
-                replace: Bool = false, span: SourceSpan = SourceSpan(0, 0), columnSpan: SourceSpan? = nil, fileSpan: SourceSpan? = nil) {
-        self.kind = kind; self.column = column; self.options = options; self.file = file; self.replace = replace
-        self.span = span; self.columnSpan = columnSpan; self.fileSpan = fileSpan
-    }
-}
-
+/// Rows from a source, through stages, shown or sent to a sink (save, chart).
 public struct Pipeline: Sendable {
     public var source: PipelineSource
     public var stages: [Stage]
+    /// Where the rows go; nil: they are shown as a numbered result.
+    public var sink: Stage?
     public var span: SourceSpan
 }
 
 /// One command of a script.
 public enum Statement: Sendable {
-    case pipeline(Pipeline)
+    case query(Pipeline)
+    /// A statement verb on a line of its own: load, use, set, help, explain.
+    case command(Stage)
     /// `let busy = count by hour`: keeps a result under a name.
     case assign(name: String, Pipeline, SourceSpan)
-    /// `:save lesson.utq`, `:record notes.md`, `:quit`, `history`: session commands.
-    case meta(command: String, argument: String?, SourceSpan)
+    /// `:save lesson.utq`, `:record notes.md`, `history`, `quit`: session commands.
+    case session(SessionCommand, argument: String?, SourceSpan)
 }

@@ -1,6 +1,8 @@
 /// An error in a command or a script: what is wrong, where, and how to put it right.
 /// Every failure the engine reports reaches the user as one of these.
 public struct Diagnostic: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, as a value tests can match; `.message` for the rest.
+    public var kind: DiagnosticKind
     public var message: String
     /// Where in the command the problem is; the renderer puts a caret under it.
     public var span: SourceSpan?
@@ -12,9 +14,19 @@ public struct Diagnostic: Error, Sendable, CustomStringConvertible {
     public var source: SourceText?
 
     public init(_ message: String, at span: SourceSpan? = nil, hint: String? = nil, usage: String? = nil) {
+        self.kind = .message
         self.message = message
         self.span = span
         self.hint = hint
+        self.usage = usage
+    }
+
+    /// A diagnostic of a known kind, worded by `DiagnosticText`.
+    public init(_ kind: DiagnosticKind, at span: SourceSpan? = nil, usage: String? = nil) {
+        self.kind = kind
+        self.message = DiagnosticText.message(kind)
+        self.hint = DiagnosticText.hint(kind)
+        self.span = span
         self.usage = usage
     }
 

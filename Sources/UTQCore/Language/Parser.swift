@@ -89,34 +89,22 @@ public struct Parser {
 
     public mutating func parseStatement() throws -> Statement {
         let start = current.span
-        // Session commands: `:help`, `:save FILE`, `:quit`, `history`.
+        // Session commands: `:help`, `:save FILE`, `:record FILE`, and `history`, `quit` alone.
         if current.isSymbol(.colon), case .identifier(let word, _) = peek().kind {
             advance(); advance()
-            let lower = word.lowercased()
-            if lower == "help" || lower == "h" {
-                let topic = restOfCommand()?.0
-                try expectEnd()
-                let pipeline = Pipeline(source: .current, stages: [Stage(verb: "help", span: start, args: .help(topic))], span: start)
-                return .pipeline(pipeline)
-            }
-            guard MetaCommands.all.contains(lower) else {
-                throw Diagnostic("unknown session command :\(word)" + Suggest.didYouMean(lower, among: MetaCommands.all),
-                                 at: start.union(tokens[index - 1].span),
-                                 hint: "session commands: " + MetaCommands.all.map { ":" + $0 }.joined(separator: ", "))
+            let nameSpan = start.union(tokens[index - 1].span)
+            guard let command = SessionCommands.spec(word) else {
+                throw Diagnostic(.unknownSessionCommand(word, suggestion: Suggest.closest(word.lowercased(), among: SessionCommands.names)), at: nameSpan)
             }
             // `:save! FILE` and `:record! FILE` replace a file that exists, as `save!` does.
-            var command = lower
-            if current.isSymbol(.bang) && !current.spaceBefore { advance(); command += "!" }
-            let arg = restOfCommand()?.0
-            return .meta(command: command, argument: arg, start.union(tokens[max(0, index - 1)].span))
+            var replace = false
+            if current.isSymbol(.bang) && !current.spaceBefore { advance(); replace = true }
+            let argument = restOfCommand()?.0
+            return .session(command.replacing(replace), argument: argument, start.union(tokens[max(0, index - 1)].span))
         }
-        if current.isKeyword("history") && peek().isEnd {
+        if case .identifier(let word, false) = current.kind, peek().isEnd, let command = SessionCommands.spec(word), command.spec.bare {
             advance()
-            return .meta(command: "history", argument: nil, start)
-        }
-        if (current.isKeyword("quit") || current.isKeyword("exit")) && peek().isEnd {
-            advance()
-            return .meta(command: "quit", argument: nil, start)
+            return .session(command, argument: nil, start)
         }
         // `let NAME = <pipeline>` names a result; `let NAME = <expression>` adds a column.
         if current.isKeyword("let"), case .identifier(let name, _) = peek().kind, peek(2).isSymbol(.equal),
@@ -125,8 +113,13 @@ public struct Parser {
             let p = try parsePipeline()
             return .assign(name: name, p, start.union(p.span))
         }
-        let p = try parsePipeline()
-        return .pipeline(p)
+        // A statement verb stands on a line of its own.
+        if case .identifier(let word, false) = current.kind, let spec = Verbs.spec(for: word), spec.role == .statement {
+            let stage = try parseStage(spec)
+            try expectEnd()
+            return .command(stage)
+        }
+        return .query(try parsePipeline())
     }
 
     /// Whether the tokens at `i` start a pipeline (a verb, `$n`, `_`, or a table followed by `|`).
@@ -162,10 +155,11 @@ public struct Parser {
         }
     }
 
+    /// A pipeline: a source, stages, and optionally a sink at the end. Where each verb may
+    /// stand is checked here, before anything runs.
     public mutating func parsePipeline() throws -> Pipeline {
         let start = current.span
         var source = PipelineSource.current
-        var stages: [Stage] = []
         let t = current
         switch t.kind {
         case .resultRef(let n):
@@ -183,41 +177,69 @@ public struct Parser {
         default:
             break
         }
+        var stages: [Stage] = []
+        var sink: Stage? = nil
+        func end() -> SourceSpan { start.union(tokens[max(0, index - 1)].span) }
         if case .current = source {
-            stages.append(try parseStage())
         } else if atEnd {
-            return Pipeline(source: source, stages: [], span: start.union(tokens[max(0, index - 1)].span))
+            return Pipeline(source: source, stages: [], sink: nil, span: end())
         } else {
             try expectSymbol(.pipe, "'|' after the table")
-            stages.append(try parseStage())
         }
-        while eatSymbol(.pipe) {
-            stages.append(try parseStage())
-        }
+        repeat {
+            if let sink {
+                throw Diagnostic(.sinkNotLast(verb: sink.verb), at: current.isEnd ? sink.span : current.span)
+            }
+            let first = stages.isEmpty && { if case .current = source { return true } else { return false } }()
+            let stage = try parseStage(nil)
+            switch stage.spec.role {
+            case .statement:
+                throw Diagnostic(.statementInPipeline(verb: stage.verb), at: stage.span)
+            case .source:
+                guard first else { throw Diagnostic(.sourceNotFirst(verb: stage.verb), at: stage.span) }
+                source = .verb(stage)
+            case .sink:
+                sink = stage
+            case .stage:
+                if let named = (stage.syntax as? any StageSyntax)?.namedInput {
+                    // `describe market` starts from market; after other rows it would be ambiguous.
+                    guard first else {
+                        throw Diagnostic("\(stage.verb) TABLE starts a pipeline", at: stage.span,
+                                         hint: "to \(stage.verb) the rows before it, leave out the table: … | \(stage.verb)")
+                    }
+                    source = named
+                }
+                stages.append(stage)
+            }
+        } while eatSymbol(.pipe)
         try expectEnd()
-        return Pipeline(source: source, stages: stages, span: start.union(tokens[max(0, index - 1)].span))
+        return Pipeline(source: source, stages: stages, sink: sink, span: end())
     }
 
-    mutating func parseStage() throws -> Stage {
+    /// One verb and its arguments. A statement verb is parsed by the caller (`spec`);
+    /// otherwise the verb is read here.
+    mutating func parseStage(_ known: VerbSpec?) throws -> Stage {
         let t = current
         guard case .identifier(let word, let quoted) = t.kind, !quoted else {
             if t.isEnd { throw Diagnostic("expected a verb after '|'", at: t.span, hint: "for example: count by hour") }
             throw Diagnostic("expected a verb, found \(t.describe)", at: t.span, hint: "type help to see the verbs")
         }
-        guard let spec = Verbs.spec(for: word) else {
+        guard let spec = known ?? Verbs.spec(for: word) else {
             if let advice = OtherLanguages.advice(for: word) {
                 throw Diagnostic("unknown verb \"\(word)\"", at: t.span, hint: advice.hint, usage: Verbs.spec(for: advice.verb)?.usage)
             }
-            let suggestion = Suggest.didYouMean(word, among: Verbs.names)
             // The verb meant, most likely: show how it is written.
-            let meant = Suggest.closest(word, among: Verbs.names).flatMap { Verbs.spec(for: $0) }
-            throw Diagnostic("unknown verb \"\(word)\"" + suggestion, at: t.span,
-                             hint: suggestion.isEmpty ? "type help to list the verbs" : nil, usage: meant?.usage)
+            let meant = Suggest.closest(word, among: Verbs.names)
+            throw Diagnostic(.unknownVerb(word, suggestion: meant), at: t.span, usage: meant.flatMap { Verbs.spec(for: $0)?.usage })
+        }
+        // A statement in a pipeline is refused before its arguments are read.
+        if spec.role == .statement && known == nil {
+            throw Diagnostic(.statementInPipeline(verb: spec.name), at: t.span)
         }
         let verbToken = advance()
         do {
-            let args = try spec.parse(&self, verbToken)
-            return Stage(verb: spec.name, span: t.span.union(tokens[max(0, index - 1)].span), args: args)
+            let syntax = try spec.parse(&self, verbToken)
+            return Stage(spec: spec, span: t.span.union(tokens[max(0, index - 1)].span), syntax: syntax)
         } catch var d as Diagnostic {
             if d.usage == nil { d.usage = spec.usage }
             throw d
@@ -407,11 +429,6 @@ public struct Parser {
             throw Diagnostic("expected a value or a column name, found \(t.describe)", at: t.span)
         }
     }
-}
-
-/// Session commands written with a leading colon.
-public enum MetaCommands {
-    public static let all = ["help", "save", "record", "history", "quit", "exit", "clear"]
 }
 
 import Foundation

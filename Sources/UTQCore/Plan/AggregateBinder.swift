@@ -61,7 +61,8 @@ struct AggregateBinder {
         let fields = keyFields + aggregateFields
         let time = keyFields.first(where: { $0.type == .timestamp })?.name
         return .aggregate(input, keys: boundKeys, aggregates: aggregates,
-                          schema: Schema(fields: fields, zone: schema.zone, timeColumn: time))
+                          schema: Schema(fields: fields, zone: schema.zone, timeColumn: time,
+                                         groupKeys: boundKeys.isEmpty ? nil : boundKeys.map(\.name)))
     }
 
     func resultType(_ item: AggregateItem, _ argument: BoundExpr?) throws -> DataType {
@@ -96,91 +97,3 @@ struct AggregateBinder {
     }
 }
 
-/// Binds `join TABLE on KEY`.
-struct JoinBinder {
-    let context: BindContext
-    let binder: Binder
-
-    func bind(_ left: LogicalPlan, _ other: PipelineSource, _ kind: JoinKind, _ keys: [(Expr, Expr)], span: SourceSpan) throws -> LogicalPlan {
-        let right = try binder.source(other)
-        let ls = left.schema, rs = right.schema
-        let lb = ExprBinder(schema: ls), rb = ExprBinder(schema: rs)
-        var leftKeys: [BoundExpr] = [], rightKeys: [BoundExpr] = []
-        var dropRight = Set<Int>()
-        for (l, r) in keys {
-            var a = try lb.bind(l), b = try rb.bind(r)
-            // Ids read as numbers on one side and text on the other still match.
-            if a.type != b.type {
-                if a.type == .string && (b.type == .int || b.type == .double) { b = .call("text", [b], .string) }
-                else if b.type == .string && (a.type == .int || a.type == .double) { a = .call("text", [a], .string) }
-                else if a.type.isNumeric && b.type.isNumeric { a = .cast(a, .double); b = .cast(b, .double) }
-                else {
-                    throw Diagnostic("cannot match \(ExprNaming.name(l)) (\(a.type.displayName)) with \(ExprNaming.name(r)) (\(b.type.displayName))", at: l.span.union(r.span))
-                }
-            }
-            leftKeys.append(a); rightKeys.append(b)
-            if case .column(let i, let f) = b, case .column(_, let g) = a, f.name.lowercased() == g.name.lowercased() { dropRight.insert(i) }
-        }
-        let rightName: String
-        switch other {
-        case .table(let n, _): rightName = n.split(separator: ".").last.map(String.init) ?? n
-        case .result(let n, _): rightName = "r\(n)"
-        default: rightName = "right"
-        }
-        var fields = ls.fields
-        var rightColumns: [Int] = []
-        let taken = Set(ls.fields.map { $0.name.lowercased() })
-        for (i, f) in rs.fields.enumerated() where !dropRight.contains(i) {
-            var f = f
-            if taken.contains(f.name.lowercased()) { f.name = "\(rightName).\(f.name)" }
-            fields.append(f)
-            rightColumns.append(i)
-        }
-        return .join(left, right, kind: kind, leftKeys: leftKeys, rightKeys: rightKeys, rightColumns: rightColumns,
-                     schema: Schema(fields: fields, zone: ls.zone, timeColumn: ls.timeColumn))
-    }
-}
-
-/// Binds `fill`: which key is the time axis and how it steps.
-enum FillBinder {
-    static func bind(_ input: LogicalPlan, step: Int64?, span: SourceSpan) throws -> LogicalPlan {
-        let schema = input.schema
-        var keyIndex: Int? = nil
-        var inferred: FillStep? = nil
-        if case .aggregate(_, let keys, _, _) = input {
-            for (i, k) in keys.enumerated() {
-                if case .bucket(let b, let target, _) = k.expr {
-                    keyIndex = i
-                    switch b {
-                    case .hour, .year: inferred = .integer
-                    case .minute: inferred = .micros(CivilTime.microsPerMinute)
-                    case .every(let s): inferred = .micros(s)
-                    case .day: inferred = target.type == .duration ? .integer : .micros(CivilTime.microsPerDay)
-                    case .week: inferred = .micros(7 * CivilTime.microsPerDay)
-                    case .month: inferred = .months(1)
-                    case .weekday, .timeOfDay: inferred = nil
-                    }
-                    if inferred != nil { break }
-                }
-            }
-        }
-        if keyIndex == nil {
-            // After a summary only its keys can be filled between; its counts are not a key.
-            var candidates = schema.fields.indices
-            if case .aggregate(_, let keys, _, _) = input { candidates = 0..<keys.count }
-            keyIndex = candidates.first(where: { schema.fields[$0].type == .timestamp || schema.fields[$0].type == .int || schema.fields[$0].type == .duration })
-        }
-        guard let key = keyIndex else {
-            throw Diagnostic("fill needs a time or number key to fill between", at: span, hint: "use it after count by hour or count by every 15m")
-        }
-        let field = schema.fields[key]
-        let finalStep: FillStep
-        if let step { finalStep = .micros(step) }
-        else if let inferred { finalStep = inferred }
-        else if field.type == .int { finalStep = .integer }
-        else {
-            throw Diagnostic("fill cannot tell the span between \(field.name) values", at: span, hint: "give it: fill 15m")
-        }
-        return .fill(input, key: key, step: finalStep, schema: schema)
-    }
-}

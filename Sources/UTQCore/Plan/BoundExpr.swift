@@ -4,7 +4,7 @@ public indirect enum BoundExpr: Sendable {
     case literal(Value, DataType)
     case unary(UnaryOp, BoundExpr, DataType)
     case binary(BinaryOp, BoundExpr, BoundExpr, DataType)
-    case call(String, [BoundExpr], DataType)
+    case call(FunctionSpec, [BoundExpr], DataType)
     /// A time bucket of a timestamp (or of a duration, for GTFS service times), in a zone.
     case bucket(TimeBucket, BoundExpr, ZoneRules)
     case inList(BoundExpr, [Value], negated: Bool)
@@ -32,7 +32,7 @@ public indirect enum BoundExpr: Sendable {
         case .binary(_, let l, let r, let t) where t == .duration:
             return l.unit == .clock || r.unit == .clock ? .clock : .automatic
         case .binary(_, let l, _, let t) where t == .timestamp: return l.unit
-        case .call(let name, let args, _) where ["coalesce", "min", "max", "if"].contains(name):
+        case .call(let f, let args, _) where ["coalesce", "min", "max", "if"].contains(f.name):
             return args.last?.unit ?? .automatic
         default: return .automatic
         }
@@ -42,14 +42,14 @@ public indirect enum BoundExpr: Sendable {
     public var describe: String {
         switch self {
         case .column(_, let f): return f.name
-        case .literal(let v, _): return "\(v)"
+        case .literal(let v, _): return v.literalSyntax
         case .unary(let op, let e, _): return "\(op.rawValue) \(e.describe)"
         case .binary(let op, let l, let r, _): return "(\(l.describe) \(op.rawValue) \(r.describe))"
-        case .call(let n, let a, _): return "\(n)(" + a.map(\.describe).joined(separator: ", ") + ")"
+        case .call(let f, let a, _): return "\(f.name)(" + a.map(\.describe).joined(separator: ", ") + ")"
         case .bucket(let b, let e, _): return "\(b.name)(\(e.describe))"
-        case .inList(let e, let v, let n): return "\(e.describe) \(n ? "not in" : "in") \(v)"
+        case .inList(let e, let v, let n): return "\(e.describe) \(n ? "not in" : "in") (" + v.map(\.literalSyntax).joined(separator: ", ") + ")"
         case .isNull(let e, let n): return "\(e.describe) is \(n ? "not " : "")null"
-        case .cast(let e, let t): return "\(t.rawValue)(\(e.describe))"
+        case .cast(let e, let t): return "\(t.displayName)(\(e.describe))"
         }
     }
 }

@@ -69,16 +69,7 @@ struct ExprBinder {
     }
 
     func unknownColumn(_ name: String, _ span: SourceSpan) -> Diagnostic {
-        let suggestion = Suggest.didYouMean(name, among: schema.names)
-        var d = Diagnostic("unknown column \"\(name)\"" + suggestion, at: span)
-        if suggestion.isEmpty, AggregateFunction.madeBySummary(name) {
-            // `sort count desc` on the raw rows: count only exists after a summary.
-            d.hint = "\(name) is made by a summary; put one first, as in: count by legend | sort count desc"
-        } else if suggestion.isEmpty {
-            let list = schema.names.prefix(12).joined(separator: ", ") + (schema.names.count > 12 ? ", …" : "")
-            d.hint = "the columns are: \(list)"
-        }
-        return d
+        Diagnostic(.unknownColumn(name, suggestion: Suggest.closest(name, among: schema.names), columns: schema.names), at: span)
     }
 
     /// The column time buckets read when none is named.
@@ -96,7 +87,7 @@ struct ExprBinder {
         switch e {
         case .column(let n, _): return n
         case .literal(.string(let s), _): return "\"\(s)\""
-        case .literal(let v, _): return Arithmetic.text(v)
+        case .literal(let v, _): return v.plainText
         case .call(let f, _, _): return "\(f)(…)"
         default: return "this"
         }
@@ -228,7 +219,7 @@ struct ExprBinder {
                              hint: "write it as a stage: \(name) COLUMN by KEY")
         }
         guard let f = Functions.spec(name) else {
-            throw Diagnostic("unknown function \(name)" + Suggest.didYouMean(name, among: Functions.names), at: span)
+            throw Diagnostic(.unknownFunction(name, suggestion: Suggest.closest(name, among: Functions.names)), at: span)
         }
         guard f.arity.contains(args.count) else {
             throw Diagnostic("\(name) takes \(f.arity.lowerBound == f.arity.upperBound ? "\(f.arity.lowerBound)" : "\(f.arity.lowerBound) to \(f.arity.upperBound)") argument\(f.arity.upperBound == 1 ? "" : "s"), not \(args.count)",
@@ -237,7 +228,7 @@ struct ExprBinder {
         let bound = try args.map(bind)
         switch f.resultType(bound.map(\.type)) {
         case .success(let t):
-            return .call(f.name, bound, t)
+            return .call(f, bound, t)
         case .failure(let e):
             throw Diagnostic(e.message, at: span, usage: f.usage)
         }

@@ -1,52 +1,11 @@
-/// A column as the plan sees it: name, type and how it is shown.
-public struct Field: Sendable, Equatable {
-    public var name: String
-    public var type: DataType
-    public var unit: DisplayUnit
-    /// For text: values have a declared order (weekdays, legends) rather than alphabetical.
-    public var ordered: Bool
-
-    public init(name: String, type: DataType, unit: DisplayUnit = .automatic, ordered: Bool = false) {
-        self.name = name; self.type = type; self.unit = unit; self.ordered = ordered
-    }
-
-    init(_ c: Column) {
-        var ordered = false
-        if case .string(let s) = c.storage { ordered = s.ordered }
-        self.init(name: c.name, type: c.type, unit: c.unit, ordered: ordered)
-    }
-}
-
-/// The columns a plan node produces, with the time zone and time column they carry.
-public struct Schema: Sendable {
-    public var fields: [Field]
-    public var zone: ZoneRules
-    public var timeColumn: String?
-
-    public init(fields: [Field], zone: ZoneRules, timeColumn: String?) {
-        self.fields = fields; self.zone = zone; self.timeColumn = timeColumn
-    }
-
-    init(_ t: Table) {
-        self.init(fields: t.columns.map(Field.init), zone: t.zone, timeColumn: t.timeColumn)
-    }
-
-    public var names: [String] { fields.map(\.name) }
-
-    public func index(of name: String) -> Int? {
-        if let i = fields.firstIndex(where: { $0.name == name }) { return i }
-        let lower = name.lowercased()
-        return fields.firstIndex(where: { $0.name.lowercased() == lower })
-    }
-}
-
-/// What a pipeline computes, independent of how: the executor runs it on columns in memory,
-/// and a SQL backend can translate the same tree. Every node knows its output schema.
+/// What a pipeline computes, independent of how: the in-memory executor runs it on columns,
+/// and a SQL backend can translate the same tree. Every node knows its output schema, and
+/// nothing in a plan is data: kept results are named, not embedded.
 public indirect enum LogicalPlan: Sendable {
-    /// A table of the catalog, by name.
-    case scan(table: String, schema: Schema)
-    /// A result kept by the session (`$3`, `_`), already computed.
-    case values(Table, label: String)
+    /// A table of the catalog or a kept result, by name.
+    case scan(Relation, schema: Schema)
+    /// The loaded tables as rows (`tables`).
+    case tables(current: String?)
     case filter(LogicalPlan, predicate: BoundExpr)
     /// Compute a list of named expressions (select, let, rename).
     case project(LogicalPlan, [NamedExpr], schema: Schema)
@@ -57,41 +16,64 @@ public indirect enum LogicalPlan: Sendable {
     case join(LogicalPlan, LogicalPlan, kind: JoinKind, leftKeys: [BoundExpr], rightKeys: [BoundExpr],
               rightColumns: [Int], schema: Schema)
     /// Add missing buckets of a time key (with zeros in count columns).
-    case fill(LogicalPlan, key: Int, step: FillStep, schema: Schema)
+    case fill(LogicalPlan, FillSpec)
+    /// A table about the input's columns: type, values, nulls, distinct, range.
+    case describe(LogicalPlan)
 
     public var schema: Schema {
         switch self {
         case .scan(_, let s): return s
-        case .values(let t, _): return Schema(t)
+        case .tables: return Schema.tables
         case .filter(let p, _): return p.schema
         case .project(_, _, let s): return s
         case .aggregate(_, _, _, let s): return s
         case .sort(let p, _): return p.schema
         case .limit(let p, _, _): return p.schema
         case .join(_, _, _, _, _, _, let s): return s
-        case .fill(_, _, _, let s): return s
+        case .fill(let p, _): return p.schema
+        case .describe(let p): return Schema.describe(zone: p.schema.zone)
         }
     }
 
-    /// One line per node, for `explain` and tests.
-    public func describe(indent: String = "") -> String {
+    /// The plans this node reads.
+    public var inputs: [LogicalPlan] {
         switch self {
-        case .scan(let t, _): return indent + "scan \(t)"
-        case .values(_, let label): return indent + "values \(label)"
-        case .filter(let p, let e): return indent + "filter \(e.describe)\n" + p.describe(indent: indent + "  ")
-        case .project(let p, let items, _):
-            return indent + "project " + items.map { "\($0.name)=\($0.expr.describe)" }.joined(separator: ", ") + "\n" + p.describe(indent: indent + "  ")
-        case .aggregate(let p, let keys, let aggs, _):
-            return indent + "aggregate " + aggs.map(\.name).joined(separator: ", ") + " by " + keys.map(\.name).joined(separator: ", ")
-                + "\n" + p.describe(indent: indent + "  ")
-        case .sort(let p, let keys):
-            return indent + "sort " + keys.map { $0.expr.describe + ($0.descending ? " desc" : "") }.joined(separator: ", ") + "\n" + p.describe(indent: indent + "  ")
-        case .limit(let p, let n, let o): return indent + "limit \(n) offset \(o)\n" + p.describe(indent: indent + "  ")
-        case .join(let l, let r, let kind, _, _, _, _):
-            return indent + "\(kind.rawValue) join\n" + l.describe(indent: indent + "  ") + "\n" + r.describe(indent: indent + "  ")
-        case .fill(let p, let key, _, _): return indent + "fill #\(key)\n" + p.describe(indent: indent + "  ")
+        case .scan, .tables: return []
+        case .filter(let p, _), .project(let p, _, _), .aggregate(let p, _, _, _), .sort(let p, _),
+             .limit(let p, _, _), .fill(let p, _), .describe(let p):
+            return [p]
+        case .join(let l, let r, _, _, _, _, _): return [l, r]
         }
     }
+}
+
+/// Where a scan reads: a table of the catalog, or a result kept by the session (`$3`, `_`).
+public enum Relation: Sendable, Equatable {
+    case table(String)
+    case result(Int)
+
+    public var label: String {
+        switch self {
+        case .table(let name): return name
+        case .result(let n): return "$\(n)"
+        }
+    }
+}
+
+/// A whole command's work: the plan of its rows and where they go.
+public struct Query: Sendable {
+    public var plan: LogicalPlan
+    public var sink: Sink
+}
+
+/// Where the rows of a query go.
+public enum Sink: Sendable {
+    /// Shown, and kept as a numbered result.
+    case show
+    /// Written to a file (`save`).
+    case save(SaveRequest)
+    /// Drawn (`chart`), for the terminal or into a file.
+    case chart(ChartRequest)
 }
 
 public struct NamedExpr: Sendable {
@@ -110,6 +92,15 @@ public struct BoundAggregate: Sendable {
 public struct BoundSortKey: Sendable {
     public var expr: BoundExpr
     public var descending: Bool
+}
+
+/// What `fill` does, decided when it is bound: the key it steps along, how it steps, the
+/// other keys every combination is made for, and the columns new rows hold zero in.
+public struct FillSpec: Sendable {
+    public var key: Int
+    public var step: FillStep
+    public var otherKeys: [Int]
+    public var zeroColumns: Set<Int>
 }
 
 /// How `fill` steps between buckets.

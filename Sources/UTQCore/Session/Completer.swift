@@ -11,8 +11,16 @@ public struct Completion: Sendable, Equatable {
     public var appendSpace: Bool
 }
 
-extension Session {
-    public func complete(_ line: String, cursor: Int? = nil) -> Completion {
+/// Completes what is typed at the prompt from the registries (verbs, settings, session
+/// commands, help topics), the loaded tables, the columns at that point of the pipeline,
+/// and the files.
+struct Completer {
+    let session: Session
+
+    var workspace: Workspace { session.workspace }
+    var workingDirectory: String { session.workingDirectory }
+
+    func complete(_ line: String, cursor: Int? = nil) -> Completion {
         let bytes = Array(line.utf8)
         let end = min(cursor ?? bytes.count, bytes.count)
         // The word under the cursor: stops at spaces and at pipeline punctuation.
@@ -21,7 +29,7 @@ extension Session {
         while start > 0 && !stops.contains(bytes[start - 1]) { start -= 1 }
         let word = String(decoding: bytes[start..<end], as: UTF8.self)
         let before = String(decoding: bytes[0..<start], as: UTF8.self)
-        // The current stage: text after the last pipe (outside quotes) or `;`.
+        // The current stage: text after the last pipe or `;`.
         let stageText = before.split(separator: "|", omittingEmptySubsequences: false).last.map(String.init) ?? before
         let stageWords = stageText.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         let afterSemicolon = before.split(separator: ";", omittingEmptySubsequences: false).last.map(String.init) ?? before
@@ -31,8 +39,13 @@ extension Session {
         var pool: [String] = []
         var space = true
         if atStageStart {
-            pool = Verbs.names.filter { $0 != "?" }
-            if atLineStart { pool += catalog.names + ["history", ":help", ":save", ":record", ":clear", ":quit"] }
+            // After a pipe, only verbs that can stand in a pipeline.
+            let verbs = atLineStart ? Verbs.all : Verbs.all.filter { $0.role != .statement }
+            pool = verbs.flatMap { [$0.name] + $0.aliases }.filter { $0 != "?" }
+            if atLineStart {
+                pool += workspace.catalog.names
+                pool += SessionCommands.all.map { ":" + $0.name } + SessionCommands.all.filter(\.bare).flatMap { [$0.name] + $0.aliases }
+            }
         } else {
             let verb = stageWords[0].lowercased()
             let spec = Verbs.spec(for: verb)
@@ -41,32 +54,27 @@ extension Session {
             if let last = stageWords.last?.lowercased(), last == "to" || last == "to!", spec?.keywords.contains("to") == true {
                 return Completion(start: start, candidates: files(matching: word), appendSpace: false)
             }
-            switch spec?.completes {
-            case .keyword(let words)? where argIndex == 1:
-                pool = words
-            case .file? where argIndex == 1 || (verb == "save" && argIndex == 1):
-                return Completion(start: start, candidates: files(matching: word), appendSpace: false)
-            case .table? where argIndex == 1 || (spec?.name == "join" && stageWords.count <= 2):
-                pool = catalog.names
-            case .setting?:
-                if argIndex == 1 { pool = Session.settingNames }
-                else {
-                    switch stageWords[1].lowercased() {
-                    case "output": pool = OutputFormat.allCases.map(\.rawValue)
-                    case "timezone", "tz": pool = TimeZoneNames.all + ["UTC"]
-                    case "time": pool = currentColumns(before: before).filter { _ in true }
-                    case "charset": pool = ["unicode", "ascii"]
-                    case "timer", "color", "csv-safe": pool = ["on", "off"]
-                    default: pool = []
-                    }
+            if verb.hasPrefix(":"), SessionCommands.spec(String(verb.dropFirst()))?.spec.name == "help" {
+                pool = Help.topicNames
+            } else {
+                switch spec?.completes {
+                case .keyword(let words)? where argIndex == 1:
+                    pool = words
+                case .file? where argIndex == 1:
+                    return Completion(start: start, candidates: files(matching: word), appendSpace: false)
+                case .table? where argIndex == 1 || (spec?.name == "join" && stageWords.count <= 2):
+                    pool = workspace.catalog.names
+                case .setting?:
+                    if argIndex == 1 { pool = SettingsRegistry.names }
+                    else { pool = SettingsRegistry.spec(stageWords[1])?.values(session) ?? [] }
+                case .topic?:
+                    pool = Help.topicNames
+                default:
+                    pool = currentColumns(before: before) + (spec?.keywords ?? []) + TimeBucket.names + Functions.all.map(\.name)
+                    if word.hasPrefix("$") { pool = workspace.results.keys.sorted().map { "$\($0)" } }
                 }
-            case .none? where verb == "help" || verb == "?":
-                pool = Verbs.names + Functions.all.map(\.name) + HelpTopics.buckets.map(\.name) + ["functions", "buckets", "settings", "syntax"]
-            default:
-                pool = currentColumns(before: before) + (spec?.keywords ?? []) + TimeBucket.names + Functions.all.map(\.name)
-                if word.hasPrefix("$") { pool = results.keys.sorted().map { "$\($0)" } }
+                if spec?.name == "load" && argIndex > 1 { pool = spec?.keywords ?? [] }
             }
-            if spec?.name == "load" && argIndex > 1 { pool = ["as", "at"] }
         }
         let lower = word.lowercased()
         var matches = Array(Set(pool.filter { $0.lowercased().hasPrefix(lower) })).sorted { TextOrder.less($0, $1) }
@@ -86,25 +94,21 @@ extension Session {
         if let bar = text.lastIndex(of: "|") { text = String(text[..<bar]) } else { text = "" }
         if !text.trimmingCharacters(in: .whitespaces).isEmpty {
             let source = SourceText(name: "<completion>", text: text)
-            if let command = Script.commands(in: source).last, command.lexError == nil {
-                var parser = Parser(source: source, tokens: command.tokens)
-                if let statement = try? parser.parseStatement(), case .pipeline(let p) = statement {
-                    let binder = Binder(context: bindContext)
-                    if var plan = try? binder.source(p.source) {
-                        var ok = true
-                        for stage in p.stages {
-                            guard let next = try? binder.bind(stage, input: plan) else { ok = false; break }
-                            plan = next
-                        }
-                        if ok { return plan.schema.names }
-                    }
+            if let command = Script.commands(in: source).last, let statement = try? Session.parse(command) {
+                let binder = Binder(context: workspace.bindContext)
+                var pipeline: Pipeline? = nil
+                switch statement {
+                case .query(let p), .assign(_, let p, _): pipeline = p
+                case .command(let stage): pipeline = (stage.syntax as? ExplainVerb.Syntax)?.pipeline
+                case .session: break
                 }
+                if let pipeline, let query = try? binder.bind(pipeline) { return query.plan.schema.names }
             }
         }
         // A line starting with a table name completes that table's columns.
         let first = before.split(whereSeparator: { $0 == " " || $0 == "|" }).first.map(String.init)
-        if let first, let name = catalog.resolve(first), let t = catalog[name] { return t.columnNames }
-        if let name = currentTable, let t = catalog[name] { return t.columnNames }
+        if let first, let name = workspace.catalog.resolve(first), let t = workspace.catalog[name] { return t.columnNames }
+        if let name = workspace.currentTable, let t = workspace.catalog[name] { return t.columnNames }
         return []
     }
 

@@ -1,48 +1,71 @@
 /// The text of `help`, made from the registries of verbs, functions, buckets and settings,
 /// so it cannot drift from what the parser accepts.
 public enum Help {
+    /// One thing `help` explains: the names it answers to, the examples it shows (the tests
+    /// run every one), and its text.
+    public struct Topic: Sendable {
+        public let names: [String]
+        public let examples: [String]
+        let text: @Sendable () -> String
+
+        public var name: String { names[0] }
+    }
+
+    /// The registry of help: every verb, bucket, function, setting, session command, kind
+    /// of chart and general topic, in the order a name is looked up (hour is first a bucket,
+    /// then also the function hour(t); set is the verb, settings the list).
+    public static let registry: [Topic] = {
+        var topics: [Topic] = []
+        for spec in Verbs.all {
+            let names = spec.name == "pNN" ? ["p90", "pnn"] : [spec.name] + spec.aliases
+            topics.append(Topic(names: names, examples: spec.examples) { verb(spec) })
+        }
+        for b in HelpTopics.buckets {
+            let call = b.name == "every" ? "" : "\nAlso a function, to read another time column: \(b.name)(dropped_off_at).\n"
+            topics.append(Topic(names: [b.name] + b.aliases, examples: b.examples) { entry(b) + call })
+        }
+        for f in Functions.all {
+            topics.append(Topic(names: [f.name] + f.aliases, examples: f.examples) { function(f) })
+        }
+        for s in SettingsRegistry.all {
+            topics.append(Topic(names: [s.name] + s.aliases, examples: s.examples) { setting(s) })
+        }
+        for c in SessionCommands.all {
+            topics.append(Topic(names: [":" + c.name] + c.aliases.map { ":" + $0 }, examples: []) { command(c) })
+        }
+        for t in HelpTopics.topics {
+            topics.append(Topic(names: [t.name] + t.aliases, examples: t.examples) { entry(t) })
+        }
+        for k in ChartKind.allCases {
+            topics.append(Topic(names: [k.rawValue] + k.aliases, examples: k.examples) { chartKind(k) })
+        }
+        topics.append(Topic(names: ["functions"], examples: []) { functions() })
+        topics.append(Topic(names: ["buckets", "time"], examples: []) { list("Time buckets", HelpTopics.buckets.map { ($0.name, $0.summary) }) })
+        topics.append(Topic(names: ["settings"], examples: []) { list("Settings (set NAME VALUE; set alone shows their values)", SettingsRegistry.all.map { ($0.name, $0.summary) }) })
+        topics.append(Topic(names: ["commands", "session"], examples: []) { commands() })
+        topics.append(Topic(names: ["charts", "kinds"], examples: []) { charts() })
+        topics.append(Topic(names: ["tour"], examples: []) { Tour.help })
+        return topics
+    }()
+
     public static func text(for topic: String?, span: SourceSpan? = nil) throws -> String {
         guard var topic = topic?.trimmingCharacters(in: .whitespaces).lowercased(), !topic.isEmpty else { return overview() }
         topic = topic.split(separator: " ").joined(separator: " ")
         // `help chart bar` is the same as `help bar`.
         if topic.hasPrefix("chart "), let kind = ChartKind.named(String(topic.dropFirst(6))) { return chartKind(kind) }
-        if let spec = Verbs.spec(for: topic) { return verb(spec) }
-        // Buckets before functions: hour is first a bucket (count by hour), then also hour(t).
-        if let b = HelpTopics.buckets.first(where: { $0.name == topic }) {
-            let call = b.name == "every" ? "" : "\nAlso a function, to read another time column: \(b.name)(dropped_off_at).\n"
-            return entry(b) + call
-        }
-        if let f = Functions.spec(topic) { return function(f) }
-        if let s = HelpTopics.settings.first(where: { $0.name == topic || $0.aliases.contains(topic) }) { return entry(s) }
-        if let t = HelpTopics.topics.first(where: { $0.name == topic || $0.aliases.contains(topic) }) { return entry(t) }
-        if let kind = ChartKind.named(topic) { return chartKind(kind) }
-        switch topic {
-        case "functions": return functions()
-        case "buckets", "time": return list("Time buckets", HelpTopics.buckets)
-        case "settings", "set": return list("Settings (set NAME VALUE)", HelpTopics.settings)
-        case "charts", "kinds": return charts()
-        case "tour": return Tour.help
-        default: break
-        }
+        if let found = registry.first(where: { $0.names.contains(topic) }) { return found.text() }
+        if AggregateFunction.percentile(from: topic) != nil, let p = registry.first(where: { $0.names.contains("p90") }) { return p.text() }
         throw Diagnostic("no help on \"\(topic)\"" + Suggest.didYouMean(topic, among: topicNames), at: span,
                          hint: "type help for the list of verbs and topics")
     }
 
-    /// Every name `help` knows, for suggestions.
-    static var topicNames: [String] {
-        Verbs.names + Functions.all.map(\.name) + HelpTopics.buckets.map(\.name) + HelpTopics.settings.map(\.name)
-            + HelpTopics.topics.flatMap { [$0.name] + $0.aliases } + ChartKind.allCases.map(\.rawValue)
-            + ["functions", "buckets", "settings", "charts", "tour"]
-    }
+    /// Every name `help` knows, for suggestions and completion.
+    public static var topicNames: [String] { registry.flatMap(\.names).filter { $0 != "?" && $0 != "pnn" } }
 
-    /// Each topic of help with the examples it shows: every verb, function, bucket, setting,
-    /// kind of chart and general topic. The tests run every example, so help cannot drift
-    /// from the language.
+    /// Each topic of help with the examples it shows. The tests run every example, so help
+    /// cannot drift from the language.
     public static var topics: [(topic: String, examples: [String])] {
-        Verbs.all.map { ($0.name == "pNN" ? "p90" : $0.name, $0.examples) }
-            + Functions.all.map { ($0.name, $0.examples) }
-            + (HelpTopics.buckets + HelpTopics.settings + HelpTopics.topics).map { ($0.name, $0.examples) }
-            + ChartKind.allCases.map { ($0.rawValue, $0.examples) }
+        registry.filter { !$0.examples.isEmpty }.map { ($0.name, $0.examples) }
     }
 
     public static func overview() -> String {
@@ -56,7 +79,7 @@ public enum Help {
             }
             out += "\n"
         }
-        out += "More: help VERB, help functions, help buckets, help settings, help charts, help syntax.\n"
+        out += "More: help VERB, help functions, help buckets, help settings, help charts, help syntax, help commands.\n"
         out += "Teaching: help notebooks (results, :save, :record, utq notebook, --step), help tour.\n"
         out += "A line runs on the current table; start it with a table name to use another: rides | count by hour.\n"
         return out
@@ -87,6 +110,25 @@ public enum Help {
         return out
     }
 
+    static func setting(_ s: SettingSpec) -> String {
+        var out = "\(s.name) — \(s.summary)\n\n  set \(s.name) VALUE\n"
+        if !s.aliases.isEmpty { out += "  (also: " + s.aliases.joined(separator: ", ") + ")\n" }
+        if !s.details.isEmpty { out += "\n" + s.details + "\n" }
+        out += "\nExamples\n" + s.examples.map { "  " + $0 }.joined(separator: "\n") + "\n"
+        return out
+    }
+
+    static func command(_ c: SessionCommandSpec) -> String {
+        var out = ":\(c.name) — \(c.summary)\n\n  \(c.usage.hasPrefix(":") || c.bare ? c.usage : ":" + c.usage)\n"
+        if c.bare { out += "  (also without the colon, alone on a line: \(c.name))\n" }
+        return out
+    }
+
+    static func commands() -> String {
+        "Session commands (about the session, not the data)\n"
+            + SessionCommands.all.map { "  " + $0.usage.padding(toLength: 40, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n") + "\n"
+    }
+
     static func entry(_ e: HelpTopics.Entry) -> String {
         var out = "\(e.name) — \(e.summary)\n"
         if !e.details.isEmpty { out += "\n" + e.details + "\n" }
@@ -108,8 +150,8 @@ public enum Help {
             + "\n\nOptions and files: help chart.\n"
     }
 
-    static func list(_ title: String, _ entries: [HelpTopics.Entry]) -> String {
-        title + "\n" + entries.map { "  " + $0.name.padding(toLength: 12, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n") + "\n"
+    static func list(_ title: String, _ entries: [(name: String, summary: String)]) -> String {
+        title + "\n" + entries.map { "  " + $0.name.padding(toLength: 14, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n") + "\n"
     }
 }
 

@@ -24,26 +24,6 @@ public enum HelpTopics {
               examples: ["count by every 1m", "count by legend, every 2m | limit 6"]),
     ]
 
-    public static let settings: [Entry] = [
-        Entry(name: "output", summary: "How results print: table, csv, tsv, json, ndjson or markdown.", details: "", examples: ["set output csv", "set output table"]),
-        Entry(name: "timezone", summary: "The current table's time zone; buckets follow it.",
-              details: "Times that were written with an offset keep their instant; times written without one keep their wall-clock reading.",
-              examples: ["set timezone Europe/Oslo"]),
-        Entry(name: "time", summary: "The column that hour, day, every 15m … read.", details: "", examples: ["set time time"]),
-        Entry(name: "width", summary: "The width results and charts are drawn to (default: the terminal's).", details: "", examples: ["set width 100"]),
-        Entry(name: "height", summary: "The lines charts size their plots to (default: the terminal's; LINES).",
-              details: "Column, line and histogram plots take about half of it; a map takes most of it.", examples: ["set height 40"]),
-        Entry(name: "timer", summary: "on: print how long each command took.", details: "", examples: ["set timer on", "set timer off"]),
-        Entry(name: "maxrows", summary: "The most rows a result prints; longer ones show head and tail.", details: "", examples: ["set maxrows 60"]),
-        Entry(name: "charset", summary: "unicode (default) or ascii: the characters tables and charts are drawn with.", details: "", examples: ["set charset ascii", "set charset unicode"]),
-        Entry(name: "color", summary: "on or off: colour in the terminal (on by default when the output is a terminal and NO_COLOR is not set).",
-              details: "", examples: ["set color off", "set color on"], aliases: ["colour"]),
-        Entry(name: "csv-safe", summary: "on: cells that start with = + - @ are written with a ' in CSV, so spreadsheets do not run them.", details: "", examples: ["set csv-safe on", "set csv-safe off"]),
-        Entry(name: "memory-limit", summary: "The most memory a load may take: a size such as 2GB, or auto (what the system has free).",
-              details: "A file whose columns would not fit is refused before anything is read, with a message that says how much it needs.",
-              examples: ["set memory-limit 2GB", "set memory-limit auto"]),
-    ]
-
     public static let topics: [Entry] = [
         Entry(name: "syntax", summary: "How a command is written.", details: """
         A command is a pipeline of stages joined by |, read left to right:

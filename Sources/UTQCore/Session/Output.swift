@@ -33,15 +33,3 @@ public struct CommandOutcome: Sendable {
 
     public var succeeded: Bool { error == nil }
 }
-
-/// Settings a user changes with `set`.
-public struct Settings: Sendable {
-    public var output: OutputFormat = .table
-    public var timer = false
-    public var render = RenderOptions()
-    public var csvSafe = false
-    /// `--force` on the command line: `save` replaces files as `save!` does.
-    public var replaceFiles = false
-    /// Bytes a load may take (`set memory-limit`); nil: what the system has free.
-    public var memoryLimit: Int?
-}

@@ -1,28 +1,23 @@
 import Foundation
 
-/// A session: loaded tables, numbered results and settings. Text goes in, outputs come out;
-/// the REPL, batch scripts, notebooks and tests all drive this same type.
+/// A session: text goes in, outputs come out. The REPL, batch scripts, notebooks and tests
+/// all drive this same type. Its parts each have one job: the workspace holds tables and
+/// results, the interpreter runs statements, the backend runs plans, the file output
+/// writes files, and the completer completes text.
 public final class Session: @unchecked Sendable {
-    public private(set) var catalog = Catalog()
-    public private(set) var currentTable: String?
-    public private(set) var results: [Int: Table] = [:]
-    public private(set) var lastResult: Int?
-    private var nextResult = 1
+    public let workspace = Workspace()
     public var settings = Settings()
     /// Zone for times written without an offset.
     public var defaultZone: ZoneRules
-    public var workingDirectory: String
+    public var files: FileOutput
+    /// What runs the plans.
+    public var backend: any Backend = MemoryBackend()
     /// Set from outside (Ctrl-C) to stop the running command.
     public let cancel: CancellationFlag
     /// How far the running load has got; the shell may draw it.
     public let progress = LoadProgress()
     /// Commands that succeeded, for `:save` and `history`.
     public private(set) var history: [String] = []
-    /// The group keys of results and named tables that came from a summary (`$3`, `busy`),
-    /// so a chart of them later still knows which columns name the bars.
-    var summaryKeys: [String: [String]] = [:]
-    /// Called by meta commands the client handles, with the argument.
-    public var metaHandler: (@Sendable (String, String?) -> Output?)?
     /// The notebook being made (`utq notebook`): each command, heading and paragraph goes in.
     public var notebook: Notebook?
     /// The file `:record` writes to.
@@ -32,10 +27,20 @@ public final class Session: @unchecked Sendable {
 
     public init(workingDirectory: String = FileManager.default.currentDirectoryPath, defaultZone: ZoneRules = .local,
                 cancel: CancellationFlag = CancellationFlag()) {
-        self.workingDirectory = workingDirectory
+        self.files = FileOutput(workingDirectory: workingDirectory)
         self.defaultZone = defaultZone
         self.cancel = cancel
     }
+
+    public var workingDirectory: String {
+        get { files.workingDirectory }
+        set { files.workingDirectory = newValue }
+    }
+
+    public var catalog: Catalog { workspace.catalog }
+    public var currentTable: String? { workspace.currentTable }
+    public var results: [Int: Table] { workspace.results }
+    public var lastResult: Int? { workspace.lastResult }
 
     // MARK: running text
 
@@ -61,25 +66,30 @@ public final class Session: @unchecked Sendable {
         return errors
     }
 
+    /// Parses a command into its statement, without running anything.
+    public static func parse(_ command: ScriptCommand) throws -> Statement {
+        if let e = command.lexError { throw e }
+        var parser = Parser(source: command.source, tokens: command.tokens)
+        return try parser.parseStatement()
+    }
+
     /// Runs one command.
     public func execute(_ command: ScriptCommand) -> CommandOutcome {
         cancel.reset()
         var outcome = CommandOutcome()
         do {
-            if let e = command.lexError { throw e }
-            var parser = Parser(source: command.source, tokens: command.tokens)
-            let statement = try parser.parseStatement()
+            let statement = try Session.parse(command)
             let started = DispatchTime.now()
-            try perform(statement, source: command.source, into: &outcome)
+            try Interpreter(session: self, source: command.source).perform(statement, into: &outcome)
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
             for i in outcome.outputs.indices {
                 if case .table(var r) = outcome.outputs[i] { r.elapsed = elapsed; outcome.outputs[i] = .table(r) }
             }
             // The time of a command, not of the setting that asks for it.
             var isSetting = false
-            if case .pipeline(let p) = statement, p.stages.count == 1, case .set = p.stages[0].args { isSetting = true }
+            if case .command(let stage) = statement, stage.verb == SetVerb.spec.name { isSetting = true }
             if settings.timer && !isSetting { outcome.outputs.append(.info("time: " + Session.formatSeconds(elapsed))) }
-            if case .meta = statement {} else { history.append(command.text) }
+            if case .session = statement {} else { history.append(command.text) }
         } catch var d as Diagnostic {
             d.source = d.source ?? command.source
             if d.span == nil { d.span = command.span }
@@ -105,119 +115,15 @@ public final class Session: @unchecked Sendable {
         return outcome
     }
 
+    /// Tab completion for a line typed so far.
+    public func complete(_ line: String, cursor: Int? = nil) -> Completion {
+        Completer(session: self).complete(line, cursor: cursor)
+    }
+
+    func appendHistory(_ line: String) { history.append(line) }
+
     static func formatSeconds(_ s: Double) -> String {
         s < 1 ? NumberText.fixed(s * 1000, decimals: s < 0.01 ? 2 : 1) + " ms" : NumberText.fixed(s, decimals: 2) + " s"
-    }
-
-    // MARK: statements
-
-    func perform(_ statement: Statement, source: SourceText, into outcome: inout CommandOutcome) throws {
-        switch statement {
-        case .pipeline(let p):
-            try runPipeline(p, source: source, into: &outcome)
-        case .assign(let name, let p, let span):
-            // `let d = weekday | sort d` names a column, not a table called weekday: when the
-            // word after = is no table, the line adds a column and goes on.
-            if case .table(let word, let wordSpan) = p.source, catalog.resolve(word) == nil {
-                let derive = Stage(verb: "let", span: span, args: .derive([(name, .column(word, wordSpan))]))
-                let rewritten = Pipeline(source: .current, stages: [derive] + p.stages, span: p.span)
-                try runPipeline(rewritten, source: source, into: &outcome)
-                return
-            }
-            var inner = CommandOutcome()
-            try runPipeline(p, source: source, into: &inner)
-            guard let last = inner.outputs.last(where: { if case .table = $0 { return true } else { return false } }),
-                  case .table(let result) = last else {
-                throw Diagnostic("let \(name) = … needs a pipeline that gives a table", at: span)
-            }
-            var t = result.table
-            t.name = name
-            catalog.put(t)
-            summaryKeys[name] = result.number.flatMap { summaryKeys["$\($0)"] }
-            outcome.outputs.append(contentsOf: inner.outputs.filter { if case .table = $0 { return false } else { return true } })
-            outcome.outputs.append(.table(result))
-            outcome.outputs.append(.info("\(name): kept as a table (\(NumberText.grouped(t.rowCount)) rows)"))
-        case .meta(let command, let argument, let span):
-            try meta(command, argument, span, into: &outcome)
-        }
-    }
-
-    func meta(_ command: String, _ argument: String?, _ span: SourceSpan, into outcome: inout CommandOutcome) throws {
-        switch command {
-        case "quit", "exit":
-            outcome.quit = true
-        case "history":
-            let lines = history.enumerated().map { "\(String($0.offset + 1).leftPadded(4))  \($0.element)" }
-            outcome.outputs.append(.text(lines.isEmpty ? "(no commands yet)\n" : lines.joined(separator: "\n") + "\n"))
-        case "save", "save!":
-            guard let argument, !argument.isEmpty else {
-                throw Diagnostic(":save needs a file name, as in :save lesson.utq", at: span)
-            }
-            let path = resolve(argument, relativeTo: nil)
-            let text = "# utq session\n" + history.joined(separator: "\n") + "\n"
-            do {
-                try AtomicFile.write(Array(text.utf8), to: path, replace: command == "save!" || settings.replaceFiles)
-            } catch let e as AtomicFile.Failure {
-                throw Diagnostic(e.message(argument), at: span, hint: e.exists ? "write :save! \(argument) to replace it" : nil)
-            }
-            outcome.outputs.append(.info("saved \(history.count) commands to \(argument)"))
-        case "clear":
-            results = [:]; lastResult = nil; nextResult = 1
-            summaryKeys = summaryKeys.filter { !$0.key.hasPrefix("$") }
-            // Numbering starts again from [1]: a saved script must clear too, or its $n
-            // would name other results when it runs again.
-            history.append(":clear")
-            outcome.outputs.append(.info("results cleared"))
-        case "record", "record!":
-            try record(argument, replace: command == "record!", span: span, into: &outcome)
-        default:
-            if let handler = metaHandler, let out = handler(command, argument) {
-                outcome.outputs.append(out)
-            } else {
-                throw Diagnostic(":\(command) is not available here", at: span)
-            }
-        }
-    }
-
-    /// Keeps a table as a numbered result.
-    func keep(_ t: Table) -> Int {
-        let n = nextResult
-        nextResult += 1
-        results[n] = t
-        lastResult = n
-        return n
-    }
-
-    var bindContext: BindContext {
-        BindContext(catalog: catalog, results: results, lastResult: lastResult, currentTable: currentTable)
-    }
-
-    // MARK: catalog changes used by commands
-
-    func put(_ tables: [Table], makeCurrent: Bool) {
-        for t in tables { catalog.put(t); summaryKeys[t.name] = nil }
-        if makeCurrent, let first = tables.first { currentTable = first.name }
-    }
-
-    func use(_ name: String) { currentTable = name }
-
-    func replaceTable(_ t: Table) { catalog.put(t) }
-
-    /// A path as the user wrote it, made absolute: relative to the working directory, or to
-    /// the script's folder when the file is only found there.
-    func resolve(_ path: String, relativeTo source: SourceText?) -> String {
-        var p = path
-        if p.hasPrefix("~/") { p = NSHomeDirectory() + String(p.dropFirst(1)) }
-        if p.hasPrefix("/") { return p }
-        let fromCwd = (workingDirectory as NSString).appendingPathComponent(p)
-        if FileManager.default.fileExists(atPath: fromCwd) { return fromCwd }
-        if let source, source.name.contains("/") || source.name.hasSuffix(".utq") {
-            let dir = ((source.name as NSString).deletingLastPathComponent as NSString)
-            let base = dir.isAbsolutePath ? dir as String : (workingDirectory as NSString).appendingPathComponent(dir as String)
-            let fromScript = (base as NSString).appendingPathComponent(p)
-            if FileManager.default.fileExists(atPath: fromScript) { return fromScript }
-        }
-        return fromCwd
     }
 }
 

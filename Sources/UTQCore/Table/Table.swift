@@ -9,6 +9,9 @@ public struct Table: Sendable {
     public var timeColumn: String?
     /// What one row is called in summaries ("entries", "rides", "rows").
     public var rowNoun: String
+    /// The key columns when the table holds a summary's rows (`let busy = count by hour`),
+    /// so a chart of it later still knows which columns name the bars.
+    public var groupKeys: [String]?
 
     public init(name: String, columns: [Column], zone: ZoneRules = .utc, timeColumn: String? = nil, rowNoun: String = "rows") {
         self.name = name

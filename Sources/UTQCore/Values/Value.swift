@@ -91,3 +91,19 @@ public enum NumberText {
         return n < 0 ? "-" + out : out
     }
 }
+
+extension Value {
+    /// The value as plain text: text as it is, numbers in full, times in ISO 8601 (UTC),
+    /// null as nothing. For names made from values and for text functions.
+    public var plainText: String {
+        switch self {
+        case .string(let s): return s
+        case .int(let x): return String(x)
+        case .double(let x): return NumberText.double(x)
+        case .bool(let b): return b ? "true" : "false"
+        case .timestamp(let t): return TimeText.iso(t, zone: .utc)
+        case .duration(let d): return TimeText.duration(d)
+        case .null: return ""
+        }
+    }
+}

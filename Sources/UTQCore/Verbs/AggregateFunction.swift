@@ -27,19 +27,22 @@ public enum AggregateFunction: Sendable, Hashable {
         }
     }
 
+    /// Other words for a summary, each also a verb: `total x by legend` is `sum x by legend`.
+    static let aliasTable: [String: [String]] = [
+        "sum": ["total"], "avg": ["mean", "average"], "stddev": ["sd", "stdev"],
+    ]
+
+    static func aliases(of name: String) -> [String] { aliasTable[name] ?? [] }
+
+    static let plain: [AggregateFunction] = [.count, .sum, .avg, .min, .max, .median, .stddev, .first, .last]
+
     public static func named(_ word: String) -> AggregateFunction? {
-        switch word.lowercased() {
-        case "count", "n": return .count
-        case "sum", "total": return .sum
-        case "avg", "mean", "average": return .avg
-        case "min": return .min
-        case "max": return .max
-        case "median": return .median
-        case "stddev", "sd", "stdev": return .stddev
-        case "first": return .first
-        case "last": return .last
-        default: return percentile(from: word.lowercased()).map { .percentile($0) }
-        }
+        let w = word.lowercased()
+        // `n` counts too, after a comma (`avg x, n by legend`); it is no verb, since a column
+        // called n is common.
+        if w == "n" { return .count }
+        if let f = plain.first(where: { $0.name == w || aliases(of: $0.name).contains(w) }) { return f }
+        return percentile(from: w).map { .percentile($0) }
     }
 
     /// `p5`, `p90`, `p99` → 5, 90, 99.

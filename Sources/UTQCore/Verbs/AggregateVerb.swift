@@ -7,8 +7,8 @@ enum AggregateVerb {
     named column: hour(dropped_off_at). There is one row per combination present.
     """
 
-    static func make(_ name: String, aliases: [String] = [], usage: String, summary: String, examples: [String]) -> VerbSpec {
-        VerbSpec(name: name, aliases: aliases, category: .summary, usage: usage, summary: summary,
+    static func make(_ name: String, usage: String, summary: String, examples: [String]) -> VerbSpec {
+        VerbSpec(name: name, aliases: AggregateFunction.aliases(of: name), category: .summary, usage: usage, summary: summary,
                  details: keyHelp, examples: examples, keywords: ["by", "as", "distinct", "every"], parse: parse)
     }
 
@@ -19,7 +19,7 @@ enum AggregateVerb {
                         "count by every 15m", "count by weekday"]),
         make("sum", usage: "sum COL [as NAME] [, AGG …] [by KEY, …]",
              summary: "Add up a numeric column per group.", examples: ["sum x by legend"]),
-        make("avg", aliases: ["mean", "average"], usage: "avg COL [as NAME] [, AGG …] [by KEY, …]",
+        make("avg", usage: "avg COL [as NAME] [, AGG …] [by KEY, …]",
              summary: "The mean of a numeric column per group (nulls are left out).",
              examples: ["avg angle by legend", "avg angle, count by legend"]),
         make("min", usage: "min COL [, AGG …] [by KEY, …]", summary: "The smallest value per group.",
@@ -28,7 +28,7 @@ enum AggregateVerb {
              examples: ["max x by legend"]),
         make("median", usage: "median COL [, AGG …] [by KEY, …]", summary: "The middle value per group.",
              examples: ["median y by legend"]),
-        make("stddev", aliases: ["sd", "stdev"], usage: "stddev COL [, AGG …] [by KEY, …]",
+        make("stddev", usage: "stddev COL [, AGG …] [by KEY, …]",
              summary: "The sample standard deviation per group.", examples: ["stddev angle by legend"]),
         make("first", usage: "first COL [, AGG …] [by KEY, …]", summary: "The first value per group, in row order.",
              examples: ["first time by legend"]),
@@ -40,7 +40,20 @@ enum AggregateVerb {
                                      summary: "A percentile per group: p50 is the median, p90 the value 90 % of rows are at or below.",
                                      examples: ["p90 x by legend", "p10 y, p90 y by legend"])
 
-    static let parse: @Sendable (inout Parser, Token) throws -> StageArgs = { p, verb in
+    struct Syntax: StageSyntax {
+        var items: [AggregateItem]
+        var keys: [GroupKey]
+
+        var syntax: String {
+            items.map(\.syntax).joined(separator: ", ") + (keys.isEmpty ? "" : " by " + keys.map(\.syntax).joined(separator: ", "))
+        }
+
+        func bind(_ input: LogicalPlan, _ binder: Binder) throws -> LogicalPlan {
+            try AggregateBinder(schema: input.schema).bind(items, keys, input: input)
+        }
+    }
+
+    static let parse: @Sendable (inout Parser, Token) throws -> any VerbSyntax = { p, verb in
         var items: [AggregateItem] = []
         var first: Token? = verb
         while true {
@@ -72,7 +85,7 @@ enum AggregateVerb {
         if p.eatKeyword("by") {
             repeat { keys.append(try parseKey(&p)) } while p.eatSymbol(.comma)
         }
-        return .aggregate(items, by: keys)
+        return Syntax(items: items, keys: keys)
     }
 
     static func parseKey(_ p: inout Parser) throws -> GroupKey {

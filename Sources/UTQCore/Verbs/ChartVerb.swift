@@ -2,7 +2,7 @@
 
 enum ChartVerb {
     static let spec = VerbSpec(
-        name: "chart", aliases: ["plot"], category: .output,
+        name: "chart", aliases: ["plot"], category: .output, role: .sink,
         usage: "chart KIND [COLUMN] [options] [to FILE]   (to! FILE replaces an existing file)",
         summary: "Draw the result: bar, column, line, spark, hist, heatmap or map.",
         details: details,
@@ -59,7 +59,7 @@ enum ChartVerb {
         return lines.joined(separator: "\n")
     }
 
-    static func parse(_ p: inout Parser, _ verb: Token) throws -> StageArgs {
+    static func parse(_ p: inout Parser, _ verb: Token) throws -> ChartRequest {
         var replace = false
         if p.current.isSymbol(.bang) && !p.current.spaceBefore { p.advance(); replace = true }
         let kinds = ChartKind.allCases.map(\.rawValue).joined(separator: ", ")
@@ -112,7 +112,7 @@ enum ChartVerb {
                 throw Diagnostic(message, at: token.span, hint: "options: " + names.joined(separator: ", ") + ", to FILE")
             }
         }
-        return .chart(request)
+        return request
     }
 
     static func read(_ option: ChartOptions.Spec, into options: inout ChartOptions, _ p: inout Parser, at span: SourceSpan) throws {
@@ -156,5 +156,46 @@ enum ChartVerb {
             whole = span.union(t.span)
         }
         options.spans[option.name] = whole
+    }
+}
+
+/// `chart KIND [COLUMN] [options] [to FILE]`: which chart to draw from the rows that reach
+/// it, and where to put it. The kinds and options are listed in `ChartKind` and `ChartOptions`.
+public struct ChartRequest: SinkSyntax {
+    public var kind: ChartKind
+    /// The column to measure (hist: the column to bin; map: the column that picks the glyph).
+    public var column: String?
+    public var options: ChartOptions
+    /// `to FILE`: .svg for a picture, .txt for the drawing as it prints.
+    public var file: String?
+    /// `to! FILE` (or `chart! …`): replace a file that exists.
+    public var replace: Bool
+    public var span: SourceSpan
+    public var columnSpan: SourceSpan?
+    public var fileSpan: SourceSpan?
+
+    public init(kind: ChartKind, column: String? = nil, options: ChartOptions = ChartOptions(), file: String? = nil,
+                replace: Bool = false, span: SourceSpan = SourceSpan(0, 0), columnSpan: SourceSpan? = nil, fileSpan: SourceSpan? = nil) {
+        self.kind = kind; self.column = column; self.options = options; self.file = file; self.replace = replace
+        self.span = span; self.columnSpan = columnSpan; self.fileSpan = fileSpan
+    }
+
+    public var syntax: String {
+        var parts = [kind.rawValue]
+        if let column { parts.append(column) }
+        for name in options.spans.keys.sorted() { parts.append(name) }
+        if let file { parts.append((replace ? "to! " : "to ") + file.quoted) }
+        return parts.joined(separator: " ")
+    }
+
+    func bind(_ input: LogicalPlan, _ binder: Binder) throws -> Sink {
+        if let file {
+            let lower = file.lowercased()
+            guard lower.hasSuffix(".svg") || lower.hasSuffix(".txt") else {
+                throw Diagnostic("cannot tell what to write to \(file) from its name", at: fileSpan ?? span,
+                                 hint: "end it with .svg (a picture) or .txt (the drawing as it prints)")
+            }
+        }
+        return .chart(self)
     }
 }

@@ -33,11 +33,11 @@ import Testing
             }
             for w in result.warnings {
                 var w = w
-                w.path = Session.asWritten(w.path, full: full, written: feed)
+                w.path = Interpreter.asWritten(w.path, full: full, written: feed)
                 out += "  warning: \(w)\n"
             }
         } catch var e as LoadError {
-            e.path = Session.asWritten(e.path, full: full, written: feed)
+            e.path = Interpreter.asWritten(e.path, full: full, written: feed)
             out += "failed: \(e)\n"
         } catch {
             out += "failed: \(error)\n"

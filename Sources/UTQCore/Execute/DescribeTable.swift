@@ -38,10 +38,11 @@ enum Describe {
         ], zone: t.zone)
     }
 
-    static func textColumn(_ name: String, _ values: [String]) -> Column {
+    /// A text column from strings; empty strings are null unless told otherwise.
+    static func textColumn(_ name: String, _ values: [String], emptyIsNull: Bool = true) -> Column {
         var interner = ByteInterner()
         let codes = values.map { interner.intern($0) }
-        let valid = BehaviourMapper.bitmap(values.map { !$0.isEmpty })
+        let valid = emptyIsNull ? BehaviourMapper.bitmap(values.map { !$0.isEmpty }) : nil
         return Column(name: name, storage: .string(StringStorage(codes: codes, dictionary: interner.strings().isEmpty ? [""] : interner.strings())), validity: valid)
     }
 }

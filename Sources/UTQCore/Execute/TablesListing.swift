@@ -1,0 +1,26 @@
+/// `tables`: the loaded tables as rows.
+enum TablesListing {
+    static func table(_ catalog: Catalog, current: String?) -> Table {
+        let names = catalog.names
+        var rows: [Int64] = [], cols: [Int64] = [], spans: [String] = [], zones: [String] = []
+        for n in names {
+            let t = catalog[n]!
+            rows.append(Int64(t.rowCount))
+            cols.append(Int64(t.columns.count))
+            if let (lo, hi) = t.timeRange() {
+                let unit = t.timeSpanUnit
+                spans.append(TimeText.display(lo, zone: t.zone, unit: unit) + " → " + TimeText.display(hi, zone: t.zone, unit: unit))
+            } else { spans.append("") }
+            zones.append(t.zone.identifier)
+        }
+        let marks = names.map { $0 == current ? "*" : "" }
+        return Table(name: "tables", columns: [
+            Describe.textColumn("table", names, emptyIsNull: false),
+            Column(name: "rows", storage: .int(rows)),
+            Column(name: "columns", storage: .int(cols)),
+            Describe.textColumn("time span", spans),
+            Describe.textColumn("zone", zones, emptyIsNull: false),
+            Describe.textColumn("current", marks),
+        ], zone: .utc)
+    }
+}

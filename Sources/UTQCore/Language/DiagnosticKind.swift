@@ -1,0 +1,77 @@
+/// The kinds of error a user meets most, with what is needed to word them. Tests assert
+/// the kind; `DiagnosticText` words every kind in one place, and golden files keep the words.
+public enum DiagnosticKind: Sendable, Equatable {
+    /// Any other error: its words are its message.
+    case message
+    case unknownColumn(String, suggestion: String?, columns: [String])
+    case unknownTable(String, suggestion: String?, tables: [String])
+    /// A short name (`trips`) that ends more than one table's name.
+    case ambiguousTable(String, candidates: [String])
+    case unknownVerb(String, suggestion: String?)
+    case unknownFunction(String, suggestion: String?)
+    case unknownSetting(String, suggestion: String?)
+    case unknownSessionCommand(String, suggestion: String?)
+    case unknownResult(Int, known: [Int])
+    case noLastResult
+    case noTableLoaded
+    /// A statement verb (load, set …) written as a stage of a pipeline.
+    case statementInPipeline(verb: String)
+    /// A source verb (tables) written after the start of a pipeline.
+    case sourceNotFirst(verb: String)
+    /// Something after a sink (save, chart), which ends a pipeline.
+    case sinkNotLast(verb: String)
+}
+
+/// The words of each kind of diagnostic.
+public enum DiagnosticText {
+    public static func message(_ kind: DiagnosticKind) -> String {
+        switch kind {
+        case .message: return ""
+        case .unknownColumn(let name, let suggestion, _): return "unknown column \"\(name)\"" + didYouMean(suggestion)
+        case .unknownTable(let name, let suggestion, _): return "unknown table \"\(name)\"" + didYouMean(suggestion)
+        case .ambiguousTable(let name, let candidates): return "\"\(name)\" could be \(candidates.joined(separator: " or "))"
+        case .unknownVerb(let name, let suggestion): return "unknown verb \"\(name)\"" + didYouMean(suggestion)
+        case .unknownFunction(let name, let suggestion): return "unknown function \(name)" + didYouMean(suggestion)
+        case .unknownSetting(let name, let suggestion): return "unknown setting \"\(name)\"" + didYouMean(suggestion)
+        case .unknownSessionCommand(let name, let suggestion): return "unknown session command :\(name)" + didYouMean(suggestion)
+        case .unknownResult(let n, _): return "there is no result $\(n)"
+        case .noLastResult: return "there is no result yet for _ to stand for"
+        case .noTableLoaded: return "no table is loaded yet"
+        case .statementInPipeline(let verb): return "\(verb) is a command of its own; it cannot be part of a pipeline"
+        case .sourceNotFirst(let verb): return "\(verb) starts a pipeline; it cannot follow |"
+        case .sinkNotLast(let verb): return "\(verb) ends a pipeline; nothing can follow it"
+        }
+    }
+
+    public static func hint(_ kind: DiagnosticKind) -> String? {
+        switch kind {
+        case .message: return nil
+        case .ambiguousTable: return "write the full name"
+        case .unknownColumn(let name, let suggestion, let columns):
+            guard suggestion == nil else { return nil }
+            // `sort count desc` on the raw rows: count only exists after a summary.
+            if AggregateFunction.madeBySummary(name) {
+                return "\(name) is made by a summary; put one first, as in: count by legend | sort count desc"
+            }
+            return "the columns are: " + columns.prefix(12).joined(separator: ", ") + (columns.count > 12 ? ", …" : "")
+        case .unknownTable(_, _, let tables):
+            return tables.isEmpty ? "no tables are loaded; use load FILE" : "tables: " + tables.joined(separator: ", ")
+        case .unknownVerb(_, let suggestion):
+            return suggestion == nil ? "type help to list the verbs" : nil
+        case .unknownFunction: return "help functions lists them"
+        case .unknownSetting: return "settings: " + SettingsRegistry.names.joined(separator: ", ")
+        case .unknownSessionCommand: return "session commands: " + SessionCommands.all.map { ":" + $0.name }.joined(separator: ", ")
+        case .unknownResult(_, let known):
+            return known.isEmpty ? "results are numbered as they are shown: [1], [2], …" : "results so far: " + known.map { "$\($0)" }.joined(separator: ", ")
+        case .noLastResult: return nil
+        case .noTableLoaded: return "start with load FILE, for example: load datasets/market.json"
+        case .statementInPipeline: return "put it on a line by itself"
+        case .sourceNotFirst(let verb): return "start the line with it: \(verb) | …"
+        case .sinkNotLast(let verb): return "put \(verb) last, or start a new line from its result: _ | …"
+        }
+    }
+
+    static func didYouMean(_ suggestion: String?) -> String {
+        suggestion.map { " — did you mean \"\($0)\"?" } ?? ""
+    }
+}

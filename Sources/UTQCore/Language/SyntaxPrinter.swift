@@ -1,0 +1,111 @@
+/// The syntax tree as text: what the parser understood, before any name is checked. Syntax
+/// snapshots (Tests/Corpus) keep it, so a change to the parser shows as a readable diff.
+/// Binary operations are parenthesised, so the text shows how an expression grouped.
+public enum SyntaxPrinter {
+    public static func text(_ statement: Statement) -> String {
+        switch statement {
+        case .query(let p):
+            return "query " + text(p)
+        case .command(let stage):
+            return "command " + line(stage)
+        case .assign(let name, let p, _):
+            return "assign \(name) = " + text(p)
+        case .session(let command, let argument, _):
+            return "session :\(command.name)" + (argument.map { " " + $0.quoted } ?? "")
+        }
+    }
+
+    public static func text(_ p: Pipeline) -> String {
+        var lines = ["from " + p.source.syntax]
+        for stage in p.stages { lines.append("| " + line(stage)) }
+        if let sink = p.sink { lines.append("→ " + line(sink)) }
+        return lines.joined(separator: "\n  ")
+    }
+
+    static func line(_ stage: Stage) -> String {
+        let args = stage.syntax.syntax
+        return stage.verb + (args.isEmpty ? "" : " " + args)
+    }
+}
+
+extension Expr {
+    /// The expression as the syntax snapshots show it.
+    public var syntax: String {
+        switch self {
+        case .column(let name, _): return name.isPlainName ? name : "`\(name)`"
+        case .literal(let v, _): return v.literalSyntax
+        case .unary(let op, let e, _): return op == .not ? "not " + e.syntax : "-" + e.syntax
+        case .binary(let op, let l, let r, _): return "(\(l.syntax) \(op.rawValue) \(r.syntax))"
+        case .call(let f, let args, _): return "\(f)(" + args.map(\.syntax).joined(separator: ", ") + ")"
+        case .inList(let e, let items, let negated, _):
+            return "\(e.syntax) \(negated ? "not in" : "in") (" + items.map(\.syntax).joined(separator: ", ") + ")"
+        case .isNull(let e, let negated, _): return "\(e.syntax) is \(negated ? "not " : "")null"
+        case .between(let x, let lo, let hi, let negated, _):
+            return "\(x.syntax) \(negated ? "not between" : "between") \(lo.syntax) and \(hi.syntax)"
+        }
+    }
+}
+
+extension Value {
+    /// A value as it would be written in a command.
+    var literalSyntax: String {
+        switch self {
+        case .null: return "null"
+        case .string(let s): return s.quoted
+        case .bool(let b): return b ? "true" : "false"
+        case .int(let i): return String(i)
+        case .double(let d): return NumberText.double(d)
+        case .duration(let d): return TimeText.duration(d)
+        case .timestamp(let t): return TimeText.iso(t, zone: .utc)
+        }
+    }
+}
+
+extension SortKey {
+    var syntax: String { expr.syntax + (descending ? " desc" : "") }
+}
+
+extension GroupKey {
+    var syntax: String {
+        var text: String
+        switch kind {
+        case .expr(let e): text = e.syntax
+        case .every(let step, let column): text = "every " + TimeText.duration(step) + (column.map { " of " + $0.syntax } ?? "")
+        }
+        if let alias { text += " as " + alias }
+        return text
+    }
+}
+
+extension AggregateItem {
+    var syntax: String {
+        var text = function.name
+        if distinct { text += " distinct" }
+        if let argument { text += " " + argument.syntax }
+        if let alias { text += " as " + alias }
+        return text
+    }
+}
+
+extension PipelineSource {
+    var syntax: String {
+        switch self {
+        case .current: return "current"
+        case .table(let name, _): return "table " + name
+        case .result(let n, _): return "$\(n)"
+        case .last: return "_"
+        case .verb(let stage): return SyntaxPrinter.line(stage)
+        }
+    }
+}
+
+extension String {
+    /// In double quotes, with quotes inside doubled, as the language writes text.
+    var quoted: String { "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+
+    /// Whether the name can be written without backquotes.
+    var isPlainName: Bool {
+        guard let first = unicodeScalars.first, first == "_" || first.properties.isAlphabetic else { return false }
+        return unicodeScalars.allSatisfy { $0 == "_" || $0 == "." || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+    }
+}

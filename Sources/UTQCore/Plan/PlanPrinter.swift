@@ -1,0 +1,95 @@
+/// A query as `explain` shows it: one line per step of the plan, the step that gives the
+/// result at the top and the scan it starts from at the bottom, then the columns it gives,
+/// where they go, and where it runs.
+public enum PlanPrinter {
+    public static func text(_ query: Query, backend: any Backend, ascii: Bool = false) -> String {
+        var lines: [String] = []
+        node(query.plan, prefix: "", childPrefix: "", ascii: ascii, into: &lines)
+        let schema = query.plan.schema
+        lines.append("")
+        lines.append("gives " + schema.fields.map { "\($0.name) (\($0.type.displayName))" }.joined(separator: ", "))
+        switch query.sink {
+        case .show: break
+        case .save(let r): lines.append("then save to \(r.path) as \(r.format.rawValue)")
+        case .chart(let r): lines.append("then chart \(r.kind.rawValue)" + (r.file.map { " to \($0)" } ?? ""))
+        }
+        lines.append("runs " + backend.name)
+        if let extra = backend.explain(query.plan) { lines.append(""); lines.append(extra) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The plan alone, one step a line, for snapshots.
+    public static func text(_ plan: LogicalPlan) -> String {
+        var lines: [String] = []
+        node(plan, prefix: "", childPrefix: "", ascii: false, into: &lines)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func node(_ plan: LogicalPlan, prefix: String, childPrefix: String, ascii: Bool, into lines: inout [String]) {
+        lines.append(prefix + step(plan))
+        let inputs = plan.inputs
+        for (i, input) in inputs.enumerated() {
+            let last = i == inputs.count - 1
+            let branch = ascii ? (last ? "`- " : "|- ") : (last ? "└─ " : "├─ ")
+            let carry = ascii ? (last ? "   " : "|  ") : (last ? "   " : "│  ")
+            node(input, prefix: childPrefix + branch, childPrefix: childPrefix + carry, ascii: ascii, into: &lines)
+        }
+    }
+
+    /// One step: what it does, in the language's own words where it can.
+    static func step(_ plan: LogicalPlan) -> String {
+        switch plan {
+        case .scan(let relation, let schema):
+            return "scan \(relation.label) (\(schema.fields.count) column\(schema.fields.count == 1 ? "" : "s"))"
+        case .tables:
+            return "tables"
+        case .filter(_, let predicate):
+            return "where " + predicate.describe
+        case .project(_, let items, _):
+            let shown = items.map { item -> String in
+                if case .column(_, let f) = item.expr, f.name == item.name { return item.name }
+                if case .column(_, let f) = item.expr { return "\(item.name) = \(f.name)" }
+                return "\(item.name) = \(item.expr.describe)"
+            }
+            return "project " + list(shown)
+        case .aggregate(_, let keys, let aggregates, _):
+            let aggs = aggregates.map(describe)
+            let by = keys.map { k -> String in
+                if case .column(_, let f) = k.expr, f.name == k.name { return k.name }
+                return "\(k.name) = \(k.expr.describe)"
+            }
+            if aggs.isEmpty { return "distinct " + list(by) }
+            return "aggregate " + list(aggs) + (by.isEmpty ? "" : " by " + list(by))
+        case .sort(_, let keys):
+            return "sort " + keys.map { $0.expr.describe + ($0.descending ? " desc" : "") }.joined(separator: ", ")
+        case .limit(_, let count, let offset):
+            return "limit \(count)" + (offset > 0 ? " offset \(offset)" : "")
+        case .join(_, _, let kind, let lk, let rk, _, _):
+            return "\(kind.rawValue) join on " + zip(lk, rk).map { "\($0.describe) = \($1.describe)" }.joined(separator: ", ")
+        case .fill(let input, let spec):
+            let schema = input.schema
+            let zeros = spec.zeroColumns.sorted().map { schema.fields[$0].name }
+            return "fill \(schema.fields[spec.key].name) every \(step(spec.step))" + (zeros.isEmpty ? "" : ", zero " + zeros.joined(separator: ", "))
+        case .describe:
+            return "describe"
+        }
+    }
+
+    static func describe(_ a: BoundAggregate) -> String {
+        let call = a.function.name + (a.argument.map { "(" + (a.distinct ? "distinct " : "") + $0.describe + ")" } ?? "")
+        return call == a.name ? call : "\(a.name) = \(call)"
+    }
+
+    static func step(_ s: FillStep) -> String {
+        switch s {
+        case .integer: return "1"
+        case .micros(let m): return TimeText.duration(m)
+        case .months(let n): return "\(n) month\(n == 1 ? "" : "s")"
+        }
+    }
+
+    /// A list cut after twelve items.
+    static func list(_ items: [String]) -> String {
+        items.count <= 12 ? items.joined(separator: ", ") : items.prefix(12).joined(separator: ", ") + ", … (\(items.count) in all)"
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+extension Interpreter {
+    /// `load`: reads the file whole first; only then do the tables change.
+    func load(path: String, alias: String?, at: String?, into outcome: inout CommandOutcome) throws {
+        let full = session.files.resolve(path, relativeTo: source)
+        let request = LoadRequest(path: full, name: alias ?? Loaders.tableName(for: path), at: at, zone: session.defaultZone,
+                                  cancel: session.cancel, progress: session.progress, memoryLimit: session.settings.memoryLimit)
+        let size = (try? FileManager.default.attributesOfItem(atPath: full)[.size] as? Int) ?? 0
+        session.progress.begin(path, bytes: size)
+        defer { session.progress.end() }
+        let result: LoadResult
+        do {
+            result = try Loaders.load(request)
+        } catch var e as LoadError {
+            e.path = Self.asWritten(e.path, full: full, written: path)
+            var message = "cannot load \(e.description)"
+            if e.message == "no such file", let near = FileOutput.nearestFile(to: full) {
+                let folder = (path as NSString).deletingLastPathComponent
+                message += " — did you mean \(folder.isEmpty ? near : (folder as NSString).appendingPathComponent(near))?"
+            }
+            throw Diagnostic(message)
+        }
+        workspace.put(result.tables, makeCurrent: true)
+        if let current = result.current, workspace.catalog[current] != nil { workspace.use(current) }
+        for w in result.warnings {
+            var w = w
+            w.path = Self.asWritten(w.path, full: full, written: path)
+            outcome.outputs.append(.warning(w.description))
+        }
+        outcome.outputs.append(.info(result.summary))
+    }
+
+    /// A path in a message as the user wrote it: the loaded path itself, or a file inside
+    /// it (a GTFS feed's `stops.txt`), shown under the name the user gave.
+    static func asWritten(_ reported: String, full: String, written: String) -> String {
+        if reported == full { return written }
+        let folder = full.hasSuffix("/") ? full : full + "/"
+        guard reported.hasPrefix(folder) else { return reported }
+        let base = written.hasSuffix("/") ? String(written.dropLast()) : written
+        return base + "/" + reported.dropFirst(folder.count)
+    }
+}

@@ -1,0 +1,33 @@
+extension Interpreter {
+    /// `save FILE`: the rows written to a file, by its extension.
+    func save(_ table: Table, _ request: SaveRequest, into outcome: inout CommandOutcome) throws {
+        let bytes = TableWriter.bytes(table, format: request.format, csvSafe: session.settings.csvSafe)
+        try session.files.write(bytes, to: request.path, replace: request.replace || session.settings.replaceFiles, span: request.span,
+                                replaceHint: "write save! \(request.path) to replace it (or run utq with --force)")
+        outcome.outputs.append(.info("saved \(NumberText.grouped(table.rowCount)) rows to \(request.path)"))
+    }
+
+    /// `chart KIND`: the rows drawn for the terminal (and kept as a result, so `$n | chart
+    /// line` draws them again), or into a file.
+    func chart(_ table: Table, _ request: ChartRequest, into outcome: inout CommandOutcome) throws {
+        let render = session.settings.render
+        let chart = try ChartBuilder.build(request, table: table, keyColumns: table.groupKeys, render: render)
+        guard let file = request.file else {
+            let n = workspace.keep(table)
+            outcome.outputs.append(.chart(ChartOutput(chart: chart, text: chart.text(render), number: n, rows: table.rowCount)))
+            return
+        }
+        let bytes: [UInt8]
+        if file.lowercased().hasSuffix(".svg") {
+            bytes = Array(chart.svg().utf8)
+        } else {
+            // A file is read later, elsewhere: no terminal colours in it.
+            var plain = render
+            plain.color = false
+            bytes = Array(chart.text(plain).utf8)
+        }
+        try session.files.write(bytes, to: file, replace: request.replace || session.settings.replaceFiles, span: request.fileSpan ?? request.span,
+                                replaceHint: "write to! \(file) to replace it")
+        outcome.outputs.append(.info("wrote chart \(request.kind.rawValue) to \(file)"))
+    }
+}

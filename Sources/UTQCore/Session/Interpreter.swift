@@ -1,0 +1,78 @@
+/// Runs one statement on a session: a query is bound into a plan and handed to the
+/// session's backend; a command acts on the session's parts. One is made per command.
+struct Interpreter {
+    let session: Session
+    /// The script or line the command came from (paths in it are found relative to it).
+    let source: SourceText
+
+    var workspace: Workspace { session.workspace }
+    var binder: Binder { Binder(context: workspace.bindContext) }
+
+    func perform(_ statement: Statement, into outcome: inout CommandOutcome) throws {
+        switch statement {
+        case .query(let p):
+            try run(try bind(p), sinkStage: p.sink, into: &outcome)
+        case .command(let stage):
+            guard let syntax = stage.syntax as? any StatementSyntax else {
+                throw Diagnostic("\(stage.verb) is not a command of its own", at: stage.span)
+            }
+            try stage.locating { try syntax.perform(self, into: &outcome) }
+        case .assign(let name, let p, let span):
+            try assign(name, p, span, into: &outcome)
+        case .session(let command, let argument, let span):
+            try command.spec.run(SessionCommandCall(interpreter: self, replace: command.replace, argument: argument, span: span), &outcome)
+        }
+    }
+
+    /// A pipeline as a query: checked against the tables, nothing run.
+    func bind(_ p: Pipeline) throws -> Query {
+        try binder.bind(p)
+    }
+
+    /// Runs a query through the backend and sends its rows where the query says; errors of
+    /// the sink point at its verb (`sinkStage`).
+    func run(_ query: Query, sinkStage: Stage? = nil, into outcome: inout CommandOutcome) throws {
+        let table = try rows(of: query.plan)
+        func send(_ outcome: inout CommandOutcome) throws {
+            switch query.sink {
+            case .show:
+                let n = workspace.keep(table)
+                outcome.outputs.append(.table(TableResult(number: n, table: table, elapsed: 0)))
+            case .save(let request):
+                try save(table, request, into: &outcome)
+            case .chart(let request):
+                try chart(table, request, into: &outcome)
+            }
+        }
+        if let sinkStage { try sinkStage.locating { try send(&outcome) } } else { try send(&outcome) }
+    }
+
+    /// The rows of a plan, carrying the summary keys its schema names.
+    func rows(of plan: LogicalPlan) throws -> Table {
+        var table = try session.backend.run(plan, in: workspace.executionContext(cancel: session.cancel))
+        table.groupKeys = plan.schema.groupKeys
+        return table
+    }
+
+    /// `let NAME = PIPELINE` keeps the result as a table; `let NAME = WORD | …`, where WORD
+    /// is no table, adds a column and goes on (`let d = weekday | sort d`).
+    func assign(_ name: String, _ p: Pipeline, _ span: SourceSpan, into outcome: inout CommandOutcome) throws {
+        if case .table(let word, let wordSpan) = p.source, workspace.catalog.resolve(word) == nil {
+            let derive = Stage(spec: LetVerb.spec, span: span,
+                               syntax: LetVerb.Syntax(assignments: [LetVerb.Assignment(name: name, expr: .column(word, wordSpan))]))
+            try run(try bind(Pipeline(source: .current, stages: [derive] + p.stages, sink: p.sink, span: p.span)), into: &outcome)
+            return
+        }
+        let query = try bind(p)
+        guard case .show = query.sink else {
+            throw Diagnostic("let \(name) = … keeps a table; it cannot end with \(p.sink?.verb ?? "a sink")", at: p.sink?.span ?? span,
+                             hint: "keep the table first, then: \(name) | \(p.sink?.verb ?? "save") …")
+        }
+        var table = try rows(of: query.plan)
+        let n = workspace.keep(table)
+        table.name = name
+        workspace.put([table], makeCurrent: false)
+        outcome.outputs.append(.table(TableResult(number: n, table: table, elapsed: 0)))
+        outcome.outputs.append(.info("\(name): kept as a table (\(NumberText.grouped(table.rowCount)) rows)"))
+    }
+}

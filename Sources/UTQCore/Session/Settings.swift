@@ -1,0 +1,167 @@
+/// Settings a user changes with `set`.
+public struct Settings: Sendable {
+    public var output: OutputFormat = .table
+    public var timer = false
+    public var render = RenderOptions()
+    public var csvSafe = false
+    /// `--force` on the command line: `save` replaces files as `save!` does.
+    public var replaceFiles = false
+    /// Bytes a load may take (`set memory-limit`); nil: what the system has free.
+    public var memoryLimit: Int?
+
+    public init() {}
+}
+
+/// A `set NAME VALUE` on its way to the session.
+struct SettingChange {
+    /// The setting's name as it was written (`colour`), for messages.
+    let name: String
+    let value: String
+    let span: SourceSpan
+    let session: Session
+
+    var settings: Settings {
+        get { session.settings }
+        nonmutating set { session.settings = newValue }
+    }
+
+    func flag() throws -> Bool {
+        switch value.lowercased() {
+        case "on", "true", "yes", "1": return true
+        case "off", "false", "no", "0": return false
+        default: throw Diagnostic("\(name) is on or off, not \"\(value)\"", at: span)
+        }
+    }
+
+    func number(_ range: ClosedRange<Int>) throws -> Int {
+        guard let n = Int(value), range.contains(n) else {
+            throw Diagnostic("\(name) needs a whole number from \(range.lowerBound) to \(range.upperBound)", at: span)
+        }
+        return n
+    }
+}
+
+/// One setting: its names, its help, the values completion offers, how a value is taken,
+/// and how its current value reads. The one list (`SettingsRegistry.all`) feeds `set`,
+/// `help`, completion and the docs.
+public struct SettingSpec: Sendable {
+    public let name: String
+    public let aliases: [String]
+    public let summary: String
+    public let details: String
+    public let examples: [String]
+    /// The values completion offers (empty: any).
+    let values: @Sendable (Session) -> [String]
+    /// Takes a value; returns a note to show, if any.
+    let apply: @Sendable (SettingChange) throws -> String?
+    let current: @Sendable (Session) -> String
+
+    init(_ name: String, aliases: [String] = [], summary: String, details: String = "", examples: [String],
+         values: @escaping @Sendable (Session) -> [String] = { _ in [] },
+         apply: @escaping @Sendable (SettingChange) throws -> String?, current: @escaping @Sendable (Session) -> String) {
+        self.name = name; self.aliases = aliases; self.summary = summary; self.details = details; self.examples = examples
+        self.values = values; self.apply = apply; self.current = current
+    }
+
+    static let onOff: @Sendable (Session) -> [String] = { _ in ["on", "off"] }
+    static func onOff(_ b: Bool) -> String { b ? "on" : "off" }
+}
+
+public enum SettingsRegistry {
+    public static let all: [SettingSpec] = [
+        SettingSpec("output", aliases: ["format"], summary: "How results print: table, csv, tsv, json, ndjson or markdown.",
+                    examples: ["set output csv", "set output table"],
+                    values: { _ in OutputFormat.allCases.map(\.rawValue) },
+                    apply: { c in
+                        let names = OutputFormat.allCases.map(\.rawValue)
+                        guard let f = OutputFormat.named(c.value) else {
+                            throw Diagnostic("unknown output \"\(c.value)\"" + Suggest.didYouMean(c.value, among: names), at: c.span,
+                                             hint: "choose one of: " + names.joined(separator: ", "))
+                        }
+                        c.settings.output = f
+                        return nil
+                    }, current: { $0.settings.output.rawValue }),
+        SettingSpec("timezone", aliases: ["tz", "zone"], summary: "The current table's time zone; buckets follow it.",
+                    details: "Times that were written with an offset keep their instant; times written without one keep their wall-clock reading.",
+                    examples: ["set timezone Europe/Oslo"],
+                    values: { _ in TimeZoneNames.all + ["UTC"] },
+                    apply: { c in try c.session.setZone(c.value, span: c.span) },
+                    current: { s in s.workspace.currentTable.flatMap { s.workspace.catalog[$0]?.zone.identifier } ?? s.defaultZone.identifier }),
+        SettingSpec("time", summary: "The column that hour, day, every 15m … read.", examples: ["set time time"],
+                    values: { s in s.workspace.currentTable.flatMap { s.workspace.catalog[$0] }?.columns.filter { $0.type == .timestamp || $0.type == .duration }.map(\.name) ?? [] },
+                    apply: { c in try c.session.setTimeColumn(c.value, span: c.span) },
+                    current: { s in s.workspace.currentTable.flatMap { s.workspace.catalog[$0]?.timeColumn } ?? "(none)" }),
+        SettingSpec("width", summary: "The width results and charts are drawn to (default: the terminal's).", examples: ["set width 100"],
+                    apply: { c in c.settings.render.width = try c.number(20...1000); return nil },
+                    current: { String($0.settings.render.width) }),
+        SettingSpec("height", aliases: ["lines"], summary: "The lines charts size their plots to (default: the terminal's; LINES).",
+                    details: "Column, line and histogram plots take about half of it; a map takes most of it.", examples: ["set height 40"],
+                    apply: { c in c.settings.render.height = try c.number(5...1000); return nil },
+                    current: { String($0.settings.render.height) }),
+        SettingSpec("timer", summary: "on: print how long each command took.", examples: ["set timer on", "set timer off"],
+                    values: SettingSpec.onOff,
+                    apply: { c in c.settings.timer = try c.flag(); return nil },
+                    current: { SettingSpec.onOff($0.settings.timer) }),
+        SettingSpec("maxrows", summary: "The most rows a result prints; longer ones show head and tail.", examples: ["set maxrows 60"],
+                    apply: { c in c.settings.render.maxRows = try c.number(4...10_000_000); return nil },
+                    current: { String($0.settings.render.maxRows) }),
+        SettingSpec("charset", summary: "unicode (default) or ascii: the characters tables and charts are drawn with.",
+                    examples: ["set charset ascii", "set charset unicode"],
+                    values: { _ in ["unicode", "ascii"] },
+                    apply: { c in
+                        guard let charset = RenderOptions.Charset(rawValue: c.value.lowercased()) else {
+                            throw Diagnostic("charset is unicode or ascii", at: c.span)
+                        }
+                        c.settings.render.charset = charset
+                        return nil
+                    }, current: { $0.settings.render.charset.rawValue }),
+        SettingSpec("color", aliases: ["colour"],
+                    summary: "on or off: colour in the terminal (on by default when the output is a terminal and NO_COLOR is not set).",
+                    examples: ["set color off", "set color on"], values: SettingSpec.onOff,
+                    apply: { c in c.settings.render.color = try c.flag(); return nil },
+                    current: { SettingSpec.onOff($0.settings.render.color) }),
+        SettingSpec("csv-safe", aliases: ["csvsafe"],
+                    summary: "on: cells that start with = + - @ are written with a ' in CSV, so spreadsheets do not run them.",
+                    examples: ["set csv-safe on", "set csv-safe off"], values: SettingSpec.onOff,
+                    apply: { c in c.settings.csvSafe = try c.flag(); return nil },
+                    current: { SettingSpec.onOff($0.settings.csvSafe) }),
+        SettingSpec("memory-limit", aliases: ["memorylimit"],
+                    summary: "The most memory a load may take: a size such as 2GB, or auto (what the system has free).",
+                    details: "A file whose columns would not fit is refused before anything is read, with a message that says how much it needs.",
+                    examples: ["set memory-limit 2GB", "set memory-limit auto"],
+                    values: { _ in ["auto", "500MB", "2GB"] },
+                    apply: { c in
+                        if ["off", "auto", "free"].contains(c.value.lowercased()) {
+                            c.settings.memoryLimit = nil
+                            return "loads may take the memory that is free"
+                        }
+                        guard let bytes = MemoryBudget.parseSize(c.value) else {
+                            throw Diagnostic("memory-limit is a size such as 500MB or 2GB, or auto", at: c.span)
+                        }
+                        c.settings.memoryLimit = bytes
+                        return "loads may take up to \(MemoryBudget.describe(bytes))"
+                    }, current: { $0.settings.memoryLimit.map(MemoryBudget.describe) ?? "auto" }),
+    ]
+
+    public static var names: [String] { all.map(\.name) }
+
+    public static func spec(_ word: String) -> SettingSpec? {
+        let w = word.lowercased()
+        return all.first { $0.name == w || $0.aliases.contains(w) }
+    }
+
+    /// `set` alone: every setting with its value.
+    static func listing(_ session: Session) -> String {
+        let width = all.map(\.name.count).max() ?? 0
+        return "Settings (set NAME VALUE)\n" + all.map { s in
+            "  " + s.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + s.current(session)
+        }.joined(separator: "\n") + "\n"
+    }
+}
+
+/// Zone names for suggestions.
+enum TimeZoneNames {
+    static let all: [String] = Foundation.TimeZone.knownTimeZoneIdentifiers
+}
+
+import Foundation

@@ -1,0 +1,45 @@
+/// What a session has loaded and kept: the catalog of tables, which one is current, and the
+/// numbered results (`[3]`, reused as `$3` and `_`).
+public final class Workspace: @unchecked Sendable {
+    public private(set) var catalog = Catalog()
+    public private(set) var currentTable: String?
+    public private(set) var results: [Int: Table] = [:]
+    public private(set) var lastResult: Int?
+    private var nextResult = 1
+
+    public init() {}
+
+    /// What binding may look names up in.
+    var bindContext: BindContext {
+        BindContext(catalog: catalog, results: results.mapValues(Schema.init), lastResult: lastResult, currentTable: currentTable)
+    }
+
+    /// What a plan runs against.
+    func executionContext(cancel: CancellationFlag?) -> ExecutionContext {
+        ExecutionContext(catalog: catalog, results: results, cancel: cancel)
+    }
+
+    /// Keeps a table as the next numbered result.
+    func keep(_ t: Table) -> Int {
+        let n = nextResult
+        nextResult += 1
+        results[n] = t
+        lastResult = n
+        return n
+    }
+
+    /// Forgets the numbered results; numbering starts again from [1].
+    func clearResults() {
+        results = [:]
+        lastResult = nil
+        nextResult = 1
+    }
+
+    /// Adds or replaces tables, all at once (a load that fails puts none).
+    func put(_ tables: [Table], makeCurrent: Bool) {
+        for t in tables { catalog.put(t) }
+        if makeCurrent, let first = tables.first { currentTable = first.name }
+    }
+
+    func use(_ name: String) { currentTable = name }
+}

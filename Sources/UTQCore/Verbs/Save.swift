@@ -1,0 +1,44 @@
+/// `save FILE`: writes the rows that reach it to a file, by its extension.
+enum SaveVerb {
+    static let spec = VerbSpec(
+        name: "save", category: .output, role: .sink,
+        usage: "save FILE   (save! FILE replaces an existing file)",
+        summary: "Write the result to a file: .csv, .tsv, .json, .ndjson or .md by its extension.",
+        details: """
+        The file is written to a temporary name and renamed, so it is never left half written.
+        An existing file is kept unless you write save! FILE. Numbers are written in full
+        precision without separators, times as ISO 8601 with their offset.
+        """,
+        examples: ["count by legend | save! legend_counts.csv"],
+        completes: .file,
+        parse: { p, _ in
+            var replace = false
+            if p.current.isSymbol(.bang) && !p.current.spaceBefore { p.advance(); replace = true }
+            let (path, span) = try p.path()
+            if p.eatKeyword("force") { replace = true }
+            return Syntax(request: SaveRequest(path: path, replace: replace, span: span))
+        })
+
+    struct Syntax: SinkSyntax {
+        var request: SaveRequest
+
+        var syntax: String { (request.replace ? "replace " : "") + request.path.quoted }
+
+        func bind(_ input: LogicalPlan, _ binder: Binder) throws -> Sink {
+            guard OutputFormat.forFile(request.path) != nil else {
+                throw Diagnostic("cannot tell the format of \(request.path) from its name", at: request.span,
+                                 hint: "end it with .csv, .tsv, .json, .ndjson, .md or .txt")
+            }
+            return .save(request)
+        }
+    }
+}
+
+/// Where `save` writes, and whether it may replace a file.
+public struct SaveRequest: Sendable {
+    public var path: String
+    public var replace: Bool
+    public var span: SourceSpan
+
+    public var format: OutputFormat { OutputFormat.forFile(path) ?? .csv }
+}
