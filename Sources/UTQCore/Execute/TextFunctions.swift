@@ -164,7 +164,8 @@ enum OtherFunctions {
 
     /// minutes(d) is a duration in minutes (a number); minutes(45) is a duration of 45 minutes.
     static func durationUnit(_ name: String, _ micros: Int64) -> FunctionSpec {
-        FunctionSpec(name: name, aliases: [String(name.dropLast())], usage: "\(name)(x)",
+        // hour(t), minute(t), day(t) are buckets; second(d) is the only singular left.
+        FunctionSpec(name: name, aliases: TimeBucket.named(String(name.dropLast())) == nil ? [String(name.dropLast())] : [], usage: "\(name)(x)",
                      summary: "A duration as a number of \(name), or a number of \(name) as a duration.",
                      examples: durationExamples[name] ?? [], arity: 1...1,
                      resultType: { t in

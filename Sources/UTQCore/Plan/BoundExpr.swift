@@ -38,6 +38,13 @@ public indirect enum BoundExpr: Sendable {
         }
     }
 
+    /// The expression as a plan step shows it: without the parentheses around the whole.
+    public var describeBare: String {
+        let text = describe
+        if case .binary = self, text.hasPrefix("("), text.hasSuffix(")") { return String(text.dropFirst().dropLast()) }
+        return text
+    }
+
     /// Compact text for plan listings.
     public var describe: String {
         switch self {
@@ -49,6 +56,8 @@ public indirect enum BoundExpr: Sendable {
         case .bucket(let b, let e, _): return "\(b.name)(\(e.describe))"
         case .inList(let e, let v, let n): return "\(e.describe) \(n ? "not in" : "in") (" + v.map(\.literalSyntax).joined(separator: ", ") + ")"
         case .isNull(let e, let n): return "\(e.describe) is \(n ? "not " : "")null"
+        // Integers widen to numbers where they meet numbers; that is no step a reader needs.
+        case .cast(let e, .double) where e.type == .int: return e.describe
         case .cast(let e, let t): return "\(t.displayName)(\(e.describe))"
         }
     }

@@ -44,19 +44,14 @@ public enum PlanPrinter {
         case .tables:
             return "tables"
         case .filter(_, let predicate):
-            return "where " + predicate.describe
-        case .project(_, let items, _):
-            let shown = items.map { item -> String in
-                if case .column(_, let f) = item.expr, f.name == item.name { return item.name }
-                if case .column(_, let f) = item.expr { return "\(item.name) = \(f.name)" }
-                return "\(item.name) = \(item.expr.describe)"
-            }
-            return "project " + list(shown)
+            return "where " + predicate.describeBare
+        case .project(let input, let items, _):
+            return projection(items, input: input.schema)
         case .aggregate(_, let keys, let aggregates, _):
             let aggs = aggregates.map(describe)
             let by = keys.map { k -> String in
                 if case .column(_, let f) = k.expr, f.name == k.name { return k.name }
-                return "\(k.name) = \(k.expr.describe)"
+                return "\(k.name) = \(k.expr.describeBare)"
             }
             if aggs.isEmpty { return "distinct " + list(by) }
             return "aggregate " + list(aggs) + (by.isEmpty ? "" : " by " + list(by))
@@ -65,7 +60,7 @@ public enum PlanPrinter {
         case .limit(_, let count, let offset):
             return "limit \(count)" + (offset > 0 ? " offset \(offset)" : "")
         case .join(_, _, let kind, let lk, let rk, _, _):
-            return "\(kind.rawValue) join on " + zip(lk, rk).map { "\($0.describe) = \($1.describe)" }.joined(separator: ", ")
+            return "\(kind.rawValue) join on " + zip(lk, rk).map { "\($0.describe) = \($1.describe)" }.joined(separator: " and ")
         case .fill(let input, let spec):
             let schema = input.schema
             let zeros = spec.zeroColumns.sorted().map { schema.fields[$0].name }
@@ -73,6 +68,32 @@ public enum PlanPrinter {
         case .describe:
             return "describe"
         }
+    }
+
+    /// A projection in the words of the verb it most resembles: let when it keeps every
+    /// column and adds or replaces some, rename when it only renames, else select.
+    static func projection(_ items: [NamedExpr], input: Schema) -> String {
+        func passes(_ item: NamedExpr, _ i: Int) -> Bool {
+            if case .column(let k, _) = item.expr { return k == i }
+            return false
+        }
+        let n = input.fields.count
+        let keepsAll = items.count >= n && (0..<n).allSatisfy { i in passes(items[i], i) || items[i].name == input.fields[i].name }
+        if keepsAll {
+            let renamed = (0..<n).filter { passes(items[$0], $0) && items[$0].name != input.fields[$0].name }
+            let computed = items.indices.filter { $0 >= n || !passes(items[$0], $0) }
+            if computed.isEmpty && !renamed.isEmpty {
+                return "rename " + renamed.map { "\(input.fields[$0].name) as \(items[$0].name)" }.joined(separator: ", ")
+            }
+            if renamed.isEmpty && !computed.isEmpty {
+                return "let " + list(computed.map { "\(items[$0].name) = \(items[$0].expr.describeBare)" })
+            }
+        }
+        let shown = items.map { item -> String in
+            if case .column(_, let f) = item.expr { return f.name == item.name ? item.name : "\(f.name) as \(item.name)" }
+            return "\(item.name) = \(item.expr.describeBare)"
+        }
+        return "select " + list(shown)
     }
 
     static func describe(_ a: BoundAggregate) -> String {

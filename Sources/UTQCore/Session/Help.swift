@@ -40,7 +40,7 @@ public enum Help {
             topics.append(Topic(names: [k.rawValue] + k.aliases, examples: k.examples) { chartKind(k) })
         }
         topics.append(Topic(names: ["functions"], examples: []) { functions() })
-        topics.append(Topic(names: ["buckets", "time"], examples: []) { list("Time buckets", HelpTopics.buckets.map { ($0.name, $0.summary) }) })
+        topics.append(Topic(names: ["buckets"], examples: []) { list("Time buckets", HelpTopics.buckets.map { ($0.name, $0.summary) }) })
         topics.append(Topic(names: ["settings"], examples: []) { list("Settings (set NAME VALUE; set alone shows their values)", SettingsRegistry.all.map { ($0.name, $0.summary) }) })
         topics.append(Topic(names: ["commands", "session"], examples: []) { commands() })
         topics.append(Topic(names: ["charts", "kinds"], examples: []) { charts() })
@@ -126,7 +126,7 @@ public enum Help {
 
     static func commands() -> String {
         "Session commands (about the session, not the data)\n"
-            + SessionCommands.all.map { "  " + $0.usage.padding(toLength: 40, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n") + "\n"
+            + SessionCommands.all.map { "  " + $0.usage + String(repeating: " ", count: max(2, 40 - $0.usage.count)) + $0.summary }.joined(separator: "\n") + "\n"
     }
 
     static func entry(_ e: HelpTopics.Entry) -> String {

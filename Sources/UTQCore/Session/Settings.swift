@@ -94,7 +94,7 @@ public enum SettingsRegistry {
         SettingSpec("width", summary: "The width results and charts are drawn to (default: the terminal's).", examples: ["set width 100"],
                     apply: { c in c.settings.render.width = try c.number(20...1000); return nil },
                     current: { String($0.settings.render.width) }),
-        SettingSpec("height", aliases: ["lines"], summary: "The lines charts size their plots to (default: the terminal's; LINES).",
+        SettingSpec("height", summary: "The lines charts size their plots to (default: the terminal's; LINES).",
                     details: "Column, line and histogram plots take about half of it; a map takes most of it.", examples: ["set height 40"],
                     apply: { c in c.settings.render.height = try c.number(5...1000); return nil },
                     current: { String($0.settings.render.height) }),

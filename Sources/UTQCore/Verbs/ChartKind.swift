@@ -15,7 +15,7 @@ public enum ChartKind: String, Sendable, CaseIterable {
         switch self {
         case .bar: return ["bars"]
         case .column: return ["columns", "col"]
-        case .line: return ["lines", "time"]
+        case .line: return ["lines"]
         case .spark: return ["sparkline", "sparklines"]
         case .hist: return ["histogram"]
         case .heatmap: return ["heat"]

@@ -1,0 +1,75 @@
+/// The tables of docs/language.md that list what the registries hold: verbs, functions,
+/// settings, session commands and help topics. Each sits between `<!-- utq:NAME -->` and
+/// `<!-- /utq:NAME -->`; a test checks the document against them (`UTQ_RECORD=1`
+/// rewrites it), so the reference cannot drift from the language.
+public enum ReferenceDocs {
+    public static var sections: [(name: String, text: String)] {
+        [("verbs", verbs), ("functions", functions), ("settings", settings), ("commands", commands), ("topics", topics)]
+    }
+
+    /// The document with every generated section made anew.
+    public static func update(_ document: String) -> String {
+        var text = document
+        for (name, body) in sections {
+            let open = "<!-- utq:\(name) -->\n", close = "<!-- /utq:\(name) -->"
+            guard let a = text.range(of: open), let b = text.range(of: close, range: a.upperBound..<text.endIndex) else { continue }
+            text.replaceSubrange(a.upperBound..<b.lowerBound, with: body)
+        }
+        return text
+    }
+
+    static var verbs: String {
+        var out = "| verb | stands | does |\n|---|---|---|\n"
+        for spec in Verbs.all {
+            let also = spec.aliases.filter { $0 != "?" && $0 != "left" }
+            let usage = cell(spec.usage.components(separatedBy: "   ").first ?? spec.usage)
+            out += "| `\(usage)`" + (also.isEmpty ? "" : " (also " + also.map { "`\($0)`" }.joined(separator: ", ") + ")")
+            out += " | \(role(spec.role)) | \(cell(spec.summary)) |\n"
+        }
+        return out
+    }
+
+    static func role(_ r: VerbRole) -> String {
+        switch r {
+        case .statement: return "alone on a line"
+        case .source: return "first"
+        case .stage: return "anywhere"
+        case .sink: return "last"
+        }
+    }
+
+    static var functions: String {
+        var out = "| function | does |\n|---|---|\n"
+        for f in Functions.all { out += "| `\(cell(f.usage))` | \(cell(f.summary)) |\n" }
+        return out
+    }
+
+    static var settings: String {
+        var out = "| setting | what it sets | for example |\n|---|---|---|\n"
+        for s in SettingsRegistry.all {
+            out += "| `\(s.name)` | \(cell(s.summary)) | " + s.examples.map { "`\(cell($0))`" }.joined(separator: ", ") + " |\n"
+        }
+        return out
+    }
+
+    static var commands: String {
+        var out = "| command | does |\n|---|---|\n"
+        for c in SessionCommands.all {
+            let usage = c.usage.components(separatedBy: "   ").first ?? c.usage
+            out += "| `\(cell(usage))`" + (c.bare ? " (or `\(c.name)` alone)" : "") + " | \(cell(c.summary)) |\n"
+        }
+        return out
+    }
+
+    /// The topics that are not a verb, function, bucket, setting, command or chart.
+    static var topics: String {
+        let general = HelpTopics.topics.map { "`help \($0.name)`" } + ["functions", "buckets", "settings", "commands", "charts", "tour"].map { "`help \($0)`" }
+        return "Besides every verb, function, bucket, setting, session command (`help :save`) and kind of chart: "
+            + general.joined(separator: ", ") + ".\n"
+    }
+
+    /// Text for a table cell: pipes escaped.
+    static func cell(_ s: String) -> String { s.replacingOccurrences(of: "|", with: "\\|") }
+}
+
+import Foundation
