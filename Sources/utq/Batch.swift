@@ -10,9 +10,8 @@ struct Batch {
 
     /// Runs one script; returns whether it ran without errors.
     func run(_ text: String, name: String) -> Bool {
-        let printer = Printer(session: session, showLocation: true, interactive: false)
+        let printer = Printer(session: session, showLocation: true)
         var failed = false
-        var quit = false
         var bar = ProgressBar.watch(session)
         session.run(Batch.stripShebang(text), name: name, keepGoing: keepGoing) { command, outcome in
             bar?.finish()
@@ -20,10 +19,8 @@ struct Batch {
             if echo { Terminal.out("utq> " + command.text.replacingOccurrences(of: "\n", with: "\n ...> ") + "\n") }
             printer.print(outcome)
             if !outcome.succeeded { failed = true }
-            if outcome.quit { quit = true }
         }
         bar?.finish()
-        _ = quit
         return !failed
     }
 

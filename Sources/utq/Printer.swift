@@ -7,7 +7,6 @@ struct Printer {
     let session: Session
     /// Show FILE:LINE:COL before errors (scripts), or only the caret (the REPL).
     let showLocation: Bool
-    var interactive: Bool
 
     var infoToStdout: Bool { Terminal.stdoutIsTTY }
 

@@ -16,7 +16,7 @@ struct REPL {
     func run(banner: Bool = true) {
         let editor = LineEditor(historyFile: REPL.historyPath, complete: { [session] line in session.complete(line) })
         Signals.onTerminate = { editor.saveHistory() }
-        let printer = Printer(session: session, showLocation: false, interactive: true)
+        let printer = Printer(session: session, showLocation: false)
         if banner {
             Terminal.out("utq — type help for the verbs, Tab to complete, Ctrl-D to leave.\n")
         }

@@ -72,7 +72,7 @@ struct Run: ParsableCommand {
         input.warnUnused()
         var ok = true
         if step {
-            let stepper = Stepper(session: session, printer: Printer(session: session, showLocation: true, interactive: true))
+            let stepper = Stepper(session: session, printer: Printer(session: session, showLocation: true))
             var failed = false
             for (name, text) in texts {
                 if stepper.run(text, name: name, failed: &failed) == .quit { break }

@@ -25,7 +25,7 @@ public func fuzzLanguage(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     let session = Session(workingDirectory: Fuzz.scratch, defaultZone: .utc)
     session.settings.render = Fuzz.options
-    session.put(prototype, makeCurrent: true)
+    session.workspace.put(prototype, makeCurrent: true)
     var settings = session.settings
     session.run(text, name: "fuzz.utq", keepGoing: true) { command, outcome in
         settings = session.settings

@@ -22,6 +22,14 @@ public enum DiagnosticKind: Sendable, Equatable {
     case sinkNotLast(verb: String)
 }
 
+extension DiagnosticKind {
+    /// The kind's name without what it carries: `unknownColumn`.
+    public var name: String {
+        let text = String(describing: self)
+        return String(text.prefix { $0 != "(" })
+    }
+}
+
 /// The words of each kind of diagnostic.
 public enum DiagnosticText {
     public static func message(_ kind: DiagnosticKind) -> String {

@@ -24,6 +24,8 @@ public enum SyntaxPrinter {
 
     static func line(_ stage: Stage) -> String {
         let args = stage.syntax.syntax
+        // A summary's words start with its verb: `avg angle, count by legend`.
+        if stage.spec.category == .summary { return args }
         return stage.verb + (args.isEmpty ? "" : " " + args)
     }
 }
@@ -107,5 +109,23 @@ extension String {
     var isPlainName: Bool {
         guard let first = unicodeScalars.first, first == "_" || first.properties.isAlphabetic else { return false }
         return unicodeScalars.allSatisfy { $0 == "_" || $0 == "." || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+    }
+}
+
+extension Token {
+    /// The token as the token snapshots show it: its kind and what it holds.
+    public var snapshot: String {
+        switch kind {
+        case .identifier(let s, let quoted): return quoted ? "name(`\(s)`)" : "word(\(s))"
+        case .string(let s): return "text(\(s.quoted))"
+        case .number(let d, let isInt): return isInt ? "int(\(Int64(exactly: d).map(String.init) ?? NumberText.double(d)))" : "number(\(NumberText.double(d)))"
+        case .duration(let m): return "duration(\(TimeText.duration(m)))"
+        case .resultRef(let n): return "result($\(n))"
+        case .symbol(let s): return s.rawValue
+        case .newline: return "newline"
+        case .semicolon: return ";"
+        case .unknown(let c): return "unknown(\(c))"
+        case .end: return "end"
+        }
     }
 }

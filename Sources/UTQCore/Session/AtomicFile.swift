@@ -30,7 +30,8 @@ public enum AtomicFile {
                 if n < 0 { if errno == EINTR { continue }; return false }
                 written += n
             }
-            return fsync(fd) == 0 || true
+            // The bytes must be on the disk before the rename makes them the file.
+            return fsync(fd) == 0
         }
         let reason = ok ? "" : String(cString: strerror(errno))
         close(fd)
