@@ -37,43 +37,53 @@ enum Accumulate {
             var has = Bitmap(count: groups, value: false)
             switch arg.storage {
             case .int(let v), .duration(let v):
-                var sums = [Int64](repeating: 0, count: groups)
-                for i in 0..<n where ok(i) { let g = Int(groupOf[i]); sums[g] &+= v[i]; has[g] = true }
-                return Column(name: a.name, storage: a.type == .duration ? .duration(sums) : .int(sums), validity: has)
+                // Sums past 64 bits are found, not wrapped: add in 128 bits, then check.
+                var sums = [Int128](repeating: 0, count: groups)
+                for i in 0..<n where ok(i) { let g = Int(groupOf[i]); sums[g] += Int128(v[i]); has[g] = true }
+                var out = [Int64](repeating: 0, count: groups)
+                for g in 0..<groups {
+                    guard let x = Int64(exactly: sums[g]) else { throw outOfRange(a, a.type == .duration ? .duration : .wholeNumber) }
+                    out[g] = x
+                }
+                return Column(name: a.name, storage: a.type == .duration ? .duration(out) : .int(out), validity: has)
             case .bool(let v):
                 var sums = [Int64](repeating: 0, count: groups)
                 for i in 0..<n where ok(i) { let g = Int(groupOf[i]); if v[i] { sums[g] += 1 }; has[g] = true }
                 return Column(name: a.name, storage: .int(sums), validity: has)
             default:
                 let v = arg.doubles() ?? []
-                var sums = [Double](repeating: 0, count: groups)
-                for i in 0..<n where ok(i) { let g = Int(groupOf[i]); sums[g] += v[i]; has[g] = true }
-                return Column(name: a.name, storage: .double(sums), validity: has)
+                var sums = [CompensatedSum](repeating: CompensatedSum(), count: groups)
+                for i in 0..<n where ok(i) { let g = Int(groupOf[i]); sums[g].add(v[i]); has[g] = true }
+                return Column(name: a.name, storage: .double(sums.map(\.value)), validity: has)
             }
 
         case .avg, .stddev:
-            // Welford's method: stable for large values such as timestamps.
-            var count = [Double](repeating: 0, count: groups)
+            // The mean is the exact sum over the count (whole numbers add in 128 bits, others
+            // with compensation), so it does not depend on the order of the rows; the
+            // deviation is a second pass over the differences from that mean.
+            var count = [Int](repeating: 0, count: groups)
             var mean = [Double](repeating: 0, count: groups)
-            var m2 = [Double](repeating: 0, count: groups)
             let values = rawDoubles(arg)
-            for i in 0..<n where ok(i) {
-                let g = Int(groupOf[i])
-                count[g] += 1
-                let delta = values[i] - mean[g]
-                mean[g] += delta / count[g]
-                m2[g] += delta * (values[i] - mean[g])
+            switch arg.storage {
+            case .int(let v), .duration(let v), .timestamp(let v):
+                var sums = [Int128](repeating: 0, count: groups)
+                for i in 0..<n where ok(i) { let g = Int(groupOf[i]); sums[g] += Int128(v[i]); count[g] += 1 }
+                for g in 0..<groups where count[g] > 0 { mean[g] = Accumulate.divide(sums[g], count[g]) }
+            default:
+                var sums = [CompensatedSum](repeating: CompensatedSum(), count: groups)
+                for i in 0..<n where ok(i) { let g = Int(groupOf[i]); sums[g].add(values[i]); count[g] += 1 }
+                for g in 0..<groups where count[g] > 0 { mean[g] = sums[g].value / Double(count[g]) }
             }
             var has = Bitmap(count: groups, value: false)
             var out = [Double](repeating: 0, count: groups)
-            for g in 0..<groups {
-                if a.function == .avg {
-                    if count[g] > 0 { out[g] = mean[g]; has[g] = true }
-                } else if count[g] > 1 {
-                    out[g] = (m2[g] / (count[g] - 1)).squareRoot(); has[g] = true
-                }
+            if a.function == .avg {
+                for g in 0..<groups where count[g] > 0 { out[g] = mean[g]; has[g] = true }
+            } else {
+                var squares = [CompensatedSum](repeating: CompensatedSum(), count: groups)
+                for i in 0..<n where ok(i) { let g = Int(groupOf[i]); let d = values[i] - mean[g]; squares[g].add(d * d) }
+                for g in 0..<groups where count[g] > 1 { out[g] = (squares[g].value / Double(count[g] - 1)).squareRoot(); has[g] = true }
             }
-            return typed(out, a.type, has, a.name)
+            return try typed(out, a.type, has, a)
 
         case .median, .percentile:
             let p: Double
@@ -96,7 +106,7 @@ enum Accumulate {
                 out[g] = slice[lo] + (slice[hi] - slice[lo]) * (rank - Double(lo))
                 has[g] = true
             }
-            return typed(out, a.type, has, a.name)
+            return try typed(out, a.type, has, a)
 
         case .min, .max, .first, .last:
             var best = [Int32](repeating: -1, count: groups)
@@ -128,11 +138,49 @@ enum Accumulate {
         }
     }
 
-    static func typed(_ values: [Double], _ type: DataType, _ has: Bitmap, _ name: String) -> Column {
+    static func typed(_ values: [Double], _ type: DataType, _ has: Bitmap, _ a: BoundAggregate) throws -> Column {
+        func whole(_ kind: ValueOutOfRange.Kind) throws -> [Int64] {
+            try values.map { v in
+                guard let x = Checked.int64(v.rounded()) else { throw outOfRange(a, kind) }
+                return x
+            }
+        }
         switch type {
-        case .duration: return Column(name: name, storage: .duration(values.map { Int64($0.rounded()) }), validity: has)
-        case .timestamp: return Column(name: name, storage: .timestamp(values.map { Int64($0.rounded()) }), validity: has)
-        default: return Column(name: name, storage: .double(values), validity: has)
+        case .duration: return Column(name: a.name, storage: .duration(try whole(.duration)), validity: has)
+        case .timestamp: return Column(name: a.name, storage: .timestamp(try whole(.time)), validity: has)
+        default: return Column(name: a.name, storage: .double(values), validity: has)
         }
     }
+
+    /// A 128-bit sum over a count, correctly rounded to a double.
+    static func divide(_ sum: Int128, _ count: Int) -> Double {
+        // Whole part and remainder apart, so a sum past 2^53 keeps its digits.
+        let (q, r) = sum.quotientAndRemainder(dividingBy: Int128(count))
+        return Double(q) + Double(r) / Double(count)
+    }
+
+    static func outOfRange(_ a: BoundAggregate, _ kind: ValueOutOfRange.Kind) -> Diagnostic {
+        let what = a.function.name + (a.argument.map { " " + $0.describeBare } ?? "")
+        let r = ValueOutOfRange(kind: kind, row: 0)
+        var hint = r.hint
+        if kind == .wholeNumber, let arg = a.argument { hint = "to add with decimals: \(a.function.name) number(\(arg.describeBare))" }
+        return Diagnostic("\(what) \(r.reason)", hint: hint)
+    }
+}
+
+/// A sum of doubles with Neumaier's compensation: the low digits each addition loses are
+/// kept and added back, so 184 + 1e15 − 1e15 is 184 in any order.
+struct CompensatedSum {
+    private var sum = 0.0
+    private var compensation = 0.0
+
+    mutating func add(_ x: Double) {
+        let t = sum + x
+        // Past the range of doubles (or with NaN) there are no lost digits to keep.
+        guard t.isFinite else { sum = t; return }
+        if Swift.abs(sum) >= Swift.abs(x) { compensation += (sum - t) + x } else { compensation += (x - t) + sum }
+        sum = t
+    }
+
+    var value: Double { sum.isFinite ? sum + compensation : sum }
 }

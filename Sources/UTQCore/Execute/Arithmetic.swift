@@ -7,13 +7,13 @@ enum Arithmetic {
         case .constant(let value, _):
             switch value {
             case .int(let x), .timestamp(let x), .duration(let x): return Array(repeating: x, count: n)
-            case .double(let x): return Array(repeating: Int64(x), count: n)
+            case .double(let x): return Array(repeating: Checked.int64(x) ?? 0, count: n)
             default: return Array(repeating: 0, count: n)
             }
         case .column(let c):
             switch c.storage {
             case .int(let a), .timestamp(let a), .duration(let a): return a
-            case .double(let a): return a.map { Int64($0) }
+            case .double(let a): return a.map { Checked.int64($0) ?? 0 }
             case .bool(let a): return a.map { $0 ? 1 : 0 }
             default: return Array(repeating: 0, count: n)
             }
@@ -42,16 +42,31 @@ enum Arithmetic {
         switch v {
         case .constant(let value, let t):
             switch value {
-            case .int(let x): return .constant(.int(-x), t)
+            case .int(let x):
+                guard let r = Checked.negate(x) else { throw ValueOutOfRange(kind: .wholeNumber, row: 0) }
+                return .constant(.int(r), t)
             case .double(let x): return .constant(.double(-x), t)
-            case .duration(let x): return .constant(.duration(-x), t)
+            case .duration(let x):
+                guard let r = Checked.negate(x) else { throw ValueOutOfRange(kind: .duration, row: 0) }
+                return .constant(.duration(r), t)
             default: return v
             }
         case .column(let c):
+            func negated(_ a: [Int64], _ kind: ValueOutOfRange.Kind) throws -> [Int64] {
+                var out = a
+                for i in 0..<a.count {
+                    guard let r = Checked.negate(a[i]) else {
+                        if c.isValid(i) { throw ValueOutOfRange(kind: kind, row: i) }
+                        continue
+                    }
+                    out[i] = r
+                }
+                return out
+            }
             switch c.storage {
-            case .int(let a): return .column(Column(name: "", storage: .int(a.map { 0 &- $0 }), validity: c.validity))
+            case .int(let a): return .column(Column(name: "", storage: .int(try negated(a, .wholeNumber)), validity: c.validity))
             case .double(let a): return .column(Column(name: "", storage: .double(a.map { -$0 }), validity: c.validity))
-            case .duration(let a): return .column(Column(name: "", storage: .duration(a.map { 0 &- $0 }), validity: c.validity, unit: c.unit))
+            case .duration(let a): return .column(Column(name: "", storage: .duration(try negated(a, .duration)), validity: c.validity, unit: c.unit))
             default: throw Diagnostic("only numbers and durations can be negated")
             }
         }
@@ -74,10 +89,16 @@ enum Arithmetic {
         case .int:
             let x = ints(a, n), y = ints(b, n)
             var out = [Int64](repeating: 0, count: n)
+            // A result past 64 bits is an error at its row (a null row's value is not used).
+            func checked(_ f: (Int64, Int64) -> Int64?) throws {
+                for i in 0..<n {
+                    if let r = f(x[i], y[i]) { out[i] = r } else if valid?[i] ?? true { throw ValueOutOfRange(kind: .wholeNumber, row: i) }
+                }
+            }
             switch op {
-            case .add: for i in 0..<n { out[i] = x[i] &+ y[i] }
-            case .subtract: for i in 0..<n { out[i] = x[i] &- y[i] }
-            case .multiply: for i in 0..<n { out[i] = x[i] &* y[i] }
+            case .add: try checked(Checked.add)
+            case .subtract: try checked(Checked.subtract)
+            case .multiply: try checked(Checked.multiply)
             case .modulo:
                 for i in 0..<n { if y[i] == 0 { mark(i) } else { out[i] = CivilTime.floorMod(x[i], y[i]) } }
             case .divide:
@@ -105,18 +126,25 @@ enum Arithmetic {
         case .duration, .timestamp:
             let scaled = a.type.isNumeric || b.type.isNumeric  // duration * 2, 2 * duration, duration / 2
             var out = [Int64](repeating: 0, count: n)
+            let kind: ValueOutOfRange.Kind = resultType == .duration ? .duration : .time
+            // A result that does not fit (or, for a time, falls outside the years 1 to 9999)
+            // is an error at its row.
+            func put(_ r: Int64?, _ i: Int) throws {
+                if let r, resultType == .duration || Checked.isTime(r) { out[i] = r }
+                else if valid?[i] ?? true { throw ValueOutOfRange(kind: kind, row: i) }
+            }
             if scaled {
                 let x = doubles(a, n), y = doubles(b, n)
                 switch op {
-                case .multiply: for i in 0..<n { out[i] = Int64((x[i] * y[i]).rounded()) }
-                case .divide: for i in 0..<n { if y[i] == 0 { mark(i) } else { out[i] = Int64((x[i] / y[i]).rounded()) } }
+                case .multiply: for i in 0..<n { try put(Checked.int64((x[i] * y[i]).rounded()), i) }
+                case .divide: for i in 0..<n { if y[i] == 0 { mark(i) } else { try put(Checked.int64((x[i] / y[i]).rounded()), i) } }
                 default: throw Diagnostic("a duration can only be multiplied or divided by a number")
                 }
             } else {
                 let x = ints(a, n), y = ints(b, n)
                 switch op {
-                case .add: for i in 0..<n { out[i] = x[i] &+ y[i] }
-                case .subtract: for i in 0..<n { out[i] = x[i] &- y[i] }
+                case .add: for i in 0..<n { try put(Checked.add(x[i], y[i]), i) }
+                case .subtract: for i in 0..<n { try put(Checked.subtract(x[i], y[i]), i) }
                 case .modulo: for i in 0..<n { if y[i] == 0 { mark(i) } else { out[i] = CivilTime.floorMod(x[i], y[i]) } }
                 default: throw Diagnostic("times can be added to and subtracted from, not \(op.rawValue)")
                 }

@@ -103,15 +103,26 @@ enum Buckets {
         }
     }
 
+    /// Each duration cut down to a multiple of the step; one so far below zero that its
+    /// bucket has no duration is out of range.
+    static func floored(_ a: [Int64], _ step: Int64, _ validity: Bitmap?) throws -> [Int64] {
+        var out = [Int64](repeating: 0, count: a.count)
+        for i in 0..<a.count {
+            if let r = Checked.subtract(a[i], CivilTime.floorMod(a[i], step)) { out[i] = r }
+            else if validity?[i] ?? true { throw ValueOutOfRange(kind: .duration, row: i) }
+        }
+        return out
+    }
+
     /// Buckets of durations (GTFS service times, clock columns): hour 25 stays 25.
     static func durations(_ bucket: TimeBucket, _ a: [Int64], _ validity: Bitmap?) throws -> Column {
         switch bucket {
         case .hour:
             return Column(name: "", storage: .int(a.map { CivilTime.floorDiv($0, CivilTime.microsPerHour) }), validity: validity, unit: .hour)
         case .minute:
-            return Column(name: "", storage: .duration(a.map { CivilTime.floorDiv($0, CivilTime.microsPerMinute) * CivilTime.microsPerMinute }), validity: validity, unit: .clock)
+            return Column(name: "", storage: .duration(try floored(a, CivilTime.microsPerMinute, validity)), validity: validity, unit: .clock)
         case .every(let step):
-            return Column(name: "", storage: .duration(a.map { CivilTime.floorDiv($0, step) * step }), validity: validity, unit: .clock)
+            return Column(name: "", storage: .duration(try floored(a, step, validity)), validity: validity, unit: .clock)
         case .timeOfDay:
             return Column(name: "", storage: .duration(a.map { CivilTime.floorMod($0, CivilTime.microsPerDay) }), validity: validity, unit: .clock)
         case .day:

@@ -19,7 +19,8 @@ struct Evaluator {
         case .cast(let inner, let t):
             return try cast(eval(inner), to: t)
         case .unary(.negate, let inner, _):
-            return try Arithmetic.negate(eval(inner), rowCount)
+            let v = try eval(inner)
+            return try reporting(e) { try Arithmetic.negate(v, rowCount) }
         case .unary(.not, let inner, _):
             return Logic.not(try eval(inner), rowCount)
         case .binary(let op, let l, let r, let t):
@@ -32,7 +33,7 @@ struct Evaluator {
             case .contains, .startsWith, .endsWith, .matches:
                 return try TextMatch.match(op, a, b, rowCount)
             case .add, .subtract, .multiply, .divide, .modulo:
-                return try Arithmetic.apply(op, a, b, resultType: t, rowCount)
+                return try reporting(e) { try Arithmetic.apply(op, a, b, resultType: t, rowCount) }
             }
         case .isNull(let inner, let negated):
             let v = try eval(inner)
@@ -47,9 +48,21 @@ struct Evaluator {
         case .inList(let inner, let values, let negated):
             return Comparison.inList(try eval(inner), values, negated: negated, rowCount)
         case .bucket(let bucket, let inner, let zone):
-            return try Buckets.apply(bucket, try eval(inner), zone: zone, rowCount)
+            let v = try eval(inner)
+            return try reporting(e) { try Buckets.apply(bucket, v, zone: zone, rowCount) }
         case .call(let f, let args, let type):
-            return try f.evaluate(args.map { try eval($0) }, type, rowCount)
+            let values = try args.map { try eval($0) }
+            return try reporting(e) { try f.evaluate(values, type, rowCount) }
+        }
+    }
+
+    /// A value out of range becomes a message that names the expression and the row.
+    func reporting(_ e: BoundExpr, _ work: () throws -> Vector) throws -> Vector {
+        do {
+            return try work()
+        } catch let r as ValueOutOfRange {
+            let row = r.row < rowCount && rowCount > 1 ? " (row \(NumberText.grouped(r.row + 1)))" : ""
+            throw Diagnostic("\(e.describeBare) \(r.reason)\(row)", hint: r.hint)
         }
     }
 

@@ -48,9 +48,22 @@ func rowwise(_ args: [Vector], _ n: Int, _ type: DataType, _ f: ([Value]) throws
     }
     var out = [Value](repeating: .null, count: n)
     for i in 0..<n {
-        out[i] = try f(args.map { $0.value(i) })
+        do {
+            out[i] = try f(args.map { $0.value(i) })
+        } catch var r as ValueOutOfRange {
+            r.row = i
+            throw r
+        }
     }
     return .column(Column.from(values: out, type: type))
+}
+
+/// A whole number from a double: NaN and ±∞ are null (no number), and a value past 64 bits
+/// is out of range.
+func whole(_ x: Double) throws -> Value {
+    guard x.isFinite else { return .null }
+    guard let i = Checked.int64(x) else { throw ValueOutOfRange(kind: .wholeNumber, row: 0) }
+    return .int(i)
 }
 
 /// The common type of several arguments (int with double is double; null fits anything).
@@ -91,24 +104,24 @@ enum MathFunctions {
                          return .success(t.count == 1 && t[0] == .int ? .int : (t.count == 1 ? .int : .double))
                      },
                      evaluate: { args, type, n in
-                         rowwise(args, n, type) { v in
+                         try rowwise(args, n, type) { v in
                              guard let x = v[0].doubleValue else { return .null }
                              if v.count == 2 {
                                  guard let d = v[1].doubleValue else { return .null }
                                  let scale = pow(10, d.rounded())
                                  return .double((x * scale).rounded() / scale)
                              }
-                             return x.isFinite ? .int(Int64(x.rounded())) : .null
+                             return try whole(x.rounded())
                          }
                      }),
         FunctionSpec(name: "floor", aliases: [], usage: "floor(x)", summary: "The whole number at or below x.",
                      examples: ["let column = floor(x / 206) | count by column"], arity: 1...1,
                      resultType: { t in numericArgs("floor", t).map { .failure($0) } ?? .success(.int) },
-                     evaluate: { args, type, n in rowwise(args, n, type) { v in v[0].doubleValue.flatMap { $0.isFinite ? .int(Int64($0.rounded(.down))) : nil } ?? .null } }),
+                     evaluate: { args, type, n in try rowwise(args, n, type) { v in try v[0].doubleValue.map { try whole($0.rounded(.down)) } ?? .null } }),
         FunctionSpec(name: "ceil", aliases: ["ceiling"], usage: "ceil(x)", summary: "The whole number at or above x.",
                      examples: ["select x, up = ceil(x) | limit 3"], arity: 1...1,
                      resultType: { t in numericArgs("ceil", t).map { .failure($0) } ?? .success(.int) },
-                     evaluate: { args, type, n in rowwise(args, n, type) { v in v[0].doubleValue.flatMap { $0.isFinite ? .int(Int64($0.rounded(.up))) : nil } ?? .null } }),
+                     evaluate: { args, type, n in try rowwise(args, n, type) { v in try v[0].doubleValue.map { try whole($0.rounded(.up)) } ?? .null } }),
         FunctionSpec(name: "abs", aliases: [], usage: "abs(x)", summary: "The size of x without its sign.",
                      examples: ["where angle is not null | let turn = abs(angle) | avg turn by legend"], arity: 1...1,
                      resultType: { t in
@@ -116,11 +129,15 @@ enum MathFunctions {
                          return numericArgs("abs", t).map { .failure($0) } ?? .success(t[0] == .int ? .int : .double)
                      },
                      evaluate: { args, type, n in
-                         rowwise(args, n, type) { v in
+                         try rowwise(args, n, type) { v in
                              switch v[0] {
-                             case .int(let x): return .int(x == .min ? x : Swift.abs(x))
+                             case .int(let x):
+                                 guard x != .min else { throw ValueOutOfRange(kind: .wholeNumber, row: 0) }
+                                 return .int(Swift.abs(x))
                              case .double(let x): return .double(Swift.abs(x))
-                             case .duration(let x): return .duration(x == .min ? x : Swift.abs(x))
+                             case .duration(let x):
+                                 guard x != .min else { throw ValueOutOfRange(kind: .duration, row: 0) }
+                                 return .duration(Swift.abs(x))
                              default: return .null
                              }
                          }

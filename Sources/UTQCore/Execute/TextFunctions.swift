@@ -57,10 +57,16 @@ enum TextFunctions {
                          rowwise(args, n, type) { v in
                              guard case .string(let s) = v[0], let start = v[1].doubleValue else { return .null }
                              let chars = Array(s)
-                             let from = max(0, Int(start) - 1)
+                             // Positions past the text are the text's end, whatever their size.
+                             guard start.isFinite else { return .null }
+                             let from = Int(max(0, min(Double(chars.count), start.rounded(.towardZero) - 1)))
                              guard from < chars.count else { return .string("") }
-                             let length = v.count == 3 ? max(0, Int(v[2].doubleValue ?? 0)) : chars.count
-                             return .string(String(chars[from..<min(chars.count, from + length)]))
+                             var length = chars.count - from
+                             if v.count == 3 {
+                                 guard let l = v[2].doubleValue, l.isFinite else { return .null }
+                                 length = Int(max(0, min(Double(length), l.rounded(.towardZero))))
+                             }
+                             return .string(String(chars[from..<(from + length)]))
                          }
                      }),
         FunctionSpec(name: "replace", aliases: [], usage: "replace(text, find, with)",
@@ -176,11 +182,16 @@ enum OtherFunctions {
                          }
                      },
                      evaluate: { args, type, n in
-                         rowwise(args, n, type) { v in
+                         try rowwise(args, n, type) { v in
                              switch v[0] {
                              case .duration(let d): return .double(Double(d) / Double(micros))
-                             case .int(let x): return .duration(x &* micros)
-                             case .double(let x): return x.isFinite ? .duration(Int64((x * Double(micros)).rounded())) : .null
+                             case .int(let x):
+                                 guard let d = Checked.multiply(x, micros) else { throw ValueOutOfRange(kind: .duration, row: 0) }
+                                 return .duration(d)
+                             case .double(let x):
+                                 guard x.isFinite else { return .null }
+                                 guard let d = Checked.int64((x * Double(micros)).rounded()) else { throw ValueOutOfRange(kind: .duration, row: 0) }
+                                 return .duration(d)
                              default: return .null
                              }
                          }

@@ -42,7 +42,7 @@ public enum DiagnosticText {
         case .unknownFunction(let name, let suggestion): return "unknown function \(name)" + didYouMean(suggestion)
         case .unknownSetting(let name, let suggestion): return "unknown setting \"\(name)\"" + didYouMean(suggestion)
         case .unknownSessionCommand(let name, let suggestion): return "unknown session command :\(name)" + didYouMean(suggestion)
-        case .unknownResult(let n, _): return "there is no result $\(n)"
+        case .unknownResult(let n, _): return n == Int.max ? "there is no result with so large a number" : "there is no result $\(n)"
         case .noLastResult: return "there is no result yet for _ to stand for"
         case .noTableLoaded: return "no table is loaded yet"
         case .statementInPipeline(let verb): return "\(verb) is a command of its own; it cannot be part of a pipeline"

@@ -78,7 +78,13 @@ public struct Lexer {
             pos += 1
             var n = 0
             var digits = 0
-            while let d = peek(), Lexer.isDigit(d) { n = n * 10 + Int(d - 0x30); pos += 1; digits += 1; if n > 1_000_000_000 { break } }
+            // Every digit belongs to the reference; one past any count of results saturates.
+            while let d = peek(), Lexer.isDigit(d) {
+                let (m, o1) = n.multipliedReportingOverflow(by: 10)
+                let (r, o2) = m.addingReportingOverflow(Int(d - 0x30))
+                n = o1 || o2 ? Int.max : r
+                pos += 1; digits += 1
+            }
             if digits > 0 { return token(.resultRef(n)) }
             return token(.unknown("$"))
         }
@@ -152,7 +158,9 @@ public struct Lexer {
                 return .duration(Int64(total))
             }
         }
-        return .number(value, isInteger: isInteger && abs(value) < 9e15)
+        // Whole numbers keep every digit: 9007199254740993 is not 9007199254740992.
+        if isInteger, let exact = UInt64(text) { return .integer(exact) }
+        return .number(value)
     }
 
     mutating func string(quote: UInt8) throws -> String {

@@ -54,7 +54,13 @@ public struct Parser {
 
     public mutating func integer(_ what: String) throws -> Int {
         let t = current
-        if case .number(let d, true) = t.kind, d >= 0 { advance(); return Int(d) }
+        if case .integer(let m) = t.kind {
+            guard m <= UInt64(Int32.max) else {
+                throw Diagnostic("\(m) is too large for \(what)", at: t.span, hint: "the most is \(NumberText.grouped(Int(Int32.max)))")
+            }
+            advance()
+            return Int(m)
+        }
         throw Diagnostic("expected \(what) (a whole number), found \(t.describe)", at: t.span)
     }
 
@@ -377,10 +383,15 @@ public struct Parser {
     mutating func parseUnary() throws -> Expr {
         if current.isSymbol(.minus) {
             let t = advance()
+            // −9223372036854775808, the least whole number, has no positive to negate.
+            if case .integer(let m) = current.kind, m == UInt64(Int64.max) + 1 {
+                let s = advance().span
+                return .literal(.int(.min), t.span.union(s))
+            }
             let e = try parseUnary()
-            if case .literal(.int(let v), let s) = e { return .literal(.int(-v), t.span.union(s)) }
+            if case .literal(.int(let v), let s) = e, let n = Checked.negate(v) { return .literal(.int(n), t.span.union(s)) }
             if case .literal(.double(let v), let s) = e { return .literal(.double(-v), t.span.union(s)) }
-            if case .literal(.duration(let v), let s) = e { return .literal(.duration(-v), t.span.union(s)) }
+            if case .literal(.duration(let v), let s) = e, let n = Checked.negate(v) { return .literal(.duration(n), t.span.union(s)) }
             return .unary(.negate, e, t.span.union(e.span))
         }
         return try parsePrimary()
@@ -389,9 +400,13 @@ public struct Parser {
     mutating func parsePrimary() throws -> Expr {
         let t = current
         switch t.kind {
-        case .number(let d, let isInteger):
+        case .integer(let m):
             advance()
-            return .literal(isInteger ? .int(Int64(d)) : .double(d), t.span)
+            // 9223372036854775808 and more do not fit a whole number: they are numbers.
+            return .literal(m <= UInt64(Int64.max) ? .int(Int64(m)) : .double(Double(m)), t.span)
+        case .number(let d):
+            advance()
+            return .literal(.double(d), t.span)
         case .duration(let micros):
             advance()
             return .literal(.duration(micros), t.span)

@@ -118,7 +118,8 @@ extension Token {
         switch kind {
         case .identifier(let s, let quoted): return quoted ? "name(`\(s)`)" : "word(\(s))"
         case .string(let s): return "text(\(s.quoted))"
-        case .number(let d, let isInt): return isInt ? "int(\(Int64(exactly: d).map(String.init) ?? NumberText.double(d)))" : "number(\(NumberText.double(d)))"
+        case .integer(let m): return "int(\(m))"
+        case .number(let d): return "number(\(NumberText.double(d)))"
         case .duration(let m): return "duration(\(TimeText.duration(m)))"
         case .resultRef(let n): return "result($\(n))"
         case .symbol(let s): return s.rawValue

@@ -4,7 +4,10 @@ public struct Token: Sendable, Equatable {
         /// A name: a verb, column, table or keyword. `quoted` when written in backticks.
         case identifier(String, quoted: Bool)
         case string(String)
-        case number(Double, isInteger: Bool)
+        /// A whole number written with digits only, up to 2^64 − 1 (so −2^63 can be written).
+        case integer(UInt64)
+        /// Any other number: with a point or an exponent, or too long for 64 bits.
+        case number(Double)
         /// A span of time written with a unit: `15m`, `1h`, `30s`, `2d`, `1w`.
         case duration(Int64)
         /// `$3`: a numbered result.
@@ -65,7 +68,8 @@ public struct Token: Sendable, Equatable {
         switch kind {
         case .identifier(let s, let q): return q ? "`\(s)`" : "\"\(s)\""
         case .string(let s): return "the text \"\(s)\""
-        case .number(let d, let isInt): return isInt ? "the number \(Int64(d))" : "the number \(d)"
+        case .integer(let m): return "the number \(m)"
+        case .number(let d): return "the number \(NumberText.double(d))"
         case .duration: return "a duration"
         case .resultRef(let n): return "$\(n)"
         case .symbol(let s): return "'\(s.rawValue)'"

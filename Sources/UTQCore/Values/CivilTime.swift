@@ -37,12 +37,16 @@ public enum CivilTime {
     /// Floor division that rounds toward negative infinity (times before 1970 stay correct).
     @inlinable
     public static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
+        // Int64.min / -1 does not fit; no caller divides by a negative step.
+        if b == -1 { return 0 &- a }
         let q = a / b
         return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
     }
 
     @inlinable
     public static func floorMod(_ a: Int64, _ b: Int64) -> Int64 {
+        // Every whole number divides by -1 (and Int64.min % -1 would trap).
+        if b == -1 { return 0 }
         let r = a % b
         return (r != 0 && (r < 0) != (b < 0)) ? r + b : r
     }

@@ -129,7 +129,11 @@ enum ChartVerb {
             let t = p.current
             // Read the number here rather than with Parser.integer: a huge literal must be
             // a message, never an overflow.
-            guard case .number(let d, _) = t.kind, d == d.rounded() else {
+            let d: Double
+            switch t.kind {
+            case .integer(let m): d = Double(m)
+            case .number(let x) where x == x.rounded(): d = x
+            default:
                 throw Diagnostic("\(option.name) needs a whole number, found \(t.describe)", at: t.span,
                                  hint: "for example: \(option.name) \(range.lowerBound == 1 ? 10 : range.lowerBound * 2)")
             }
