@@ -120,3 +120,38 @@ import Testing
         #expect(try s.table("where s = \"Straße\" | select r = substr(s, 2, 9223372036854775807)").strings("r") == ["traße"])
     }
 }
+
+/// Input deeper than the stack: nested parentheses, long chains of operators, pipelines of
+/// thousands of stages. Each is a message; the session goes on.
+@Suite struct DepthTests {
+    func session() -> Session {
+        let s = makeSession()
+        s.workspace.put([ExtremeValuesTests.table()], makeCurrent: true)
+        return s
+    }
+
+    @Test func deepInputIsRefusedWithAMessage() throws {
+        let s = session()
+        let cases = [
+            "select r = " + String(repeating: "(", count: 100_000) + "1" + String(repeating: ")", count: 100_000),
+            "select r = 1" + String(repeating: " + 1", count: 100_000),
+            "where " + Array(repeating: "i = 1", count: 100_000).joined(separator: " or "),
+            "select r = " + String(repeating: "-", count: 100_000) + "1",
+            "where " + String(repeating: "not ", count: 100_000) + "b",
+            "select r = " + String(repeating: "abs(", count: 100_000) + "1" + String(repeating: ")", count: 100_000),
+            "count" + String(repeating: " | limit 5", count: 100_000),
+            "let " + (0..<100_000).map { "c\($0) = 1" }.joined(separator: ", "),
+        ]
+        for text in cases {
+            let d = s.failure(text)
+            #expect(d != nil, "\(text.prefix(40))")
+            #expect(d?.message.contains("too deeply") == true || d?.message.contains("more than 256") == true
+                    || d?.message.contains("at most 256") == true, "\(d?.message ?? "")")
+        }
+        // Up to the limit they run.
+        #expect(try s.table("select r = 1" + String(repeating: " + 1", count: 250) + " | limit 1").strings("r") == ["251"])
+        #expect(try s.table("select r = " + String(repeating: "(", count: 200) + "2" + String(repeating: ")", count: 200) + " | limit 1").strings("r") == ["2"])
+        #expect(try s.table("count" + String(repeating: " | limit 5", count: 200)).strings("count") == ["10"])
+        #expect(s.failure("count") == nil)
+    }
+}

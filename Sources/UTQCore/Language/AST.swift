@@ -19,6 +19,27 @@ public indirect enum Expr: Sendable {
     }
 }
 
+extension Expr {
+    /// The depth of the tree, measured without recursion (the tree may be deeper than the
+    /// stack allows).
+    public var depth: Int {
+        var deepest = 0
+        var stack: [(Expr, Int)] = [(self, 1)]
+        while let (e, d) = stack.popLast() {
+            deepest = max(deepest, d)
+            switch e {
+            case .column, .literal: break
+            case .unary(_, let x, _), .isNull(let x, _, _): stack.append((x, d + 1))
+            case .binary(_, let l, let r, _): stack.append((l, d + 1)); stack.append((r, d + 1))
+            case .call(_, let args, _): for a in args { stack.append((a, d + 1)) }
+            case .inList(let x, let items, _, _): stack.append((x, d + 1)); for a in items { stack.append((a, d + 1)) }
+            case .between(let x, let lo, let hi, _, _): stack.append((x, d + 1)); stack.append((lo, d + 1)); stack.append((hi, d + 1))
+            }
+        }
+        return deepest
+    }
+}
+
 public enum UnaryOp: String, Sendable { case negate = "-", not }
 
 public enum BinaryOp: String, Sendable {

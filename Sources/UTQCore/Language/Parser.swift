@@ -4,6 +4,14 @@ public struct Parser {
     public let source: SourceText
     var tokens: [Token]
     var index = 0
+    /// How deep the parser is in parentheses, calls and prefixes, so that no input can
+    /// exhaust the stack (7,000 nested parentheses are a message, not a crash).
+    var nesting = 0
+
+    /// The deepest expression, and the most stages in a pipeline, utq takes. Deeper ones
+    /// are refused when parsed, before binding and running walk them.
+    public static let maxDepth = 256
+    public static let maxStages = 256
 
     public init(source: SourceText, tokens: [Token]) {
         self.source = source
@@ -217,6 +225,10 @@ public struct Parser {
                 }
                 stages.append(stage)
             }
+            if stages.count > Parser.maxStages {
+                throw Diagnostic("this pipeline has more than \(Parser.maxStages) stages", at: stage.span,
+                                 hint: "keep a part of it with let NAME = …, then go on from NAME")
+            }
         } while eatSymbol(.pipe)
         try expectEnd()
         return Pipeline(source: source, stages: stages, sink: sink, span: end())
@@ -254,23 +266,57 @@ public struct Parser {
 
     // MARK: expressions
 
-    public mutating func parseExpr() throws -> Expr { try parseOr() }
+    public mutating func parseExpr() throws -> Expr {
+        let start = current.span
+        let e = try parseOr()
+        // Chains of operators build trees without recursion here; binding and running will
+        // recurse, so the whole tree is measured once, at the outermost expression.
+        if nesting == 0, e.depth > Parser.maxDepth {
+            throw Diagnostic("this expression is nested too deeply (more than \(Parser.maxDepth) levels)", at: start.union(e.span),
+                             hint: "split it into steps with let; for many alternatives, use x in (a, b, …)")
+        }
+        return e
+    }
+
+    /// Enters one level of parentheses, call or prefix.
+    mutating func enter() throws {
+        nesting += 1
+        if nesting > Parser.maxDepth {
+            throw Diagnostic("this expression is nested too deeply (more than \(Parser.maxDepth) levels)", at: current.span,
+                             hint: "split it into steps with let")
+        }
+    }
 
     mutating func parseOr() throws -> Expr {
         var lhs = try parseAnd()
+        var depth = lhs.depth
         while current.isKeyword("or") {
             advance()
             let rhs = try parseAnd()
+            depth = try deeper(depth, rhs)
             lhs = .binary(.or, lhs, rhs, lhs.span.union(rhs.span))
         }
         return lhs
     }
 
+    /// The depth of a chain after one more operator, refused past the limit while the tree
+    /// is still small: a tree of 100,000 levels could not even be freed without recursion.
+    func deeper(_ depth: Int, _ rhs: Expr) throws -> Int {
+        let d = max(depth, rhs.depth) + 1
+        if d > Parser.maxDepth {
+            throw Diagnostic("this expression is nested too deeply (more than \(Parser.maxDepth) levels)", at: rhs.span,
+                             hint: "split it into steps with let; for many alternatives, use x in (a, b, …)")
+        }
+        return d
+    }
+
     mutating func parseAnd() throws -> Expr {
         var lhs = try parseNot()
+        var depth = lhs.depth
         while current.isKeyword("and") {
             advance()
             let rhs = try parseNot()
+            depth = try deeper(depth, rhs)
             lhs = .binary(.and, lhs, rhs, lhs.span.union(rhs.span))
         }
         return lhs
@@ -278,6 +324,8 @@ public struct Parser {
 
     mutating func parseNot() throws -> Expr {
         if current.isKeyword("not") || current.isSymbol(.bang) {
+            try enter()
+            defer { nesting -= 1 }
             let t = advance()
             let e = try parseNot()
             return .unary(.not, e, t.span.union(e.span))
@@ -357,11 +405,13 @@ public struct Parser {
 
     mutating func parseAdditive() throws -> Expr {
         var lhs = try parseMultiplicative()
+        var depth = lhs.depth
         while true {
             let op: BinaryOp
             if current.isSymbol(.plus) { op = .add } else if current.isSymbol(.minus) { op = .subtract } else { break }
             advance()
             let rhs = try parseMultiplicative()
+            depth = try deeper(depth, rhs)
             lhs = .binary(op, lhs, rhs, lhs.span.union(rhs.span))
         }
         return lhs
@@ -369,12 +419,14 @@ public struct Parser {
 
     mutating func parseMultiplicative() throws -> Expr {
         var lhs = try parseUnary()
+        var depth = lhs.depth
         while true {
             let op: BinaryOp
             if current.isSymbol(.star) { op = .multiply } else if current.isSymbol(.slash) { op = .divide }
             else if current.isSymbol(.percent) { op = .modulo } else { break }
             advance()
             let rhs = try parseUnary()
+            depth = try deeper(depth, rhs)
             lhs = .binary(op, lhs, rhs, lhs.span.union(rhs.span))
         }
         return lhs
@@ -382,6 +434,8 @@ public struct Parser {
 
     mutating func parseUnary() throws -> Expr {
         if current.isSymbol(.minus) {
+            try enter()
+            defer { nesting -= 1 }
             let t = advance()
             // −9223372036854775808, the least whole number, has no positive to negate.
             if case .integer(let m) = current.kind, m == UInt64(Int64.max) + 1 {
@@ -414,6 +468,8 @@ public struct Parser {
             advance()
             return .literal(.string(s), t.span)
         case .symbol(.lparen):
+            try enter()
+            defer { nesting -= 1 }
             advance()
             let e = try parseExpr()
             try expectSymbol(.rparen, "')'")
@@ -426,6 +482,8 @@ public struct Parser {
                 if lower == "false" { return .literal(.bool(false), t.span) }
                 if lower == "null" { return .literal(.null, t.span) }
                 if current.isSymbol(.lparen) && !current.spaceBefore || (current.isSymbol(.lparen) && Functions.isKnown(lower)) {
+                    try enter()
+                    defer { nesting -= 1 }
                     advance()
                     var args: [Expr] = []
                     if !current.isSymbol(.rparen) {

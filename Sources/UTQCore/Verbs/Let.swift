@@ -17,6 +17,11 @@ enum LetVerb {
                 let (name, _) = try p.name("a name for the new column")
                 try p.expectSymbol(.equal, "'=' after the column name, as in: let speed = miles / hours")
                 items.append(Assignment(name: name, expr: try p.parseExpr()))
+                // Each new column is a step of the plan: as many as a pipeline's stages.
+                if items.count > Parser.maxStages {
+                    throw Diagnostic("let makes at most \(Parser.maxStages) columns at once", at: p.current.span,
+                                     hint: "go on in another let after |")
+                }
             } while p.eatSymbol(.comma)
             return Syntax(assignments: items)
         })
