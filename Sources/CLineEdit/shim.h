@@ -59,6 +59,11 @@ static inline int utq_history_save(History *h, const char *path) {
     HistEvent ev;
     return history(h, &ev, H_SAVE, path);
 }
+static inline int utq_history_getsize(History *h) {
+    HistEvent ev;
+    if (history(h, &ev, H_GETSIZE) < 0) return -1;
+    return ev.num;
+}
 static inline int utq_history_clear(History *h) {
     HistEvent ev;
     return history(h, &ev, H_CLEAR);

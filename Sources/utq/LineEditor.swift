@@ -78,21 +78,49 @@ final class LineEditor {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return }
         _ = utq_history_enter(history, trimmed)
+        LineEditor.saving.lock()
+        unsaved.append(trimmed)
+        LineEditor.saving.unlock()
     }
 
-    /// Writes the history to its file through a temporary file, so a crash or a signal
-    /// never leaves it cut short. libedit keeps only the last `historyLimit` lines.
+    /// Lines typed in this session that are not in the file yet.
+    private var unsaved: [String] = []
+
+    /// Adds this session's new lines to the history file. The file is read again first, so
+    /// lines another utq wrote meanwhile are kept (as shells merge theirs); the whole is
+    /// written to a new temporary file, read back to check every line is there (a full disk
+    /// cuts a file short without an error from libedit), synced, and only then renamed over
+    /// the old file. libedit keeps the last `historyLimit` lines.
     func saveHistory() {
         guard let historyFile else { return }
         // The signal thread and the prompt may both save: one at a time.
         LineEditor.saving.lock()
         defer { LineEditor.saving.unlock() }
-        let temp = historyFile + ".\(getpid()).tmp"
-        if utq_history_save(history, temp) >= 0 {
-            rename(temp, historyFile)
-        } else {
-            unlink(temp)
+        guard !unsaved.isEmpty else { return }
+        let merged = newHistory()
+        defer { history_end(merged) }
+        _ = utq_history_load(merged, historyFile)
+        for line in unsaved { _ = utq_history_enter(merged, line) }
+        let expected = utq_history_getsize(merged)
+        struct ShortWrite: Error {}
+        do {
+            try AtomicFile.write(to: historyFile, replace: true, newFileMode: 0o600) { _, path in
+                let check = newHistory()
+                defer { history_end(check) }
+                guard utq_history_save(merged, path) >= 0, utq_history_load(check, path) >= 0,
+                      utq_history_getsize(check) == expected else { throw ShortWrite() }
+            }
+            unsaved.removeAll()
+        } catch {
+            // The old file stays as it was; the lines are tried again at the next save.
         }
+    }
+
+    private func newHistory() -> OpaquePointer {
+        let h = history_init()!
+        utq_history_setsize(h, Int32(historyLimit))
+        utq_history_setunique(h, 1)
+        return h
     }
 
     /// Tab: complete the word before the cursor, or list the choices.

@@ -52,6 +52,8 @@ enum Signals {
             var sig: Int32 = 0
             guard sigwait(&set, &sig) == 0 else { return }
             Signals.onTerminate?()
+            // A file being saved stays as it was; its temporary file goes.
+            TemporaryFiles.shared.removeAll()
             signal(sig, SIG_DFL)
             pthread_sigmask(SIG_UNBLOCK, &set, nil)
             raise(sig)

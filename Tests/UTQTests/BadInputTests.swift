@@ -78,8 +78,46 @@ import Testing
     }
 
     @Test func binaryFiles() throws {
-        try expectRefused(Self.fixture("image.png"), ["binary"])
+        try expectRefused(Self.fixture("image.png"), ["PNG image"])
         try expectRefused(Self.fixture("random.bin"), ["binary"])
+    }
+
+    @Test func compressedAndOtherKindsOfFile() throws {
+        let csv = try temporaryFile("to-compress.csv", String(repeating: "a,b\n1,2\n", count: 200))
+        let gz = Process()
+        gz.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        gz.arguments = ["-kf", csv]
+        try gz.run(); gz.waitUntilExit()
+        try expectRefused(csv + ".gz", ["compressed with gzip", "gunzip"])
+        let dir = (csv as NSString).deletingLastPathComponent
+        let kinds: [(String, [UInt8], String)] = [
+            ("x.zst", [0x28, 0xB5, 0x2F, 0xFD, 1, 2, 3], "zstd"), ("x.bz2", Array("BZh91AY&SY".utf8), "bzip2"),
+            ("x.xz", [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00, 0, 4], "xz"), ("prog", [0x7F, 0x45, 0x4C, 0x46, 2, 1, 1], "program"),
+            ("doc.pdf", Array("%PDF-1.7\n".utf8), "PDF"), ("data.parquet", Array("PAR1\u{15}\u{04}".utf8), "Parquet"),
+            ("db.sqlite", Array("SQLite format 3".utf8) + [0, 16, 0], "SQLite"),
+        ]
+        for (name, bytes, what) in kinds {
+            let path = dir + "/" + name
+            FileManager.default.createFile(atPath: path, contents: Data(bytes + Array(repeating: 7, count: 64)))
+            try expectRefused(path, [what])
+        }
+    }
+
+    @Test func pipesDevicesAndLoopsAreRefusedWithoutWaiting() throws {
+        let dir = (try temporaryFile("fifo-marker.txt", "x") as NSString).deletingLastPathComponent
+        let fifo = dir + "/a-pipe"
+        unlink(fifo)
+        #expect(mkfifo(fifo, 0o644) == 0)
+        defer { unlink(fifo) }
+        try expectRefused(fifo, ["is a pipe"])
+        try expectRefused("/dev/zero", ["is a device"])
+        try expectRefused("/dev/urandom", ["is a device"])
+        let loop = dir + "/loop-a", other = dir + "/loop-b"
+        unlink(loop); unlink(other)
+        symlink(other, loop); symlink(loop, other)
+        defer { unlink(loop); unlink(other) }
+        try expectRefused(loop, ["loop of symbolic links"])
+        #expect(sessionWithTables().failure("load \(loop)")?.message.contains("did you mean") == false)
     }
 
     @Test func folderAndMissingFile() throws {

@@ -36,24 +36,21 @@ public struct LoadResult: Sendable {
 public enum Loaders {
     public static func load(_ request: LoadRequest) throws -> LoadResult {
         let path = request.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw LoadError(path: path, "no such file")
-        }
+        let (isDirectory, fileSize) = try FileKind.check(path)
         let name = request.name ?? tableName(for: path)
-        if isDirectory.boolValue || request.path.lowercased().hasSuffix(".zip") || isZip(path) {
+        if !isDirectory, let why = FileKind.refusal(try rawHead(path), path: path) { throw LoadError(path: path, why) }
+        if isDirectory || request.path.lowercased().hasSuffix(".zip") || isZip(path) {
             if request.at != nil {
                 throw LoadError(path: path, "at PATH is for JSON documents; a GTFS feed gives all its tables")
             }
-            return try GTFSLoader.load(request, name: name, isDirectory: isDirectory.boolValue)
+            return try GTFSLoader.load(request, name: name, isDirectory: isDirectory)
         }
-        let fileSize = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         if fileSize == 0 {
             throw LoadError(path: path, "the file is empty")
         }
         let head = try peek(path)
         let lower = path.lowercased()
-        if looksBinary(head) {
+        if looksBinary(try rawHead(path)) {
             throw LoadError(path: path, "looks like a binary file, not text (CSV, TSV or JSON)")
         }
         let first = head.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) })
@@ -97,6 +94,18 @@ public enum Loaders {
         return raw.filter { $0 != 0 }
     }
 
+    /// The first bytes of a file as they are.
+    static func rawHead(_ path: String, count: Int = 4096) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw LoadError(path: path, ByteStream.openErrorMessage(errno)) }
+        defer { close(fd) }
+        var raw = [UInt8](repeating: 0, count: count)
+        let n = raw.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, 0) }
+        guard n >= 0 else { throw LoadError(path: path, ByteStream.openErrorMessage(errno)) }
+        raw.removeSubrange(n...)
+        return raw
+    }
+
     /// Whether a file starts as a zip archive does (`PK`, then a local header or, when
     /// empty, the end record), whatever its name.
     static func isZip(_ path: String) -> Bool {
@@ -106,12 +115,15 @@ public enum Loaders {
         return head == [0x50, 0x4B, 0x03, 0x04] || head == [0x50, 0x4B, 0x05, 0x06]
     }
 
-    /// Zero bytes in the first block of a file that is not UTF-16: binary data.
-    static func looksBinary(_ head: [UInt8]) -> Bool {
-        let sample = head.prefix(4096)
+    /// Control bytes (NUL among them) in more than one byte in twenty of the first block:
+    /// text has almost none, random bytes and compressed data about one in nine. UTF-16
+    /// text, whose every other byte is NUL, is not binary.
+    static func looksBinary(_ raw: [UInt8]) -> Bool {
+        let sample = raw.prefix(4096)
         guard !sample.isEmpty else { return false }
+        if case .utf16 = TextEncoding.sniff(Array(sample), isWholeFile: raw.count < 4096) { return false }
         let controls = sample.filter { $0 < 0x09 || ($0 > 0x0D && $0 < 0x20 && $0 != 0x1B) }.count
-        return controls * 10 > sample.count
+        return controls * 20 > sample.count && controls >= 8
     }
 
     /// A table name from a file name: `datasets/market.json` → `market`.

@@ -143,3 +143,31 @@ func runUTQ(_ arguments: [String], stdin: String? = nil, environment: [String: S
 enum TestTiming {
     static let scale: Double = ProcessInfo.processInfo.environment["UTQ_TIME_SCALE"].flatMap(Double.init) ?? 1
 }
+
+/// Runs utq in a pseudo-terminal (Tests/Support/pty_run.py), typing each step's text after
+/// its wait, as a person at the prompt would. Returns the exit status and what the terminal
+/// showed.
+func runUTQInTerminal(_ steps: [(wait: Double, text: String)], arguments: [String] = [],
+                      environment: [String: String] = [:]) throws -> (status: Int32, screen: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    let json = "[" + steps.map { step in
+        let text = String(data: try! JSONSerialization.data(withJSONObject: [step.text]), encoding: .utf8)!.dropFirst().dropLast()
+        return "[\(step.wait), \(text)]"
+    }.joined(separator: ",") + "]"
+    process.arguments = ["python3", Repo.path("Tests/Support/pty_run.py"), json, Repo.utqBinary] + arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: Repo.root)
+    var env = ProcessInfo.processInfo.environment
+    env["TZ"] = "UTC"
+    env["COLUMNS"] = "100"
+    env["TERM"] = "xterm"
+    for (k, v) in environment { env[k] = v }
+    process.environment = env
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
