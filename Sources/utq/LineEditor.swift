@@ -155,17 +155,7 @@ final class LineEditor {
             el_insertstr(editLine, common)
             return UInt8(CC_REFRESH)
         }
-        let width = Terminal.width
-        let cell = (candidates.map { $0.count }.max() ?? 0) + 2
-        let perLine = max(1, width / cell)
-        var text = "\n"
-        for (i, c) in candidates.prefix(200).enumerated() {
-            text += c.padding(toLength: cell, withPad: " ", startingAt: 0)
-            if (i + 1) % perLine == 0 { text += "\n" }
-        }
-        if candidates.count > 200 { text += "\n… \(candidates.count - 200) more" }
-        if !text.hasSuffix("\n") { text += "\n" }
-        Terminal.out(text)
+        Terminal.out("\n" + completion.listing(width: Terminal.width))
         return UInt8(CC_REDISPLAY)
     }
 

@@ -21,8 +21,11 @@ struct NotebookCommand: ParsableCommand {
     @Argument(help: "The script (.utq) to run.", completion: .file(extensions: ["utq"]))
     var script: String
 
-    @Option(name: .shortAndLong, help: "Where to write: a .md or .html file (replaced if it exists). Without it, Markdown goes to standard output.")
+    @Option(name: .shortAndLong, help: "Where to write: a .md or .html file. Without it, Markdown goes to standard output.")
     var output: String?
+
+    @Flag(name: .long, help: "Replace the output file if it exists.")
+    var force = false
 
     @OptionGroup var variables: VariableOptions
 
@@ -53,9 +56,9 @@ struct NotebookCommand: ParsableCommand {
         let page = format.render(notebook)
         if let output {
             do {
-                try AtomicFile.write(Array(page.utf8), to: output, replace: true)
+                try AtomicFile.write(Array(page.utf8), to: output, replace: force)
             } catch let e as AtomicFile.Failure {
-                Terminal.err("utq: " + e.message(output) + "\n")
+                Terminal.err("utq: " + e.message(output) + (e.exists ? "; add --force to replace it" : "") + "\n")
                 throw ExitCode(1)
             }
             let errors = notebook.errorCount

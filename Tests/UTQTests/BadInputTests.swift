@@ -174,11 +174,11 @@ import Testing
 
     @Test func notANumberAndTooLarge() throws {
         // 1e400 is past the largest double: it reads as infinity, and the column stays numbers.
-        // NaN is no number utq reads, so its column keeps the text as written.
+        // NaN among numbers is a number too (utq writes NaN, Infinity and -Infinity so they read back).
         let (t, _) = try loaded(Self.fixture("nan-inf.csv"))
         #expect(t.column("big")?.type == .double)
         #expect(t.strings("big") == ["1.5", "Infinity", "-Infinity", "2.5", "3"])
-        #expect(t.column("nan")?.type == .string)
+        #expect(t.column("nan")?.type == .double)
         #expect(t.strings("nan") == ["1.5", "NaN", "2", "null", "4"])
         let (j, _) = try loaded(Self.fixture("nan-inf.json"))
         #expect(j.strings("value") == ["1.5", "Infinity", "-Infinity", "null"])
@@ -189,6 +189,47 @@ import Testing
                   "describe", "count by nan", "sort nan"] {
             #expect(s.failure(q) == nil, "\(q): \(s.failure(q)?.message ?? "")")
         }
+    }
+
+    @Test func idsPastSixtyFourBitsStayTextWithANote() throws {
+        let csv = try temporaryFile("big-ids.csv", "id,n\n12345678901234567890,1\n12345678901234567891,2\n7,3\n")
+        let json = try temporaryFile("big-ids.json", "[{\"id\": 12345678901234567890}, {\"id\": 12345678901234567891}, {\"id\": 9007199254740993}]")
+        for path in [csv, json] {
+            let (t, warnings) = try loaded(path)
+            #expect(t.column("id")?.type == .string)
+            #expect(Set(t.strings("id")).count == 3, "\(t.strings("id"))")
+            #expect(t.strings("id").contains("12345678901234567891"))
+            #expect(warnings.contains { $0.contains("id holds whole numbers past 64 bits (12345678901234567890)") }, "\(warnings)")
+        }
+        // Saved, every digit comes back.
+        let s = makeSession()
+        let out = (csv as NSString).deletingLastPathComponent + "/big-ids-out.csv"
+        #expect(s.run("load \(csv); save! \(out)").isEmpty)
+        #expect(try String(contentsOfFile: out, encoding: .utf8).contains("12345678901234567891,2"))
+        // Whole numbers that fit stay numbers, and no note is made.
+        let (fits, none) = try loaded(Self.fixture("good.csv"))
+        #expect(!fits.columns.isEmpty && none.allSatisfy { !$0.contains("64 bits") })
+    }
+
+    @Test func notANumberAndInfinityAreSavedWithAWarningAndReadBack() throws {
+        let csv = try temporaryFile("huge.csv", "k,v\na,1.5\nb,1e308\nc,-1e308\nd,0\n")
+        let dir = (csv as NSString).deletingLastPathComponent
+        let s = makeSession()
+        var warnings: [String] = []
+        s.run("load \(csv); let w = v * 10 | save! \(dir)/w.csv; let w = v * 10 | save! \(dir)/w.json") { _, outcome in
+            for case .warning(let w) in outcome.outputs { warnings.append(w) }
+        }
+        #expect(warnings == ["w holds 2 values that are NaN or ∞; written as NaN, Infinity or -Infinity, which utq reads back as numbers",
+                             "w holds 2 values that are NaN or ∞; JSON has no such numbers, so they are written as null"])
+        #expect(s.run("load \(dir)/w.csv").isEmpty)
+        let back = try s.table("w | select *")
+        #expect(back.column("w")?.type == .double)
+        #expect(back.values("w") == [.double(15), .double(.infinity), .double(-.infinity), .double(0)])
+        #expect(try String(contentsOfFile: dir + "/w.json", encoding: .utf8).contains("\"w\":null"))
+        // A word alone does not make numbers: Nan is also a name.
+        #expect(s.run("load \(try temporaryFile("names.csv", "name\nNan\nInf\n"))").isEmpty)
+        let names = try s.table("names | select *")
+        #expect(names.column("name")?.type == .string)
     }
 
     @Test func mixedTypesInOneColumn() throws {

@@ -155,3 +155,46 @@ import Testing
         #expect(s.failure("count") == nil)
     }
 }
+
+/// What reaches the terminal: control characters and text-direction controls are escaped
+/// everywhere, the completion list included, and emoji sequences take the two cells a
+/// terminal gives them.
+@Suite struct TerminalSafetyTests {
+    @Test func completionListsEscapeWhatTheyShow() throws {
+        let s = makeSession()
+        let hostile = Table(name: "t", columns: [
+            Column.ints("a\u{1B}]0;owned\u{7}x", [1]), Column.ints("a\u{1B}[2Jb", [2]), Column.ints("a\u{202E}fdp.exe", [3]),
+        ])
+        s.workspace.put([hostile], makeCurrent: true)
+        let completion = s.complete("select a")
+        #expect(completion.candidates.filter { $0.contains("\u{1B}") || $0.contains("\u{202E}") }.count == 3)
+        let list = completion.listing(width: 80)
+        #expect(!list.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E }, "\(list.debugDescription)")
+        #expect(list.contains("\\u{1b}") && list.contains("\\u{202e}"))
+    }
+
+    @Test func directionControlsAreEscapedAndEmojiTakeTwoCells() {
+        #expect(TextWidth.printable("report\u{202E}fdp.exe") == "report\\u{202e}fdp.exe")
+        #expect(TextWidth.printable("a\u{2066}b\u{2069}") == "a\\u{2066}b\\u{2069}")
+        #expect(TextWidth.of("👩‍👩‍👧") == 2)
+        #expect(TextWidth.of("❤️") == 2)
+        #expect(TextWidth.of("🇳🇴") == 2)
+        #expect(TextWidth.of("🚲 Bike") == 7)
+        #expect(TextWidth.of("Straße") == 6)
+        #expect(TextWidth.of("e\u{301}") == 1)
+        // A table of them lines up: every line of the rendered table is as wide as the rule.
+        let t = Table(name: "t", columns: [Column.texts("who", ["👩‍👩‍👧", "🚲", "plain"]), Column.ints("n", [1, 2, 3])])
+        let text = TableRenderer.render(t, options: RenderOptions(width: 80, maxRows: 40, charset: .unicode, color: false), footer: nil)
+        let lines = text.split(separator: "\n").map(String.init).filter { !$0.isEmpty && !$0.hasPrefix("[") }
+        let widths = Set(lines.prefix(5).map { TextWidth.of($0.trimmingTrailingSpaces) })
+        #expect(widths.count == 1, "\(text)")
+    }
+}
+
+extension String {
+    var trimmingTrailingSpaces: String {
+        var s = self
+        while s.hasSuffix(" ") { s.removeLast() }
+        return s
+    }
+}

@@ -40,12 +40,17 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["lesson.md", "lesson.utq"])
     }
 
-    @Test func notebookWritesOneHTMLPageAndReplacesItAtomically() throws {
+    @Test func notebookWritesOneHTMLPageAndReplacesItOnlyWithForce() throws {
         let dir = try folder()
         let script = dir + "/ok.utq"
         try "## Fine\nload datasets/market.json\ncount by hour | chart column\n".write(toFile: script, atomically: true, encoding: .utf8)
         try "old".write(toFile: dir + "/ok.html", atomically: true, encoding: .utf8)
-        let r = try runUTQ(["notebook", script, "-o", dir + "/ok.html"])
+        // A page that is there is kept unless --force says to replace it.
+        let kept = try runUTQ(["notebook", script, "-o", dir + "/ok.html"])
+        #expect(kept.status == 1)
+        #expect(kept.stderr.contains("the file exists; add --force to replace it"), "\(kept.stderr)")
+        #expect(try String(contentsOfFile: dir + "/ok.html", encoding: .utf8) == "old")
+        let r = try runUTQ(["notebook", script, "-o", dir + "/ok.html", "--force"])
         #expect(r.status == 0)
         let html = try String(contentsOfFile: dir + "/ok.html", encoding: .utf8)
         #expect(html.hasPrefix("<!DOCTYPE html>"))

@@ -174,16 +174,19 @@ final class ColumnBuilder {
             codes.append(internText(b)); count += 1
         case .int:
             if let v = NumberParser.int(b) { ints.append(v); count += 1; return }
-            if NumberParser.double(b, decimalComma: decimalComma) != nil {
+            if NumberParser.isWholeNumberText(b) { throw TypeConflict(column: index, widened: .string) }
+            if NumberParser.double(b, decimalComma: decimalComma) != nil || NumberParser.special(b) != nil {
                 try promoteToDouble()
                 try appendText(b, emptyIsNull: emptyIsNull)
                 return
             }
             throw TypeConflict(column: index, widened: .string)
         case .double:
-            guard let v = NumberParser.double(b, decimalComma: decimalComma) else { throw TypeConflict(column: index, widened: .string) }
+            guard let v = NumberParser.double(b, decimalComma: decimalComma) ?? NumberParser.special(b) else { throw TypeConflict(column: index, widened: .string) }
             // A whole number a double cannot hold exactly makes the column text, so no value changes.
-            if b.count >= 16, let whole = NumberParser.int(b), whole.magnitude > 1 << 53 { throw TypeConflict(column: index, widened: .string) }
+            if b.count >= 16, NumberParser.isWholeNumberText(b), (NumberParser.int(b)?.magnitude ?? .max) > 1 << 53 {
+                throw TypeConflict(column: index, widened: .string)
+            }
             doubles.append(v); count += 1
         case .bool:
             guard let v = Self.bool(b) else { throw TypeConflict(column: index, widened: .string) }
@@ -228,15 +231,17 @@ final class ColumnBuilder {
         switch type {
         case .int:
             if let int { ints.append(int); count += 1; return }
+            if NumberParser.isWholeNumberText(raw) { throw TypeConflict(column: index, widened: .string) }
             try promoteToDouble()
             try appendNumber(int: int, double: double, raw: raw)
         case .double:
             if let int, int.magnitude > 1 << 53 { throw TypeConflict(column: index, widened: .string) }
+            if int == nil, raw.count >= 16, NumberParser.isWholeNumberText(raw) { throw TypeConflict(column: index, widened: .string) }
             doubles.append(double); count += 1
         case .string:
             codes.append(internText(raw)); count += 1
         case .undetermined:
-            settle(int != nil ? .int : .double)
+            settle(int != nil ? .int : (NumberParser.isWholeNumberText(raw) ? .string : .double))
             try appendNumber(int: int, double: double, raw: raw)
         default:
             throw TypeConflict(column: index, widened: .string)
@@ -364,6 +369,8 @@ final class ColumnBuilder {
     /// The narrowest type one text value fits.
     static func infer(_ b: UnsafeRawBufferPointer, decimalComma: Bool) -> CellType {
         if NumberParser.int(b) != nil { return .int }
+        // A whole number past 64 bits (a 20-digit id) is text, so no digit of it changes.
+        if NumberParser.isWholeNumberText(b) { return .string }
         if NumberParser.double(b, decimalComma: decimalComma) != nil { return .double }
         if bool(b) != nil { return .bool }
         if TimestampParser.parse(b, order: .dayFirst) != nil { return .timestamp(.dayFirst) }
@@ -450,6 +457,8 @@ struct TypeVote {
     private var allDayFirst = true, allMonthFirst = true, allDuration = true
     /// A whole number a double cannot hold exactly: the column cannot be numbers unless all are whole.
     private var bigInt = false
+    /// NaN and Infinity seen among the values.
+    private var specials = 0
     private var clockDurations = 0
     private var decimalComma: Bool
 
@@ -458,8 +467,14 @@ struct TypeVote {
     mutating func add(_ b: UnsafeRawBufferPointer) {
         if b.count == 0 { return }
         seen += 1
-        if let v = NumberParser.int(b) { if v.magnitude > 1 << 53 { bigInt = true } } else { allInt = false }
-        if allDouble && NumberParser.double(b, decimalComma: decimalComma) == nil { allDouble = false }
+        if let v = NumberParser.int(b) { if v.magnitude > 1 << 53 { bigInt = true } } else {
+            allInt = false
+            if NumberParser.isWholeNumberText(b) { bigInt = true }
+        }
+        if allDouble && NumberParser.double(b, decimalComma: decimalComma) == nil {
+            // NaN and Infinity belong to a column of numbers, but do not make one alone.
+            if NumberParser.special(b) != nil { specials += 1 } else { allDouble = false }
+        }
         if allBool && ColumnBuilder.bool(b) == nil { allBool = false }
         if allDayFirst && TimestampParser.parse(b, order: .dayFirst) == nil { allDayFirst = false }
         if allMonthFirst && TimestampParser.parse(b, order: .monthFirst) == nil { allMonthFirst = false }
@@ -471,7 +486,7 @@ struct TypeVote {
     var result: CellType {
         if seen == 0 { return .undetermined }
         if allInt { return .int }
-        if allDouble && !bigInt { return .double }
+        if allDouble && !bigInt && specials < seen { return .double }
         if allBool { return .bool }
         if allDayFirst { return .timestamp(.dayFirst) }
         if allMonthFirst { return .timestamp(.monthFirst) }

@@ -35,6 +35,12 @@ public struct LoadResult: Sendable {
 /// Detects a file's format and hands it to the right reader.
 public enum Loaders {
     public static func load(_ request: LoadRequest) throws -> LoadResult {
+        var result = try read(request)
+        for t in result.tables { result.warnings += LoadNotes.wholeNumbersKeptAsText(t, path: request.path) }
+        return result
+    }
+
+    static func read(_ request: LoadRequest) throws -> LoadResult {
         let path = request.path
         let (isDirectory, fileSize) = try FileKind.check(path)
         let name = request.name ?? tableName(for: path)

@@ -128,6 +128,17 @@ struct MachineCell {
         default: return JSONText.quote(text(r) ?? "")
         }
     }
+
 }
 
-import Foundation
+extension TableWriter {
+    /// The columns holding NaN or ±∞, with how many.
+    static func nonFinite(_ t: Table) -> [(String, Int)] {
+        t.columns.compactMap { c in
+            guard case .double(let a) = c.storage else { return nil }
+            var n = 0
+            for i in 0..<a.count where !a[i].isFinite && c.isValid(i) { n += 1 }
+            return n > 0 ? (c.name, n) : nil
+        }
+    }
+}

@@ -21,8 +21,30 @@ public enum TextWidth {
 
     public static func of(_ s: String) -> Int {
         var n = 0
-        for u in s.unicodeScalars { n += cells(u) }
+        var plain = true
+        for u in s.unicodeScalars {
+            if u.value >= 0x200D { plain = false; break }
+            n += cells(u)
+        }
+        if plain { return n }
+        // Emoji sequences (👩‍👩‍👧, ❤️, flags) are one character on screen, two cells wide,
+        // however many scalars they join.
+        n = 0
+        for ch in s { n += cells(ch) }
         return n
+    }
+
+    /// Cells one character (a grapheme cluster) takes.
+    public static func cells(_ ch: Character) -> Int {
+        let scalars = ch.unicodeScalars
+        guard let first = scalars.first else { return 0 }
+        if scalars.count > 1 {
+            if scalars.contains(where: { $0.value == 0x200D || $0.value == 0xFE0F }) || first.properties.isEmojiPresentation { return 2 }
+            // Regional indicators pair into a flag.
+            if (0x1F1E6...0x1F1FF).contains(first.value) { return 2 }
+        }
+        if first.properties.isEmojiPresentation { return 2 }
+        return scalars.reduce(0) { $0 + cells($1) }
     }
 
     /// Text cut to at most `width` cells, ending in … when cut.
@@ -59,11 +81,22 @@ public enum TextWidth {
         return s.split(separator: "\n", omittingEmptySubsequences: false).map(line).joined(separator: "\n")
     }
 
+    /// Invisible characters that change how a terminal lays text out: line and paragraph
+    /// separators, and the controls of text direction (U+202E turns the rest of a line
+    /// around, so a file name could hide its real ending).
+    @inline(__always)
+    static func isHidden(_ u: Unicode.Scalar) -> Bool {
+        switch u.value {
+        case 0x2028, 0x2029, 0x200E, 0x200F, 0x061C, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+
     /// Data shown in a terminal must not carry control characters: a cell holding an
     /// escape sequence would otherwise recolour or move the user's terminal.
     public static func printable(_ s: String) -> String {
         var needs = false
-        for u in s.unicodeScalars where u.value < 0x20 || u.value == 0x7F || (u.value >= 0x80 && u.value < 0xA0) || u.value == 0x2028 || u.value == 0x2029 {
+        for u in s.unicodeScalars where u.value < 0x20 || u.value == 0x7F || (u.value >= 0x80 && u.value < 0xA0) || isHidden(u) {
             needs = true
             break
         }
@@ -74,7 +107,9 @@ public enum TextWidth {
             case 0x0A: out += "\\n"
             case 0x0D: out += "\\r"
             case 0x09: out += "\\t"
-            case 0..<0x20, 0x7F, 0x80..<0xA0, 0x2028, 0x2029:
+            case 0..<0x20, 0x7F, 0x80..<0xA0:
+                out += "\\u{" + String(u.value, radix: 16) + "}"
+            case _ where isHidden(u):
                 out += "\\u{" + String(u.value, radix: 16) + "}"
             default: out.unicodeScalars.append(u)
             }

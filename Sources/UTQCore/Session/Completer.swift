@@ -9,6 +9,22 @@ public struct Completion: Sendable, Equatable {
     public var candidates: [String]
     /// Whether a unique candidate should be followed by a space.
     public var appendSpace: Bool
+
+    /// The candidates as a list for the terminal, in columns: names from files and tables
+    /// are shown with their control characters escaped, like every other text utq prints.
+    public func listing(width: Int, limit: Int = 200) -> String {
+        let shown = candidates.prefix(limit).map { TextWidth.printable($0) }
+        let cell = (shown.map(TextWidth.of).max() ?? 0) + 2
+        let perLine = max(1, width / cell)
+        var text = ""
+        for (i, c) in shown.enumerated() {
+            text += TextWidth.pad(c, to: cell, right: false)
+            if (i + 1) % perLine == 0 { text += "\n" }
+        }
+        if candidates.count > limit { text += "\n… \(candidates.count - limit) more" }
+        if !text.hasSuffix("\n") { text += "\n" }
+        return text
+    }
 }
 
 /// Completes what is typed at the prompt from the registries (verbs, settings, session

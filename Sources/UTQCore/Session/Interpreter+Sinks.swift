@@ -5,6 +5,13 @@ extension Interpreter {
         try session.files.write(bytes, to: request.path, replace: request.replace || session.settings.replaceFiles, span: request.span,
                                 replaceHint: "write save! \(request.path) to replace it (or run utq with --force)")
         outcome.outputs.append(.info("saved \(NumberText.grouped(table.rowCount)) rows to \(request.path)"))
+        // NaN and ∞ come from data or arithmetic (0/0 is null, but 1e308 * 10 is ∞).
+        let lossy = request.format == .json || request.format == .ndjson
+        for (column, count) in TableWriter.nonFinite(table) {
+            let what = "\(column) holds \(NumberText.grouped(count)) value\(count == 1 ? "" : "s") that \(count == 1 ? "is" : "are") NaN or ∞"
+            outcome.outputs.append(.warning(what + (lossy ? "; JSON has no such numbers, so \(count == 1 ? "it is" : "they are") written as null"
+                                                        : "; written as NaN, Infinity or -Infinity, which utq reads back as numbers")))
+        }
     }
 
     /// `chart KIND`: the rows drawn for the terminal (and kept as a result, so `$n | chart

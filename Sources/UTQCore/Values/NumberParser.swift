@@ -6,6 +6,29 @@ public enum NumberParser {
     /// An integer: optional sign, digits, nothing else. Leading zeros ("007") are not
     /// numbers here, since they are codes or zip numbers that must keep their zeros.
     @inline(__always)
+    /// NaN, Infinity, -Infinity (or inf), as utq and other tools write them: numbers in a
+    /// column of numbers (never enough alone to make a column numeric: Nan is also a name).
+    public static func special(_ b: UnsafeRawBufferPointer) -> Double? {
+        guard b.count >= 3, b.count <= 9 else { return nil }
+        var word = String(decoding: b, as: UTF8.self).lowercased()
+        var sign = 1.0
+        if word.hasPrefix("-") { sign = -1; word.removeFirst() } else if word.hasPrefix("+") { word.removeFirst() }
+        switch word {
+        case "nan": return sign == 1 ? .nan : nil
+        case "inf", "infinity": return sign * .infinity
+        default: return nil
+        }
+    }
+
+    /// Digits only, with an optional sign: a whole number as written, whatever its size.
+    public static func isWholeNumberText(_ b: UnsafeRawBufferPointer) -> Bool {
+        var i = 0
+        if b.count > 0 && (b[0] == UInt8(ascii: "-") || b[0] == UInt8(ascii: "+")) { i = 1 }
+        guard i < b.count else { return false }
+        while i < b.count { if b[i] &- 48 > 9 { return false }; i += 1 }
+        return true
+    }
+
     public static func int(_ b: UnsafeRawBufferPointer) -> Int64? {
         let n = b.count
         if n == 0 { return nil }
