@@ -49,6 +49,7 @@ struct Run: ParsableCommand {
         _ = glibcMallopt(-3 /* M_MMAP_THRESHOLD */, 128 * 1024)
         Signals.installInterruptHandler()
         Signals.takeTerminateSignals()
+        if let problem = MemoryBudget.environmentProblem { Terminal.err("warning: " + TextWidth.printable(problem) + "\n") }
         let session = Session(cancel: interruptFlag)
         session.settings.render.width = Terminal.width
         session.settings.render.height = Terminal.height

@@ -15,9 +15,11 @@ public struct ExecutionContext: Sendable {
     public var catalog: Catalog
     public var results: [Int: Table]
     public var cancel: CancellationFlag?
+    /// The session's memory limit (`set memory-limit`); nil: what the system has free.
+    public var memoryLimit: Int?
 
-    public init(catalog: Catalog, results: [Int: Table] = [:], cancel: CancellationFlag? = nil) {
-        self.catalog = catalog; self.results = results; self.cancel = cancel
+    public init(catalog: Catalog, results: [Int: Table] = [:], cancel: CancellationFlag? = nil, memoryLimit: Int? = nil) {
+        self.catalog = catalog; self.results = results; self.cancel = cancel; self.memoryLimit = memoryLimit
     }
 }
 

@@ -55,7 +55,8 @@ struct Executor {
             return t.gather((start..<end).map { Int32($0) })
         case .join(let left, let right, let kind, let lk, let rk, let rightColumns, let schema):
             let l = try run(left), r = try run(right)
-            return try HashJoin.run(l, r, kind: kind, leftKeys: lk, rightKeys: rk, rightColumns: rightColumns, schema: schema, cancel: cancel)
+            return try HashJoin.run(l, r, kind: kind, leftKeys: lk, rightKeys: rk, rightColumns: rightColumns, schema: schema, cancel: cancel,
+                                    memoryLimit: context.memoryLimit)
         case .fill(let input, let spec):
             return try Fill.run(try run(input), key: spec.key, step: spec.step, otherKeys: spec.otherKeys,
                                 zeroColumns: spec.zeroColumns, cancel: cancel)

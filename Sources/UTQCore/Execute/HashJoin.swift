@@ -4,7 +4,7 @@ enum HashJoin {
     /// Keys are built a row at a time, as arrays of values: slow enough on millions of rows
     /// that both loops look at the cancellation flag every 65,536 rows.
     static func run(_ left: Table, _ right: Table, kind: JoinKind, leftKeys: [BoundExpr], rightKeys: [BoundExpr],
-                    rightColumns: [Int], schema: Schema, cancel: CancellationFlag? = nil) throws -> Table {
+                    rightColumns: [Int], schema: Schema, cancel: CancellationFlag? = nil, memoryLimit: Int? = nil) throws -> Table {
         func check(_ i: Int) throws { if i & 0xFFFF == 0, cancel?.isCancelled == true { throw CancellationError() } }
         let lk = try leftKeys.map { try Evaluator(table: left).column($0) }
         let rk = try rightKeys.map { try Evaluator(table: right).column($0) }
@@ -23,13 +23,37 @@ enum HashJoin {
             try check(j)
             if let k = key(rk, j) { index[k, default: []].append(Int32(j)) }
         }
-        var leftRows: [Int32] = [], rightRows: [Int32] = []
-        leftRows.reserveCapacity(left.rowCount)
-        rightRows.reserveCapacity(left.rowCount)
+        // How many rows the join makes, counted before any is made: keys that repeat on both
+        // sides multiply, and a join of a hundred thousand rows by a hundred thousand on one
+        // key would make ten billion.
+        var matchesOf = [Int32](repeating: 0, count: left.rowCount)
+        var total = 0
         for i in 0..<left.rowCount {
             try check(i)
+            let n = key(lk, i).flatMap { index[$0]?.count } ?? (kind == .left ? 1 : 0)
+            matchesOf[i] = Int32(clamping: n)
+            total += n
+        }
+        let bytes = total.multipliedReportingOverflow(by: 8 * (2 + left.columns.count + rightColumns.count))
+        if let limit = MemoryBudget.limit(setting: memoryLimit), bytes.overflow || bytes.partialValue > limit {
+            throw Diagnostic("this join would make \(NumberText.grouped(total)) rows, about \(MemoryBudget.describe(bytes.overflow ? .max : bytes.partialValue)) "
+                             + "of memory, and \(MemoryBudget.describe(limit)) is free",
+                             hint: "the keys repeat on both sides; join on more keys, or summarise one side first (count by KEY)")
+        }
+        guard total < Int(Int32.max) else {
+            throw Diagnostic("this join would make \(NumberText.grouped(total)) rows; utq holds at most \(NumberText.grouped(Int(Int32.max))) in a table",
+                             hint: "join on more keys, or summarise one side first (count by KEY)")
+        }
+        var leftRows = [Int32](), rightRows = [Int32]()
+        leftRows.reserveCapacity(total)
+        rightRows.reserveCapacity(total)
+        for i in 0..<left.rowCount where matchesOf[i] > 0 {
             if let k = key(lk, i), let matches = index[k] {
-                for j in matches { leftRows.append(Int32(i)); rightRows.append(j) }
+                for j in matches {
+                    // Checked by rows made, so a key with many matches is stopped in time too.
+                    try check(leftRows.count)
+                    leftRows.append(Int32(i)); rightRows.append(j)
+                }
             } else if kind == .left {
                 leftRows.append(Int32(i)); rightRows.append(-1)
             }

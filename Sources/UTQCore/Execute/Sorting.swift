@@ -3,6 +3,11 @@
 enum Sorting {
     /// A comparison of two rows of one column: -1, 0, 1, with nulls after everything.
     static func comparator(_ c: Column) -> (Int, Int) -> Int {
+        (try? comparator(c, cancel: nil)) ?? { _, _ in 0 }
+    }
+
+    /// A comparator whose making (the order of a text column's values) Ctrl-C can stop.
+    static func comparator(_ c: Column, cancel: CancellationFlag?) throws -> (Int, Int) -> Int {
         let validity = c.validity
         func nulls(_ i: Int, _ j: Int) -> Int? {
             guard let v = validity else { return nil }
@@ -20,7 +25,7 @@ enum Sorting {
         case .bool(let a):
             return { i, j in nulls(i, j) ?? (a[i] == a[j] ? 0 : (!a[i] ? -1 : 1)) }
         case .string(let s):
-            let ranks = s.ranks()
+            let ranks = try s.ranks(cancel: cancel)
             let codes = s.codes
             return { i, j in
                 if let n = nulls(i, j) { return n }
@@ -36,7 +41,7 @@ enum Sorting {
     /// cancellation flag every 16,384 comparisons, so Ctrl-C stops it at once.
     static func order(_ columns: [Column], descending: [Bool], count: Int, cancel: CancellationFlag? = nil) throws -> [Int32] {
         var idx = (0..<count).map { Int32($0) }
-        let comparators = columns.map(comparator)
+        let comparators = try columns.map { try comparator($0, cancel: cancel) }
         let validity = columns.map(\.validity)
         var comparisons = 0
         try idx.sort { x, y in

@@ -52,6 +52,10 @@ public enum CSVLoader {
         try load(try FileSource(bytes: bytes, path: path), name: name, zone: zone, options: options, cancel: cancel)
     }
 
+    /// The widest file read: wider headers are most likely not headers, and each column
+    /// costs memory whatever its rows.
+    static let maxColumns = 100_000
+
     private static func load(_ source: FileSource, name: String, zone: ZoneRules, options: CSVOptions,
                              cancel: CancellationFlag?) throws -> LoadedTable {
         var types: [CellType]? = nil
@@ -114,6 +118,9 @@ public enum CSVLoader {
         }
         let names = cleanHeader(header, warnings: &warnings)
         let width = names.count
+        guard width <= CSVLoader.maxColumns else {
+            throw LoadError(path: path, line: 1, "has \(NumberText.grouped(width)) columns; utq reads at most \(NumberText.grouped(CSVLoader.maxColumns))")
+        }
         // Where the data starts in the head, and in the file (they differ by the NUL bytes
         // the head left out).
         let headDataStart = pos

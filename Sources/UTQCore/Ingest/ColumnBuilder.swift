@@ -50,12 +50,13 @@ struct TypeConflict: Error {
 /// every finished column once more — which a load of a million rows cannot afford in memory.
 struct StagedArray<T> {
     private(set) var array: [T] = []
-    private let stage: UnsafeMutablePointer<T>
+    /// Made at the first append: a builder keeps four of these and fills one, and a file
+    /// of many columns must not pay for the other three.
+    private var stage: UnsafeMutablePointer<T>? = nil
     private var staged = 0
     static var stageSize: Int { 4096 }
 
     init(capacity: Int = 0) {
-        stage = .allocate(capacity: Self.stageSize)
         if capacity > 0 { array.reserveCapacity(capacity) }
     }
 
@@ -63,7 +64,8 @@ struct StagedArray<T> {
 
     @inline(__always)
     mutating func append(_ v: T) {
-        (stage + staged).initialize(to: v)
+        if stage == nil { stage = .allocate(capacity: Self.stageSize) }
+        (stage.unsafelyUnwrapped + staged).initialize(to: v)
         staged += 1
         if staged == Self.stageSize { flush() }
     }
@@ -79,7 +81,7 @@ struct StagedArray<T> {
     }
 
     mutating func flush() {
-        guard staged > 0 else { return }
+        guard staged > 0, let stage else { return }
         array.append(contentsOf: UnsafeBufferPointer(start: stage, count: staged))
         stage.deinitialize(count: staged)
         staged = 0
@@ -95,8 +97,11 @@ struct StagedArray<T> {
 
     /// Must be called once the value is no longer used.
     mutating func release() {
-        stage.deinitialize(count: staged)
-        stage.deallocate()
+        if let stage {
+            stage.deinitialize(count: staged)
+            stage.deallocate()
+        }
+        stage = nil
         staged = 0
         array = []
     }

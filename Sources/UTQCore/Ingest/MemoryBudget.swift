@@ -3,13 +3,15 @@ import Foundation
 /// Refuses, before reading a byte of it, a file that would not fit in the memory that is
 /// free: a load that runs the machine out of memory is killed by the system, and the whole
 /// session with it.
-enum MemoryBudget {
+public enum MemoryBudget {
     /// How many bytes of memory a load of a file of this size and kind takes at its peak,
     /// roughly: typed columns are smaller than their text, but the parts being joined are held
     /// twice for a moment; a document read whole is a tree of values several times its text;
     /// a file converted from UTF-16 or Latin-1 is held as text once more.
     static func estimate(fileSize: Int, document: Bool, converted: Bool) -> Int {
-        let (scaled, overflow) = fileSize.multipliedReportingOverflow(by: document ? 8 : 2)
+        // Measured: a JSON document of short values held as a tree of values takes up to
+        // about 40 times its text; columns read from records about twice.
+        let (scaled, overflow) = fileSize.multipliedReportingOverflow(by: document ? 40 : 2)
         if overflow { return .max }
         return converted ? scaled.addingReportingOverflow(fileSize).partialValue : scaled
     }
@@ -17,19 +19,64 @@ enum MemoryBudget {
     /// The bytes a load may take: UTQ_MEMORY_LIMIT, else the session's `set memory-limit`,
     /// else what /proc/meminfo calls available. Nil when none is known.
     static func limit(setting: Int?) -> Int? {
-        if let s = ProcessInfo.processInfo.environment["UTQ_MEMORY_LIMIT"], let n = parseSize(s) { return n }
+        if let n = environmentLimit { return n }
         if let setting { return setting }
         return available()
     }
 
-    /// MemAvailable from /proc/meminfo, in bytes.
+    /// The memory utq may still take, in bytes: the least of what the system has available
+    /// (MemAvailable), what the process's address-space limit leaves (`ulimit -v`), and what
+    /// its control group leaves (a container's limit). Nil when none is known.
     static func available() -> Int? {
-        guard let text = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8) else { return nil }
-        for line in text.split(separator: "\n") where line.hasPrefix("MemAvailable:") {
-            let parts = line.split(separator: " ")
+        [memAvailable(), addressSpaceLeft(), controlGroupLeft()].compactMap { $0 }.min()
+    }
+
+    /// A number from a `Key:  value kB` line of a /proc file, in bytes.
+    static func procValue(_ file: String, _ key: String) -> Int? {
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {
+            let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             if parts.count >= 2, let kb = Int(parts[1]) { return kb * 1024 }
         }
         return nil
+    }
+
+    static func memAvailable() -> Int? { procValue("/proc/meminfo", "MemAvailable") }
+
+    /// What RLIMIT_AS leaves beside the address space already in use.
+    static func addressSpaceLeft() -> Int? {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
+        let used = procValue("/proc/self/status", "VmSize") ?? 0
+        return max(0, Int(clamping: limit.rlim_cur) - used)
+    }
+
+    /// What the control group's memory limit leaves (cgroup v2, else v1).
+    static func controlGroupLeft() -> Int? {
+        func number(_ path: String) -> Int? {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+            return Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        if let max = number("/sys/fs/cgroup/memory.max"), let current = number("/sys/fs/cgroup/memory.current") {
+            return Swift.max(0, max - current)
+        }
+        if let max = number("/sys/fs/cgroup/memory/memory.limit_in_bytes"), max < 1 << 60,
+           let usage = number("/sys/fs/cgroup/memory/memory.usage_in_bytes") {
+            return Swift.max(0, max - usage)
+        }
+        return nil
+    }
+
+    /// UTQ_MEMORY_LIMIT, when it is a size.
+    static var environmentLimit: Int? {
+        ProcessInfo.processInfo.environment["UTQ_MEMORY_LIMIT"].flatMap(parseSize)
+    }
+
+    /// A note when UTQ_MEMORY_LIMIT is set to something that is not a size, for the shell
+    /// to show at start: a limit that is silently ignored protects nothing.
+    public static var environmentProblem: String? {
+        guard let s = ProcessInfo.processInfo.environment["UTQ_MEMORY_LIMIT"], parseSize(s) == nil else { return nil }
+        return "UTQ_MEMORY_LIMIT=\(s) is not a size such as 2GB or 500MB; it is ignored"
     }
 
     /// `500MB`, `2 GB`, `1.5g`, `123456` (bytes). Units are powers of 1024.

@@ -49,7 +49,7 @@ struct Interpreter {
 
     /// The rows of a plan, carrying the summary keys its schema names.
     func rows(of plan: LogicalPlan) throws -> Table {
-        var table = try session.backend.run(plan, in: workspace.executionContext(cancel: session.cancel))
+        var table = try session.backend.run(plan, in: workspace.executionContext(cancel: session.cancel, memoryLimit: session.settings.memoryLimit))
         table.groupKeys = plan.schema.groupKeys
         return table
     }

@@ -15,8 +15,8 @@ public final class Workspace: @unchecked Sendable {
     }
 
     /// What a plan runs against.
-    func executionContext(cancel: CancellationFlag?) -> ExecutionContext {
-        ExecutionContext(catalog: catalog, results: results, cancel: cancel)
+    func executionContext(cancel: CancellationFlag?, memoryLimit: Int?) -> ExecutionContext {
+        ExecutionContext(catalog: catalog, results: results, cancel: cancel, memoryLimit: memoryLimit)
     }
 
     /// Keeps a table as the next numbered result.

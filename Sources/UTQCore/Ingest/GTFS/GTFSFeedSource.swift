@@ -19,6 +19,8 @@ struct GTFSFeedSource {
     private var inner = ""
     /// What was noticed while looking: file names written in another case.
     private(set) var notes: [LoadWarning] = []
+    /// The session's memory limit (`set memory-limit`), for files unpacked from a zip.
+    var memoryLimit: Int? = nil
 
     /// Entries larger than this are not read into memory from a zip.
     static let maximumEntryBytes: UInt64 = 2 << 30
@@ -158,13 +160,20 @@ struct GTFSFeedSource {
                 throw LoadError(path: shown, "is \(entry.uncompressedSize >> 20) MB unpacked, too large to read from the zip; "
                                 + "unpack the archive and load its folder")
             }
+            // Refused before a byte is unpacked when it would not fit; and since a zip may
+            // say less than it holds, unpacking stops where the memory would run out.
+            try MemoryBudget.check(path: shown, fileSize: Int(entry.uncompressedSize), document: false, converted: false, setting: memoryLimit)
+            let most = min(Self.maximumEntryBytes, UInt64(MemoryBudget.limit(setting: memoryLimit).map { $0 / 2 } ?? Int.max))
             var bytes: [UInt8] = []
             bytes.reserveCapacity(Int(min(entry.uncompressedSize, 64 << 20)))
             do {
                 _ = try archive.extract(entry, skipCRC32: false) { chunk in
-                    guard UInt64(bytes.count + chunk.count) <= Self.maximumEntryBytes else { throw ArchiveTooLarge() }
+                    guard UInt64(bytes.count + chunk.count) <= most else { throw ArchiveTooLarge() }
                     bytes.append(contentsOf: chunk)
                 }
+            } catch is ArchiveTooLarge {
+                throw LoadError(path: shown, "unpacks to more than \(MemoryBudget.describe(Int(most))), more than it says and more than fits; "
+                                + "the archive may be damaged")
             } catch {
                 throw LoadError(path: shown, "cannot be unpacked from the zip (\(error)); the archive may be damaged")
             }

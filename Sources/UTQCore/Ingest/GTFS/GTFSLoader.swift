@@ -12,7 +12,8 @@ public enum GTFSLoader {
     static let currentFile = "stop_times.txt"
 
     public static func load(_ request: LoadRequest, name: String, isDirectory: Bool) throws -> LoadResult {
-        let source = try GTFSFeedSource.open(request.path, isDirectory: isDirectory)
+        var source = try GTFSFeedSource.open(request.path, isDirectory: isDirectory)
+        source.memoryLimit = request.memoryLimit
         let missing = GTFSSchema.essentialFiles.filter { !source.contains($0) }
         if !missing.isEmpty {
             throw LoadError(path: request.path, "is not a GTFS feed utq can read: it has no \(list(missing)). "
