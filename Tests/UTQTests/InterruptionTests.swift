@@ -92,7 +92,7 @@ import Testing
         #expect(e.message.contains("cannot load datasets/rides.csv: is 644 KB; loading it takes about 1.3 MB of memory, and 100 KB is free"))
         #expect(s.catalog.names == before)
         let doc = try #require(s.failure("load datasets/market.json as again"))
-        #expect(doc.message.contains("takes about 741 KB"), "\(doc.message)")  // a document: 8 times its size
+        #expect(doc.message.contains("takes about 3.6 MB"), "\(doc.message)")  // a document: 40 times its size
         #expect(s.failure("set memory-limit auto") == nil)
         #expect(s.failure("load datasets/rides.csv") == nil)
         #expect(s.failure("set memory-limit lots")?.message.contains("a size such as 500MB") == true)
