@@ -39,6 +39,9 @@ final class LineEditor {
         // Ctrl-R searches history backwards, as in bash.
         utq_el_bind(el, "^R", "em-inc-search-prev")
         utq_el_bind(el, "^S", "em-inc-search-next")
+        // libedit restores the terminal and redraws the line when utq is stopped (Ctrl-Z)
+        // and brought back (fg), and follows a resized window.
+        utq_el_set_signal(el, 1)
         el_source(el, nil)  // the user's ~/.editrc, if any
         if let historyFile { _ = utq_history_load(history, historyFile) }
         LineEditor.current = self

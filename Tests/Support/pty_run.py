@@ -5,13 +5,20 @@ little, then types its text. Prints what the terminal showed; exits with the pro
 
     pty_run.py STEPS_JSON PROGRAM [ARG ...]
 
-STEPS_JSON is a list of [seconds_to_wait, text_to_type]; the text "\\u0004" is Ctrl-D.
+STEPS_JSON is a list of [seconds_to_wait, text_to_type]; the text "\\u0004" is Ctrl-D, and
+"<SIGSTOP>" and "<SIGCONT>" send those signals instead of typing (as Ctrl-Z and `fg` do at a
+shell; a terminal with no shell ignores Ctrl-Z).
 """
 import json, os, pty, select, signal, sys, time
 
 steps = json.loads(sys.argv[1])
 pid, fd = pty.fork()
 if pid == 0:
+    # A person's terminal: every signal as the system sets it, none blocked (a test runner
+    # may have ignored or blocked some, and children inherit that).
+    for sig in (signal.SIGINT, signal.SIGQUIT, signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU, signal.SIGPIPE, signal.SIGHUP, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
     os.execvp(sys.argv[2], sys.argv[2:])
 out = bytearray()
 
@@ -34,7 +41,12 @@ def drain(timeout):
 
 for wait, text in steps:
     drain(wait)
-    os.write(fd, text.encode())
+    if text == "<SIGCONT>":
+        os.kill(pid, signal.SIGCONT)
+    elif text == "<SIGSTOP>":
+        os.kill(pid, signal.SIGSTOP)
+    else:
+        os.write(fd, text.encode())
 deadline = time.time() + 20
 status = None
 while time.time() < deadline:

@@ -232,6 +232,27 @@ import Testing
         #expect(names.column("name")?.type == .string)
     }
 
+    @Test func timesTheZoneSkipsAndDatesEitherWayRoundAreNotedOnce() throws {
+        let gap = try temporaryFile("gap.csv", "time,v\n28.03.2021 02:30,1\n28.03.2021 02:45,2\n28.03.2021 01:30,3\n")
+        let s = makeSession(zone: ZoneRules.named("Europe/Oslo")!)
+        var warnings: [String] = []
+        s.run("load \(gap)") { _, o in for case .warning(let w) in o.outputs { warnings.append(w) } }
+        #expect(warnings.filter { $0.contains("2 times fall in the hour Europe/Oslo skips when clocks go forward (the first: 2021-03-28 02:30)") }.count == 1, "\(warnings)")
+        let (amb, aw) = try loaded(try temporaryFile("amb.csv", "date,v\n01/02/2021,1\n03/04/2021,2\n"))
+        #expect(amb.column("date")?.type == .timestamp)
+        #expect(aw.filter { $0.contains("dates such as 01/02/2021 could be day or month first") }.count == 1, "\(aw)")
+        // One date that can only be day first settles it: no note.
+        let (_, uw) = try loaded(try temporaryFile("unamb.csv", "date,v\n01/02/2021,1\n13/04/2021,2\n"))
+        #expect(!uw.contains { $0.contains("day or month first") }, "\(uw)")
+    }
+
+    @Test func aScriptStartingWithAByteOrderMarkRuns() throws {
+        let script = try temporaryFile("bom.utq", [0xEF, 0xBB, 0xBF] + Array("load datasets/market.json\ncount\n".utf8))
+        let r = try runUTQ([script])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("516"))
+    }
+
     @Test func mixedTypesInOneColumn() throws {
         let (t, _) = try loaded(Self.fixture("mixed.csv"))
         #expect(t.column("value")?.type == .string)

@@ -34,6 +34,18 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.contains("history-two.") }.isEmpty)
     }
 
+    @Test func ctrlZThenFgRedrawsTheLineBeingTyped() throws {
+        // Ctrl-Z and fg need a shell with job control around utq.
+        let r = try runUTQInTerminal([(0.5, "'\(Repo.utqBinary)'\n"), (1.0, "load datasets/market.json\n"), (0.5, "count by"), (0.3, "\u{1A}"),
+                                      (0.5, "fg\n"), (0.5, " legend\n"), (0.8, "\u{4}"), (0.5, "exit\n")],
+                                     environment: ["UTQ_HISTORY": "", "PS1": "$ "], program: ["bash", "--norc", "--noprofile", "-i"])
+        // After the stop the prompt and the words typed so far are drawn again, and the line
+        // goes on as if nothing happened.
+        let afterStop = r.screen.components(separatedBy: "count by").dropFirst().joined(separator: "count by")
+        #expect(afterStop.contains("utq> count by"), "\(r.screen.debugDescription)")
+        #expect(r.screen.contains("Walking"), "\(r.screen)")
+    }
+
     @Test func aFullDiskLeavesTheOldHistoryWhole() throws {
         let mount = FileManager.default.temporaryDirectory.appendingPathComponent("utq-full-\(getpid())").path
         try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)

@@ -226,6 +226,7 @@ public enum CSVLoader {
         }
         let guessedZone = inferredZone(merged, default: zone)
         if let note = guessedZone.note { warnings.add("zone", line: nil, note) }
+        for note in timeNotes(merged, zone: guessedZone.zone) { warnings.add("times", line: nil, note) }
         let table = Table(name: name, columns: columns, zone: guessedZone.zone)
         return LoadedTable(table: table, warnings: warnings.finish(), rowLines: rowLines)
     }

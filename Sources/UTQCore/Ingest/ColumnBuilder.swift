@@ -138,6 +138,15 @@ final class ColumnBuilder {
     /// time zones agree with the file.
     private(set) var offsetChanges: [(instant: Int64, offset: Int32)] = []
     private var timeCache = TimestampParser.DayCache()
+    /// Wall times that do not exist in the zone (in the hour skipped when clocks go
+    /// forward), and the first of them.
+    private(set) var gapTimes = 0
+    private(set) var firstGap: Int64?
+    /// Dates read day first whose day and month could be either way round (01/02/2021),
+    /// the first of them, and whether any date could only be day first (13/02/2021).
+    private(set) var firstAmbiguousDate: String?
+    private(set) var sawDayAboveTwelve = false
+    private var datesLookedAt = 0
 
     init(name: String, index: Int, type: CellType, zone: ZoneRules, decimalComma: Bool = false, capacity: Int = 0) {
         self.name = name
@@ -205,8 +214,11 @@ final class ColumnBuilder {
                 ints.append(p.wall &- Int64(o) &* 1_000_000)
             } else {
                 sawFloatingTime = true
-                ints.append(zone.instant(wallMicros: p.wall))
+                let (instant, inGap) = zone.resolve(wallMicros: p.wall)
+                if inGap { gapTimes += 1; if firstGap == nil { firstGap = p.wall } }
+                ints.append(instant)
             }
+            if order == .dayFirst && !sawDayAboveTwelve && datesLookedAt < 4096 { lookAtDayAndMonth(b) }
             if p.hasTime { sawTimeOfDay = true }
             count += 1
         case .duration:
@@ -215,6 +227,25 @@ final class ColumnBuilder {
         case .undetermined:
             settle(Self.infer(b, decimalComma: decimalComma))
             try appendText(b, emptyIsNull: emptyIsNull)
+        }
+    }
+
+    /// Notes, for a date written with its day and month as numbers, whether only day first
+    /// reads it (13/02/2021) or either order would (01/02/2021).
+    private func lookAtDayAndMonth(_ b: UnsafeRawBufferPointer) {
+        datesLookedAt += 1
+        var i = 0
+        func number() -> Int? {
+            var v = 0, digits = 0
+            while i < b.count, b[i] &- 48 <= 9, digits < 3 { v = v * 10 + Int(b[i] &- 48); i += 1; digits += 1 }
+            return (1...2).contains(digits) ? v : nil
+        }
+        guard let first = number(), i < b.count, [0x2F, 0x2E, 0x2D].contains(b[i]) else { return }
+        i += 1
+        guard let second = number(), i < b.count, [0x2F, 0x2E, 0x2D].contains(b[i]) else { return }
+        if first > 12 { sawDayAboveTwelve = true; return }
+        if second <= 12 && first != second && firstAmbiguousDate == nil {
+            firstAmbiguousDate = String(decoding: b.prefix(10), as: UTF8.self)
         }
     }
 
@@ -350,6 +381,10 @@ final class ColumnBuilder {
         count += other.count
         sawFloatingTime = sawFloatingTime || other.sawFloatingTime
         sawTimeOfDay = sawTimeOfDay || other.sawTimeOfDay
+        gapTimes += other.gapTimes
+        firstGap = firstGap ?? other.firstGap
+        firstAmbiguousDate = firstAmbiguousDate ?? other.firstAmbiguousDate
+        sawDayAboveTwelve = sawDayAboveTwelve || other.sawDayAboveTwelve
         if other.sawOffsetTime {
             if !sawOffsetTime { writtenOffset = other.writtenOffset }
             if other.mixedOffsets || other.writtenOffset != writtenOffset { mixedOffsets = true }
@@ -412,6 +447,29 @@ final class ColumnBuilder {
             return Column(name: name, storage: .duration(ints.take()), validity: valid, unit: style == .clock ? .clock : .automatic)
         }
     }
+}
+
+/// Notes about how times were read, once per column: wall times in the hour a zone skips,
+/// and dates whose day and month could be either way round.
+func timeNotes(_ builders: [ColumnBuilder], zone: ZoneRules) -> [String] {
+    var notes: [String] = []
+    var ambiguous: [(column: String, date: String)] = []
+    for b in builders {
+        if b.gapTimes > 0, let wall = b.firstGap {
+            let shown = TimeText.display(wall, zone: .utc, unit: .minute)
+            notes.append("\(b.name): \(b.gapTimes == 1 ? "1 time falls" : "\(NumberText.grouped(b.gapTimes)) times fall") in the hour \(zone.identifier) skips "
+                         + "when clocks go forward (the first: \(shown)); read as an hour later")
+        }
+        if case .timestamp(.dayFirst) = b.type, !b.sawDayAboveTwelve, let date = b.firstAmbiguousDate {
+            ambiguous.append((b.name, date))
+        }
+    }
+    // Once for the file: its date columns are written alike.
+    if let first = ambiguous.first {
+        notes.append(ambiguous.map(\.column).joined(separator: ", ") + ": dates such as \(first.date) could be day or month first; "
+                     + "no date says which, so they are read day first")
+    }
+    return notes
 }
 
 /// The zone a freshly read table should show its times in, and a note when it is a guess.

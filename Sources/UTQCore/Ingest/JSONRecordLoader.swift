@@ -110,6 +110,7 @@ public enum JSONRecordLoader {
         let columns = builders.map { $0.finish() }
         let guessedZone = inferredZone(builders, default: zone)
         if let note = guessedZone.note { warnings.add("zone", line: nil, note) }
+        for note in timeNotes(builders, zone: guessedZone.zone) { warnings.add("times", line: nil, note) }
         return LoadedTable(table: Table(name: name, columns: columns, zone: guessedZone.zone), warnings: warnings.finish())
     }
 

@@ -49,7 +49,8 @@ public final class Session: @unchecked Sendable {
     @discardableResult
     public func run(_ text: String, name: String = "<input>", keepGoing: Bool = false,
                     emit: (ScriptCommand, CommandOutcome) -> Void = { _, _ in }) -> [Diagnostic] {
-        let source = SourceText(name: name, text: text)
+        // A byte-order mark (as some editors save UTF-8) is no part of the first command.
+        let source = SourceText(name: name, text: text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text)
         var errors: [Diagnostic] = []
         for block in LiterateScript.blocks(in: source) {
             // Headings and prose only matter to a notebook or a recording.

@@ -107,17 +107,22 @@ public final class ZoneRules: Sendable {
 
     /// The instant of a wall-clock time in this zone. In a gap (spring forward) the
     /// time is read with the offset before the change; in an overlap, the earlier instant.
-    public func instant(wallMicros wall: Int64) -> Int64 {
-        if transitions.isEmpty { return wall - Int64(offsets[0]) * 1_000_000 }
+    public func instant(wallMicros wall: Int64) -> Int64 { resolve(wallMicros: wall).instant }
+
+    /// The instant of a wall-clock time, and whether that time does not exist (it falls in
+    /// the hour skipped when clocks go forward).
+    public func resolve(wallMicros wall: Int64) -> (instant: Int64, inGap: Bool) {
+        if transitions.isEmpty { return (wall - Int64(offsets[0]) * 1_000_000, false) }
         // Offsets are under a day, so the offsets a day either side of the wall time are the
         // ones before and after any change that could touch it; each gives one reading.
         let before = wall - Int64(offsetSeconds(atMicros: wall - CivilTime.microsPerDay)) * 1_000_000
         let after = wall - Int64(offsetSeconds(atMicros: wall + CivilTime.microsPerDay)) * 1_000_000
-        if before == after { return before }
+        if before == after { return (before, false) }
         switch (wallMicros(before) == wall, wallMicros(after) == wall) {
-        case (true, true): return min(before, after)  // overlap: the earlier instant
-        case (false, true): return after
-        default: return before                        // gap: the offset before the change
+        case (true, true): return (min(before, after), false)  // overlap: the earlier instant
+        case (false, true): return (after, false)
+        case (true, false): return (before, false)
+        case (false, false): return (before, true)             // gap: the offset before the change
         }
     }
 

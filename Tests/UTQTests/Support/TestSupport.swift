@@ -148,14 +148,14 @@ enum TestTiming {
 /// its wait, as a person at the prompt would. Returns the exit status and what the terminal
 /// showed.
 func runUTQInTerminal(_ steps: [(wait: Double, text: String)], arguments: [String] = [],
-                      environment: [String: String] = [:]) throws -> (status: Int32, screen: String) {
+                      environment: [String: String] = [:], program: [String]? = nil) throws -> (status: Int32, screen: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     let json = "[" + steps.map { step in
         let text = String(data: try! JSONSerialization.data(withJSONObject: [step.text]), encoding: .utf8)!.dropFirst().dropLast()
         return "[\(step.wait), \(text)]"
     }.joined(separator: ",") + "]"
-    process.arguments = ["python3", Repo.path("Tests/Support/pty_run.py"), json, Repo.utqBinary] + arguments
+    process.arguments = ["python3", Repo.path("Tests/Support/pty_run.py"), json] + (program ?? [Repo.utqBinary] + arguments)
     process.currentDirectoryURL = URL(fileURLWithPath: Repo.root)
     var env = ProcessInfo.processInfo.environment
     env["TZ"] = "UTC"
