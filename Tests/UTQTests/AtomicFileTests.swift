@@ -61,7 +61,8 @@ import Testing
             p.standardError = FileHandle.nullDevice
             try p.run()
             usleep(UInt32(100_000 + round * 25_000))
-            kill(p.processIdentifier, SIGKILL)
+            // SIGKILL can be neither caught nor cleaned up after; SIGTERM is, and must be too.
+            kill(p.processIdentifier, round % 2 == 0 ? SIGKILL : SIGTERM)
             p.waitUntilExit()
             let text = try String(contentsOfFile: out, encoding: .utf8)
             if text == old { sawOld = true } else {

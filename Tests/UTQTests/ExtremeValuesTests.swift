@@ -118,6 +118,8 @@ import Testing
         #expect(s.failure("where i = -9223372036854775808 | select r = abs(i)") != nil)
         #expect(s.failure("where i = -9223372036854775808 | select r = -i") != nil)
         #expect(try s.table("where s = \"Straße\" | select r = substr(s, 2, 9223372036854775807)").strings("r") == ["traße"])
+        // 2e15 is a number, not a whole number: the product is a number, and nothing wraps.
+        #expect(try s.table("where i = 1000000000000 | select r = i * 2e15").values("r") == [.double(2e27)])
     }
 }
 

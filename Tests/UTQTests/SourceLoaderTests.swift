@@ -68,6 +68,20 @@ import Testing
 
     // MARK: Prishtina
 
+    @Test func aCraftedPolylineThatAddsUpPastAnyNumberIsNoPolyline() {
+        // The same huge step, again and again: the running sum would pass 64 bits.
+        func chunk(_ v: Int) -> String {
+            var x = v < 0 ? ~(v << 1) : (v << 1), out = ""
+            while x >= 0x20 { out.unicodeScalars.append(Unicode.Scalar(UInt8((0x20 | (x & 0x1F)) + 63))); x >>= 5 }
+            out.unicodeScalars.append(Unicode.Scalar(UInt8(x + 63)))
+            return out
+        }
+        let step = chunk(1 << 58) + chunk(0)
+        #expect(Polyline.decode(String(repeating: step, count: 64)) == nil)
+        #expect(Polyline.decode(String(repeating: step, count: 2))?.count == 2)
+        #expect(Polyline.encode([(lat: .nan, lng: 1), (lat: 1e300, lng: 0), (lat: 59.9, lng: 10.7)]) == Polyline.encode([(lat: 59.9, lng: 10.7)]))
+    }
+
     @Test func googlePolylineDecodesTheDocumentedExample() throws {
         // The example from Google's description of the format.
         let points = try #require(Polyline.decode("_p~iF~ps|U_ulLnnqC_mqNvxq`@"))

@@ -21,7 +21,10 @@ public enum Polyline {
         }
         while i < bytes.count {
             guard let dLat = next(), let dLng = next() else { return nil }
-            lat += dLat; lng += dLng
+            // A crafted line can add up past any number: that is no polyline.
+            let (la, o1) = lat.addingReportingOverflow(dLat), (ln, o2) = lng.addingReportingOverflow(dLng)
+            guard !o1, !o2 else { return nil }
+            lat = la; lng = ln
             points.append((Double(lat) / 1e5, Double(lng) / 1e5))
         }
         return points
@@ -39,6 +42,8 @@ public enum Polyline {
             out.unicodeScalars.append(Unicode.Scalar(UInt8(x + 63)))
         }
         for p in points {
+            // Only points on the Earth have a place in a polyline.
+            guard p.lat.magnitude <= 90, p.lng.magnitude <= 180 else { continue }
             let lat = Int((p.lat * 1e5).rounded()), lng = Int((p.lng * 1e5).rounded())
             put(lat - lastLat); put(lng - lastLng)
             lastLat = lat; lastLng = lng
