@@ -2,7 +2,7 @@
 SWIFT ?= swift
 UTQ_RELEASE := .build/release/utq
 
-.PHONY: demo test build release deps tour datasets bench clean fuzz fuzz-build sanitize sanitize-address sanitize-thread
+.PHONY: demo test build release deps oracle-deps oracle tour datasets bench clean fuzz fuzz-build sanitize sanitize-address sanitize-thread
 
 # libedit (line editing) comes from the system; install it when pkg-config cannot find it.
 deps:
@@ -28,8 +28,22 @@ demo: release
 tour: release
 	$(UTQ_RELEASE) --echo examples/tour.utq
 
-test: deps
+test: deps oracle-deps
 	$(SWIFT) test
+
+# The differential oracle runs DuckDB from Python: use the system's when it has duckdb and
+# pytz, else a virtual environment of our own in .build (not committed).
+ORACLE_VENV := .build/oracle-venv
+oracle-deps:
+	@python3 -c "import duckdb, pytz" 2>/dev/null || $(ORACLE_VENV)/bin/python -c "import duckdb, pytz" 2>/dev/null || { \
+	  echo "installing duckdb into $(ORACLE_VENV) for the differential oracle ..."; \
+	  python3 -m venv $(ORACLE_VENV) && $(ORACLE_VENV)/bin/python -m pip install -q duckdb pytz; }
+
+# Any number of oracle cases from any seed: make oracle SEED=7 CASES=10000
+SEED ?= 1
+CASES ?= 1000
+oracle: deps oracle-deps
+	UTQ_ORACLE_SEED=$(SEED) UTQ_ORACLE_CASES=$(CASES) $(SWIFT) test --filter OracleTests
 
 # Rebuilds the shipped datasets from their generators (the files are committed).
 datasets: deps

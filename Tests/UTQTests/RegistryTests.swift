@@ -142,3 +142,14 @@ import Testing
         return out
     }
 }
+
+/// The language fuzz target's dictionary names every verb and function, so the fuzzer
+/// reaches new ones as soon as they are added.
+@Suite struct FuzzDictionaryTests {
+    @Test func theLanguageDictionaryHasEveryVerbAndFunction() throws {
+        let dict = try String(contentsOfFile: Repo.path("fuzz/dict/language.dict"), encoding: .utf8)
+        for name in Verbs.all.map(\.name).filter({ $0 != "pNN" }) + Functions.all.map(\.name) {
+            #expect(dict.contains("\"\(name)\"") || dict.contains("\"\(name)(\""), "fuzz/dict/language.dict lacks \(name)")
+        }
+    }
+}

@@ -127,25 +127,42 @@ enum Comparison {
         return out
     }
 
+    /// `x in (a, b, …)` by three-valued logic, as SQL has it: true when x equals one of them,
+    /// unknown (null) when it equals none but the list holds a null (the null might be x),
+    /// false otherwise; unknown when x is null. `not in` is the negation, so unknown stays
+    /// unknown: `5 not in (1, null)` keeps no row.
     static func inList(_ v: Vector, _ values: [Value], negated: Bool, _ n: Int) -> Vector {
+        let listHasNull = values.contains { $0.isNull }
+        let present = values.filter { !$0.isNull }
         switch v {
         case .constant(let x, _):
             if x.isNull { return .constant(.null, .bool) }
-            return .constant(.bool(values.contains { compareValues(x, $0) == 0 } != negated), .bool)
+            if present.contains(where: { compareValues(x, $0) == 0 }) { return .constant(.bool(!negated), .bool) }
+            return listHasNull ? .constant(.null, .bool) : .constant(.bool(negated), .bool)
         case .column(let c):
             var out = [Bool](repeating: false, count: n)
+            // A row is unknown when its value is null, or when it is found nowhere and the list has a null.
+            var known = c.validity ?? Bitmap(count: n, value: true)
+            if case .null = c.storage { known = Bitmap(count: n, value: false) }
+            var found = [Bool](repeating: false, count: n)
             switch c.storage {
             case .string(let s):
-                let wanted = Set(values.compactMap { if case .string(let x) = $0 { return x } else { return nil } })
-                let table = s.dictionary.map { wanted.contains($0) != negated }
-                for i in 0..<n { out[i] = table[Int(s.codes[i])] }
+                let wanted = Set(present.compactMap { if case .string(let x) = $0 { return x } else { return nil } })
+                let table = s.dictionary.map { wanted.contains($0) }
+                for i in 0..<n { found[i] = table[Int(s.codes[i])] }
+            case .null:
+                break
             default:
                 for i in 0..<n {
                     let x = c.value(at: i)
-                    out[i] = values.contains { compareValues(x, $0) == 0 } != negated
+                    found[i] = present.contains { compareValues(x, $0) == 0 }
                 }
             }
-            return .column(Column(name: "", storage: .bool(out), validity: c.validity))
+            for i in 0..<n {
+                out[i] = found[i] != negated
+                if !found[i] && listHasNull { known[i] = false }
+            }
+            return .column(Column(name: "", storage: .bool(out), validity: known))
         }
     }
 }

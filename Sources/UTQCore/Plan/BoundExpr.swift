@@ -50,7 +50,10 @@ public indirect enum BoundExpr: Sendable {
         switch self {
         case .column(_, let f): return f.name
         case .literal(let v, _): return v.literalSyntax
-        case .unary(let op, let e, _): return "\(op.rawValue) \(e.describe)"
+        case .unary(.not, let e, _): return "not \(e.describe)"
+        case .unary(.negate, let e, _):
+            let inner = e.describe
+            return inner.hasPrefix("-") || inner.contains(" ") ? "-(\(inner))" : "-" + inner
         case .binary(let op, let l, let r, _): return "(\(l.describe) \(op.rawValue) \(r.describe))"
         case .call(let f, let a, _): return "\(f.name)(" + a.map(\.describe).joined(separator: ", ") + ")"
         case .bucket(let b, let e, _): return "\(b.name)(\(e.describe))"

@@ -117,8 +117,8 @@ struct ExprBinder {
             if case .literal(.null, _) = b {
                 throw Diagnostic("nothing equals null", at: span, hint: "write \(describe(l)) is null or \(describe(l)) is not null")
             }
-            b = try coerce(b, to: a.type, other: l, r.span)
-            a = try coerce(a, to: b.type, other: r, l.span)
+            b = try coerce(b, to: a.type, unit: a.unit, other: l, r.span)
+            a = try coerce(a, to: b.type, unit: b.unit, other: r, l.span)
             try checkComparable(a, b, l, r, span)
             return .binary(op, a, b, .bool)
         case .add, .subtract, .multiply, .divide, .modulo:
@@ -127,10 +127,12 @@ struct ExprBinder {
     }
 
     /// Literal text compared with a time, a duration or a number is read as one.
-    func coerce(_ e: BoundExpr, to target: DataType, other: Expr, _ span: SourceSpan) throws -> BoundExpr {
+    func coerce(_ e: BoundExpr, to target: DataType, unit: DisplayUnit = .automatic, other: Expr, _ span: SourceSpan) throws -> BoundExpr {
         guard case .literal(let v, _) = e else { return e }
         switch (v, target) {
         case (.string(let s), .timestamp):
+            // A month or week is compared as it is shown: "2017-10", "2017-W43".
+            if let start = BucketText.start(s, unit: unit, zone: schema.zone) { return .literal(.timestamp(start), .timestamp) }
             guard let p = TimestampParser.parse(s, order: .dayFirst) else {
                 throw Diagnostic("\"\(s)\" is not a time I can read", at: span,
                                  hint: "write it as 2017-03-23 12:00 or 23.03.2017 12:00")

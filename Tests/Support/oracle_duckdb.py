@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""The DuckDB side of utq's differential oracle (Tests/UTQTests/OracleTests.swift).
+
+    oracle_duckdb.py CASES.json RESULTS.json
+
+CASES.json: {"zone": "Europe/Oslo", "tables": [{"name", "path", "columns": [[name, type]]}],
+             "cases": [{"id", "sql"}]}
+Each table is read from its CSV with the given types (empty cells are null); each case's SQL
+runs in one connection with the session time zone set. RESULTS.json holds, per case, either
+{"rows": [[cell, ...], ...]} or {"error": "..."}; cells are canonical: null, booleans, whole
+numbers (as text when past 2^53, so no digit is lost), other numbers, text, booleans as
+{"b": v} and times as microseconds since 1970 (UTC) in {"t": n}.
+"""
+import datetime, decimal, json, math, sys
+
+import duckdb
+
+
+def canonical(v):
+    if v is None:
+        return None
+    if isinstance(v, bool):
+        return {"b": v}
+    if isinstance(v, int):
+        return v if abs(v) < 2**53 else {"int": str(v)}
+    if isinstance(v, float):
+        if math.isnan(v):
+            return {"float": "nan"}
+        if math.isinf(v):
+            return {"float": "inf" if v > 0 else "-inf"}
+        return v
+    if isinstance(v, decimal.Decimal):
+        return float(v)
+    if isinstance(v, datetime.datetime):
+        if v.tzinfo is None:
+            v = v.replace(tzinfo=datetime.timezone.utc)
+        delta = v - datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+        return {"t": (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds}
+    if isinstance(v, datetime.date):
+        return {"date": v.isoformat()}
+    if isinstance(v, datetime.timedelta):
+        return {"d": (v.days * 86400 + v.seconds) * 1_000_000 + v.microseconds}
+    return str(v)
+
+
+def main():
+    spec = json.load(open(sys.argv[1]))
+    con = duckdb.connect()
+    con.execute(f"SET TimeZone = '{spec['zone']}'")
+    con.execute("SET threads = 1")
+    for t in spec["tables"]:
+        cols = ", ".join(f"'{n}': '{ty}'" for n, ty in t["columns"])
+        con.execute(f"CREATE TABLE \"{t['name']}\" AS SELECT * FROM read_csv('{t['path']}', header = true, "
+                    f"columns = {{{cols}}}, nullstr = '', quote = '\"', escape = '\"', delim = ',')")
+    out = []
+    for case in spec["cases"]:
+        try:
+            rows = con.execute(case["sql"]).fetchall()
+            out.append({"id": case["id"], "rows": [[canonical(v) for v in r] for r in rows]})
+        except Exception as e:  # an error is a result too: the other engine must give one
+            out.append({"id": case["id"], "error": str(e).splitlines()[0][:300]})
+    json.dump(out, open(sys.argv[2], "w"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,382 @@
+import Foundation
+@testable import UTQCore
+
+/// Random tables and pipelines for the differential oracle: each pipeline is written twice,
+/// in utq and in DuckDB's SQL with utq's documented semantics (floored %, division by zero
+/// is null, text `contains` ignores case, nulls last in either direction), so the two
+/// engines must give the same rows.
+struct OracleRandom {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
+
+    /// SplitMix64: small, fast and the same on every machine.
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
+    mutating func chance(_ p: Double) -> Bool { Double(next() % 1_000_000) / 1_000_000 < p }
+    mutating func pick<T>(_ a: [T]) -> T { a[int(0...(a.count - 1))] }
+}
+
+/// An expression written both ways.
+struct Twin {
+    var utq: String
+    var sql: String
+    init(_ utq: String, _ sql: String) { self.utq = utq; self.sql = sql }
+    init(_ both: String) { utq = both; sql = both }
+}
+
+/// One case: the pipeline both ways, the part of the language it exercises, and whether
+/// the rows come in an order that must be kept.
+struct OracleCase {
+    var id: Int
+    var area: String
+    var utq: String
+    var sql: String
+    var ordered: Bool
+    /// Queries that make DuckDB compute each new column of a `let` on every row: DuckDB
+    /// skips a column nothing reads, where utq computes it and may find it out of range.
+    var forces: [String] = []
+}
+
+/// The tables a run works on: `a` (every type, nulls, extreme numbers, times around changes
+/// of clock) and `r` (a key with duplicates and nulls, for joins).
+struct OracleTables {
+    static let zone = ZoneRules.named("Europe/Oslo")!
+
+    var a: Table
+    var r: Table
+
+    /// Instants near what makes time buckets hard in Oslo: both changes of clock in 2021,
+    /// new year, midnight in summer, and ordinary hours.
+    static let times: [Int64] = {
+        func utc(_ y: Int, _ m: Int, _ d: Int, _ h: Int, _ mi: Int, _ s: Int = 0) -> Int64 {
+            (CivilTime.daysFromCivil(year: y, month: m, day: d) * 86_400 + Int64(h * 3600 + mi * 60 + s)) * 1_000_000
+        }
+        return [utc(2021, 3, 28, 0, 30), utc(2021, 3, 28, 0, 59, 59), utc(2021, 3, 28, 1, 0), utc(2021, 3, 28, 1, 30),
+                utc(2021, 10, 31, 0, 15), utc(2021, 10, 31, 0, 45), utc(2021, 10, 31, 1, 0), utc(2021, 10, 31, 1, 15), utc(2021, 10, 31, 2, 5),
+                utc(2021, 12, 31, 22, 59, 59), utc(2021, 12, 31, 23, 0), utc(2022, 1, 1, 0, 0),
+                utc(2021, 6, 15, 21, 59, 59), utc(2021, 6, 15, 22, 0), utc(2021, 6, 16, 7, 12, 30), utc(2021, 1, 4, 11, 5),
+                utc(2020, 12, 31, 23, 30), utc(2021, 8, 2, 8, 20)]
+    }()
+
+    static let texts: [String?] = ["Bike", "bike", "BIKE", "Walking", "Straße", "Øst", "é", "a,b", "say \"hi\"", "Line 2",
+                                   "Line 10", "x", "😀", " padded ", nil]
+    static let ints: [Int64?] = [0, 1, -1, 2, 3, 7, -7, 10, 100, 1_000_000_000_000_000, -1_000_000_000_000_000, 123_456_789, 42, nil]
+    static let doubles: [Double?] = [0, 0.5, -0.25, 1.123456789012, 3.141592653589, -2.5, 1e15, -1e15, 184, 1e-12, 2.75, 0.1, nil]
+
+    init(_ g: inout OracleRandom) {
+        let n = g.int(1...36)
+        var i: [Int64?] = [], d: [Double?] = [], s: [String?] = [], b: [Bool?] = [], t: [Int64?] = [], k: [Int64?] = []
+        for _ in 0..<n {
+            i.append(g.pick(Self.ints))
+            if g.chance(0.3) {
+                let places = g.int(0...12)
+                let scale = pow(10.0, Double(places))
+                d.append((Double(g.int(-100_000...100_000)) * 1000 + Double(g.int(0...999))) / scale)
+            } else {
+                d.append(g.pick(Self.doubles))
+            }
+            s.append(g.pick(Self.texts))
+            b.append(g.chance(0.15) ? nil : g.chance(0.5))
+            t.append(g.chance(0.1) ? nil : g.pick(Self.times))
+            k.append(g.chance(0.15) ? nil : Int64(g.int(1...5)))
+        }
+        a = Table(name: "a", columns: [
+            Column.ints("id", (1...n).map { Int64($0) }), Column.ints("i", i), Column.doubles("d", d), Column.texts("s", s),
+            Column.bools("b", b), Column.timestamps("t", t), Column.ints("k", k),
+        ], zone: Self.zone, timeColumn: "t")
+        let m = g.int(0...12)
+        var rk: [Int64?] = [], rv: [Int64?] = [], rw: [String?] = []
+        for _ in 0..<m {
+            rk.append(g.chance(0.15) ? nil : Int64(g.int(1...6)))
+            rv.append(g.pick(Self.ints))
+            rw.append(g.pick(Self.texts))
+        }
+        r = Table(name: "r", columns: [Column.ints("k", rk), Column.ints("v", rv), Column.texts("w", rw)], zone: Self.zone)
+    }
+
+    /// The tables as CSV for DuckDB, with their SQL types.
+    static func csv(_ t: Table) -> String {
+        var out = t.columnNames.joined(separator: ",") + "\n"
+        for row in 0..<t.rowCount {
+            out += t.columns.map { c -> String in
+                switch c.value(at: row) {
+                case .null: return ""
+                case .int(let v): return String(v)
+                case .double(let v): return "\(v)"
+                case .bool(let v): return v ? "true" : "false"
+                case .string(let v): return "\"" + v.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                case .timestamp(let v): return TimeText.iso(v, zone: .utc)
+                case .duration(let v): return String(v)
+                }
+            }.joined(separator: ",") + "\n"
+        }
+        return out
+    }
+
+    static func sqlTypes(_ t: Table) -> [[String]] {
+        t.columns.map { c in
+            let type: String
+            switch c.type {
+            case .int: type = "BIGINT"
+            case .double: type = "DOUBLE"
+            case .bool: type = "BOOLEAN"
+            case .timestamp: type = "TIMESTAMPTZ"
+            default: type = "VARCHAR"
+            }
+            return [c.name, type]
+        }
+    }
+}
+
+/// Makes pipelines over the tables, in both languages.
+struct OracleGenerator {
+    var g: OracleRandom
+
+    // MARK: expressions
+
+    mutating func intLiteral() -> Twin {
+        let v = g.pick([0, 1, -1, 2, 3, 5, 7, -3, 10, 100, 1_000_000_000_000_000] as [Int64])
+        return Twin(String(v), v < 0 ? "(\(v))" : String(v))
+    }
+
+    mutating func doubleLiteral() -> Twin {
+        let v = g.pick([0.5, -0.25, 2.5, 0.1, 1e15, 184.0, 3.75, -1.5])
+        let text = NumberText.double(v).contains(".") || NumberText.double(v).contains("e") ? NumberText.double(v) : NumberText.double(v) + ".0"
+        return Twin(text, v < 0 ? "(\(text)::DOUBLE)" : "\(text)::DOUBLE")
+    }
+
+    mutating func intExpr(_ depth: Int) -> Twin {
+        if depth <= 0 || g.chance(0.45) {
+            return g.chance(0.7) ? Twin(g.pick(["i", "k", "id"])) : intLiteral()
+        }
+        let l = intExpr(depth - 1), r = intExpr(depth - 1)
+        switch g.int(0...3) {
+        case 0: return Twin("(\(l.utq) + \(r.utq))", "(\(l.sql) + \(r.sql))")
+        case 1: return Twin("(\(l.utq) - \(r.utq))", "(\(l.sql) - \(r.sql))")
+        case 2: return Twin("(\(l.utq) * \(r.utq))", "(\(l.sql) * \(r.sql))")
+        default:
+            // utq's % is floored: the result has the divisor's sign; by zero it is null.
+            return Twin("(\(l.utq) % \(r.utq))", "(CASE WHEN \(r.sql) = 0 THEN NULL ELSE ((\(l.sql) % \(r.sql)) + \(r.sql)) % \(r.sql) END)")
+        }
+    }
+
+    mutating func numExpr(_ depth: Int) -> Twin {
+        if depth <= 0 || g.chance(0.4) {
+            switch g.int(0...3) {
+            case 0: return Twin("d")
+            case 1: return doubleLiteral()
+            default: return intExpr(0)
+            }
+        }
+        let l = numExpr(depth - 1), r = numExpr(depth - 1)
+        switch g.int(0...3) {
+        case 0: return Twin("(\(l.utq) + \(r.utq))", "(\(l.sql) + \(r.sql))")
+        case 1: return Twin("(\(l.utq) - \(r.utq))", "(\(l.sql) - \(r.sql))")
+        case 2: return Twin("(\(l.utq) * \(r.utq))", "(\(l.sql)::DOUBLE * \(r.sql))")
+        default:
+            // Division gives a number; by zero it is null.
+            return Twin("(\(l.utq) / \(r.utq))", "(\(l.sql)::DOUBLE / NULLIF(\(r.sql)::DOUBLE, 0))")
+        }
+    }
+
+    mutating func textLiteral() -> Twin {
+        let v = g.pick(["Bike", "bike", "Walking", "Straße", "x", "Line 2", "say \"hi\"", "ø", "😀"])
+        return Twin("\"" + v.replacingOccurrences(of: "\"", with: "\"\"") + "\"", "'" + v.replacingOccurrences(of: "'", with: "''") + "'")
+    }
+
+    mutating func timeLiteral() -> Twin {
+        // Local times in Oslo, none in the hour skipped in spring (its reading is a choice).
+        let v = g.pick(["2021-03-28 01:30", "2021-03-28 03:00", "2021-10-31 04:00", "2021-06-16 00:00", "2022-01-01 00:00", "2021-08-02 10:20"])
+        return Twin("\"\(v)\"", "'\(v):00'::TIMESTAMP AT TIME ZONE 'Europe/Oslo'")
+    }
+
+    mutating func condition(_ depth: Int) -> Twin {
+        if depth > 0 && g.chance(0.35) {
+            let l = condition(depth - 1), r = condition(depth - 1)
+            switch g.int(0...2) {
+            case 0: return Twin("(\(l.utq) and \(r.utq))", "(\(l.sql) AND \(r.sql))")
+            case 1: return Twin("(\(l.utq) or \(r.utq))", "(\(l.sql) OR \(r.sql))")
+            default: return Twin("not (\(l.utq))", "NOT (\(l.sql))")
+            }
+        }
+        let ops = ["=", "!=", "<", "<=", ">", ">="]
+        switch g.int(0...9) {
+        case 0, 1:
+            let op = g.pick(ops)
+            let l = numExpr(1), r = numExpr(1)
+            return Twin("\(l.utq) \(op) \(r.utq)", "\(l.sql) \(op == "!=" ? "<>" : op) \(r.sql)")
+        case 2:
+            let op = g.pick(["=", "!="])
+            let r = g.chance(0.7) ? textLiteral() : Twin("s")
+            return Twin("s \(op) \(r.utq)", "s \(op == "!=" ? "<>" : op) \(r.sql)")
+        case 3:
+            let needle = g.pick(["b", "BI", "ing", "ß", "x", "\""])
+            let u = "\"" + needle.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            return Twin("s contains \(u)", "contains(lower(s), lower('\(needle.replacingOccurrences(of: "'", with: "''"))'))")
+        case 4:
+            var items: [Twin] = (0..<g.int(1...4)).map { _ in intLiteral() }
+            if g.chance(0.4) { items.append(Twin("null", "NULL")) }
+            let negated = g.chance(0.4)
+            let x = intExpr(1)
+            return Twin("\(x.utq) \(negated ? "not in" : "in") (" + items.map(\.utq).joined(separator: ", ") + ")",
+                        "\(x.sql) \(negated ? "NOT IN" : "IN") (" + items.map(\.sql).joined(separator: ", ") + ")")
+        case 5:
+            let x = numExpr(1), lo = numExpr(0), hi = numExpr(0)
+            let negated = g.chance(0.3)
+            return Twin("\(x.utq) \(negated ? "not between" : "between") \(lo.utq) and \(hi.utq)",
+                        "\(x.sql) \(negated ? "NOT BETWEEN" : "BETWEEN") \(lo.sql) AND \(hi.sql)")
+        case 6:
+            let c = g.pick(["i", "d", "s", "b", "t", "k"])
+            let negated = g.chance(0.5)
+            return Twin("\(c) is \(negated ? "not " : "")null", "\(c) IS \(negated ? "NOT " : "")NULL")
+        case 7:
+            if g.chance(0.5) { return Twin("b") }
+            let value = g.chance(0.5) ? "true" : "false"
+            return Twin("b = \(value)", "b = \(value)")
+        default:
+            let op = g.pick(ops)
+            let lit = timeLiteral()
+            return Twin("t \(op) \(lit.utq)", "t \(op == "!=" ? "<>" : op) (\(lit.sql))")
+        }
+    }
+
+    // MARK: pipelines
+
+    /// A group key: a column, or a time bucket of t in Oslo time.
+    mutating func key() -> Twin {
+        switch g.int(0...11) {
+        case 0: return Twin("s")
+        case 1: return Twin("k")
+        case 2: return Twin("b")
+        case 3: return Twin("i")
+        case 4: return Twin("hour", "hour(t)")
+        case 5: return Twin("day", "date_trunc('day', t)")
+        case 6: return Twin("weekday", "strftime(t, '%a')")
+        case 7: return Twin("month", "date_trunc('month', t)")
+        case 8: return Twin("week", "date_trunc('week', t)")
+        case 9: return Twin("year", "year(t)")
+        case 10: return Twin("minute", "date_trunc('minute', t)")
+        default: return Twin("every 15m", "time_bucket(INTERVAL '15 minutes', t, 'Europe/Oslo')")
+        }
+    }
+
+    mutating func aggregate(_ k: Int) -> Twin {
+        let col = g.pick(["i", "d", "k"])
+        switch g.int(0...9) {
+        case 0: return Twin("count as a\(k)", "count(*)")
+        case 1: return Twin("count \(col) as a\(k)", "count(\(col))")
+        case 2: return Twin("count distinct \(g.pick(["s", "k", "b"])) as a\(k)", "") // filled below
+        // Sums and means of decimals are taken exactly (as DECIMAL): utq's are compensated,
+        // DuckDB's plain doubles lose digits next to 1e15.
+        case 3: return Twin("sum \(col) as a\(k)", col == "d" ? "sum(d::DECIMAL(38,12))::DOUBLE" : "sum(\(col))")
+        case 4: return Twin("avg \(col) as a\(k)", col == "d" ? "avg(d::DECIMAL(38,12))::DOUBLE" : "avg(\(col))")
+        case 5: return Twin("\(g.chance(0.5) ? "min" : "max") \(col) as a\(k)", "")
+        case 6: return Twin("median \(col) as a\(k)", "quantile_cont(\(col), 0.5)")
+        case 7:
+            let p = g.pick([10, 25, 90, 99])
+            return Twin("p\(p) \(col) as a\(k)", "quantile_cont(\(col), \(Double(p) / 100))")
+        case 8: return Twin("stddev \(col) as a\(k)", "stddev_samp(\(col))")
+        default: return Twin("\(g.chance(0.5) ? "min" : "max") t as a\(k)", "")
+        }
+    }
+
+    /// Fills the SQL of aggregates whose SQL depends on the words chosen.
+    func sqlOf(_ a: Twin) -> String {
+        if !a.sql.isEmpty { return a.sql }
+        let words = a.utq.split(separator: " ").map(String.init)
+        if words[0] == "count" && words[1] == "distinct" { return "count(DISTINCT \(words[2]))" }
+        return "\(words[0])(\(words[1]))"
+    }
+
+    mutating func makeCase(id: Int) -> OracleCase {
+        var utq: [String] = []
+        var sql = "SELECT * FROM a"
+        var area = "filter"
+        var columns = ["id", "i", "d", "s", "b", "t", "k"]
+        var ordered = false
+        var joined = false
+        var forces: [String] = []
+        // Rows first: where, let, join, in any mix.
+        for _ in 0..<g.int(0...2) {
+            switch g.int(0...4) {
+            case 0, 1:
+                let c = condition(2)
+                utq.append("where \(c.utq)")
+                sql = "SELECT * FROM (\(sql)) q WHERE \(c.sql)"
+            case 2, 3:
+                let name = "x\(utq.count)"
+                let e = g.chance(0.5) ? intExpr(2) : numExpr(2)
+                utq.append("let \(name) = \(e.utq)")
+                sql = "SELECT *, \(e.sql) AS \(name) FROM (\(sql)) q"
+                forces.append("SELECT list(\(name)) FROM (\(sql)) q")
+                columns.append(name)
+                area = area == "filter" ? "let" : area
+            default:
+                guard !columns.contains("v") else { continue }
+                let left = g.chance(0.5)
+                utq.append("\(left ? "left join" : "join") r on k")
+                let keep = columns.map { "q.\($0)" }.joined(separator: ", ")
+                sql = "SELECT \(keep), r.v, r.w FROM (\(sql)) q \(left ? "LEFT JOIN" : "JOIN") r ON q.k = r.k"
+                columns += ["v", "w"]
+                area = left ? "left join" : "join"
+                joined = true
+            }
+        }
+        // Then what is asked of them.
+        // After a join, id repeats: only questions whose answer does not depend on an order.
+        var ask = g.int(0...5)
+        if joined && (ask == 3 || ask == 4) { ask = 0 }
+        switch ask {
+        case 0, 1:
+            let keys = (0..<g.int(0...3)).map { _ in key() }
+            var seen = Set<String>()
+            let unique = keys.filter { seen.insert($0.utq).inserted }
+            let aggs = (0..<g.int(1...3)).map { aggregate($0) }
+            utq.append(aggs.map(\.utq).joined(separator: ", ") + (unique.isEmpty ? "" : " by " + unique.map(\.utq).joined(separator: ", ")))
+            let select = (unique.map(\.sql) + aggs.enumerated().map { "\(sqlOf($1)) AS a\($0)" }).joined(separator: ", ")
+            sql = "SELECT \(select) FROM (\(sql)) q" + (unique.isEmpty ? "" : " GROUP BY " + unique.map(\.sql).joined(separator: ", "))
+            area = "summary" + (unique.contains { ["hour", "day", "weekday", "month", "week", "year", "minute", "every 15m"].contains($0.utq) } ? " by time" : "")
+            if g.chance(0.25) && !aggs[0].utq.contains(" t as") {
+                utq.append("where a0 > 1")
+                sql = "SELECT * FROM (\(sql)) q WHERE a0 > 1"
+            }
+        case 2:
+            let cols = (0..<g.int(1...2)).map { _ in g.pick(["s", "k", "b", "i"]) }
+            let unique = Array(NSOrderedSet(array: cols)) as! [String]
+            utq.append("distinct " + unique.joined(separator: ", "))
+            sql = "SELECT DISTINCT \(unique.joined(separator: ", ")) FROM (\(sql)) q"
+            area = "distinct"
+        case 3:
+            // A total order: the key, then id, which is unique.
+            let keyCol = g.pick(["i", "d", "t", "k", "b"])
+            let desc = g.chance(0.5)
+            let n = g.int(0...6)
+            utq.append("sort \(keyCol)\(desc ? " desc" : ""), id | limit \(n)")
+            sql = "SELECT * FROM (\(sql)) q ORDER BY \(keyCol) \(desc ? "DESC" : "ASC") NULLS LAST, id ASC LIMIT \(n)"
+            ordered = true
+            area = "sort"
+        case 4:
+            let keyCol = g.pick(["i", "d", "t", "k"])
+            let n = g.int(1...5)
+            utq.append("top \(n) by \(keyCol), id asc")
+            sql = "SELECT * FROM (\(sql)) q ORDER BY \(keyCol) DESC NULLS LAST, id ASC LIMIT \(n)"
+            ordered = true
+            area = "top"
+        default:
+            let distinct = g.chance(0.5)
+            let col = g.pick(["s", "k", "i", "b"])
+            utq.append(distinct ? "count distinct \(col)" : "count")
+            sql = "SELECT \(distinct ? "count(DISTINCT \(col))" : "count(*)") FROM (\(sql)) q"
+            area = distinct ? "count distinct" : area
+        }
+        return OracleCase(id: id, area: area, utq: "a | " + utq.joined(separator: " | "), sql: sql, ordered: ordered, forces: forces)
+    }
+}
