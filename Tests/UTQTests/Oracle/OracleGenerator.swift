@@ -28,8 +28,10 @@ struct OracleRandom {
 struct Twin {
     var utq: String
     var sql: String
-    init(_ utq: String, _ sql: String) { self.utq = utq; self.sql = sql }
-    init(_ both: String) { utq = both; sql = both }
+    /// A whole number (utq's integer arithmetic, checked for overflow, as DuckDB's BIGINT is).
+    var whole = false
+    init(_ utq: String, _ sql: String, whole: Bool = false) { self.utq = utq; self.sql = sql; self.whole = whole }
+    init(_ both: String, whole: Bool = false) { utq = both; sql = both; self.whole = whole }
 }
 
 /// One case: the pipeline both ways, the part of the language it exercises, and whether
@@ -144,7 +146,7 @@ struct OracleGenerator {
 
     mutating func intLiteral() -> Twin {
         let v = g.pick([0, 1, -1, 2, 3, 5, 7, -3, 10, 100, 1_000_000_000_000_000] as [Int64])
-        return Twin(String(v), v < 0 ? "(\(v))" : String(v))
+        return Twin(String(v), v < 0 ? "(\(v))" : String(v), whole: true)
     }
 
     mutating func doubleLiteral() -> Twin {
@@ -155,16 +157,16 @@ struct OracleGenerator {
 
     mutating func intExpr(_ depth: Int) -> Twin {
         if depth <= 0 || g.chance(0.45) {
-            return g.chance(0.7) ? Twin(g.pick(["i", "k", "id"])) : intLiteral()
+            return g.chance(0.7) ? Twin(g.pick(["i", "k", "id"]), whole: true) : intLiteral()
         }
         let l = intExpr(depth - 1), r = intExpr(depth - 1)
         switch g.int(0...3) {
-        case 0: return Twin("(\(l.utq) + \(r.utq))", "(\(l.sql) + \(r.sql))")
-        case 1: return Twin("(\(l.utq) - \(r.utq))", "(\(l.sql) - \(r.sql))")
-        case 2: return Twin("(\(l.utq) * \(r.utq))", "(\(l.sql) * \(r.sql))")
+        case 0: return Twin("(\(l.utq) + \(r.utq))", "(\(l.sql) + \(r.sql))", whole: true)
+        case 1: return Twin("(\(l.utq) - \(r.utq))", "(\(l.sql) - \(r.sql))", whole: true)
+        case 2: return Twin("(\(l.utq) * \(r.utq))", "(\(l.sql) * \(r.sql))", whole: true)
         default:
             // utq's % is floored: the result has the divisor's sign; by zero it is null.
-            return Twin("(\(l.utq) % \(r.utq))", "(CASE WHEN \(r.sql) = 0 THEN NULL ELSE ((\(l.sql) % \(r.sql)) + \(r.sql)) % \(r.sql) END)")
+            return Twin("(\(l.utq) % \(r.utq))", "(CASE WHEN \(r.sql) = 0 THEN NULL ELSE ((\(l.sql) % \(r.sql)) + \(r.sql)) % \(r.sql) END)", whole: true)
         }
     }
 
@@ -177,10 +179,13 @@ struct OracleGenerator {
             }
         }
         let l = numExpr(depth - 1), r = numExpr(depth - 1)
+        // Whole numbers stay whole (and checked) unless a decimal or a division is in them.
+        let whole = l.whole && r.whole
+        let (x, y) = whole ? (l.sql, r.sql) : ("\(l.sql)::DOUBLE", "\(r.sql)::DOUBLE")
         switch g.int(0...3) {
-        case 0: return Twin("(\(l.utq) + \(r.utq))", "(\(l.sql) + \(r.sql))")
-        case 1: return Twin("(\(l.utq) - \(r.utq))", "(\(l.sql) - \(r.sql))")
-        case 2: return Twin("(\(l.utq) * \(r.utq))", "(\(l.sql)::DOUBLE * \(r.sql))")
+        case 0: return Twin("(\(l.utq) + \(r.utq))", "(\(x) + \(y))", whole: whole)
+        case 1: return Twin("(\(l.utq) - \(r.utq))", "(\(x) - \(y))", whole: whole)
+        case 2: return Twin("(\(l.utq) * \(r.utq))", "(\(x) * \(y))", whole: whole)
         default:
             // Division gives a number; by zero it is null.
             return Twin("(\(l.utq) / \(r.utq))", "(\(l.sql)::DOUBLE / NULLIF(\(r.sql)::DOUBLE, 0))")
