@@ -45,6 +45,9 @@ struct OracleCase {
     /// Queries that make DuckDB compute each new column of a `let` on every row: DuckDB
     /// skips a column nothing reads, where utq computes it and may find it out of range.
     var forces: [String] = []
+    /// The conditions and new columns of the pipeline in utq, to compute alone on table a:
+    /// DuckDB may compute one on rows a join would drop, and find it out of range.
+    var expressions: [String] = []
 }
 
 /// The tables a run works on: `a` (every type, nulls, extreme numbers, times around changes
@@ -309,17 +312,20 @@ struct OracleGenerator {
         var ordered = false
         var joined = false
         var forces: [String] = []
+        var expressions: [String] = []
         // Rows first: where, let, join, in any mix.
         for _ in 0..<g.int(0...2) {
             switch g.int(0...4) {
             case 0, 1:
                 let c = condition(2)
                 utq.append("where \(c.utq)")
+                expressions.append(c.utq)
                 sql = "SELECT * FROM (\(sql)) q WHERE \(c.sql)"
             case 2, 3:
                 let name = "x\(utq.count)"
                 let e = g.chance(0.5) ? intExpr(2) : numExpr(2)
                 utq.append("let \(name) = \(e.utq)")
+                expressions.append(e.utq)
                 sql = "SELECT *, \(e.sql) AS \(name) FROM (\(sql)) q"
                 forces.append("SELECT list(\(name)) FROM (\(sql)) q")
                 columns.append(name)
@@ -382,6 +388,6 @@ struct OracleGenerator {
             sql = "SELECT \(distinct ? "count(DISTINCT \(col))" : "count(*)") FROM (\(sql)) q"
             area = distinct ? "count distinct" : area
         }
-        return OracleCase(id: id, area: area, utq: "a | " + utq.joined(separator: " | "), sql: sql, ordered: ordered, forces: forces)
+        return OracleCase(id: id, area: area, utq: "a | " + utq.joined(separator: " | "), sql: sql, ordered: ordered, forces: forces, expressions: expressions)
     }
 }
