@@ -253,6 +253,7 @@ import Testing
             "select": "select a, b as c, d = a * 2, -e, *", "let": "let y = x * 2", "rename": "rename a as b, c to d",
             "join": "join other on id", "fill": "fill 15m", "save": "save out.csv", "set": "set output csv",
             "help": "help count", "chart": "count | chart bar", "explain": "explain count by legend",
+            "circmean": "circmean angle by legend",
         ]
         for spec in Verbs.all {
             guard let line = lines[spec.name] else { Issue.record("no parse test for \(spec.name)"); continue }

@@ -331,7 +331,7 @@ import Testing
         #expect(s.complete("avg angle by legend | sort av").candidates == ["avg_angle"])
         // angle is gone after the summary: only legend and count remain as columns.
         #expect(!s.complete("count by legend | where an").candidates.contains("angle"))
-        #expect(s.complete("where legend = \"Bike\" | let speed = x / 2 | sort sp").candidates == ["speed"])
+        #expect(s.complete("where legend = \"Bike\" | let speed = x / 2 | sort sp").candidates == ["speed", "split"])
         #expect(s.complete("market.legends | sort ent").candidates == ["entries"])
         #expect(s.complete("select legend, x | where an").candidates == ["and"])
     }

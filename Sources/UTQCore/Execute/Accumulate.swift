@@ -1,3 +1,5 @@
+import Foundation
+
 /// Computes one aggregate for every group, given each row's group.
 enum Accumulate {
     static func run(_ a: BoundAggregate, table: Table, evaluator ev: Evaluator, groupOf: [Int32], groups: Int, rows n: Int) throws -> Column {
@@ -84,6 +86,25 @@ enum Accumulate {
                 for g in 0..<groups where count[g] > 1 { out[g] = (squares[g].value / Double(count[g] - 1)).squareRoot(); has[g] = true }
             }
             return try typed(out, a.type, has, a)
+
+        case .circmean:
+            // The direction of the sum of unit vectors: atan2 of the summed sines and cosines.
+            var sines = [CompensatedSum](repeating: CompensatedSum(), count: groups)
+            var cosines = [CompensatedSum](repeating: CompensatedSum(), count: groups)
+            var has = Bitmap(count: groups, value: false)
+            let values = rawDoubles(arg)
+            for i in 0..<n where ok(i) && values[i].isFinite {
+                let g = Int(groupOf[i]), r = values[i] * .pi / 180
+                sines[g].add(Foundation.sin(r)); cosines[g].add(Foundation.cos(r)); has[g] = true
+            }
+            var out = [Double](repeating: 0, count: groups)
+            for g in 0..<groups where has[g] {
+                let (s, c) = (sines[g].value, cosines[g].value)
+                // Angles that cancel out (0 and 180) have no mean direction.
+                if Swift.abs(s) < 1e-12 && Swift.abs(c) < 1e-12 { has[g] = false; continue }
+                out[g] = Foundation.atan2(s, c) * 180 / .pi
+            }
+            return Column(name: a.name, storage: .double(out), validity: has)
 
         case .median, .percentile:
             let p: Double

@@ -17,9 +17,11 @@ public struct ExecutionContext: Sendable {
     public var cancel: CancellationFlag?
     /// The session's memory limit (`set memory-limit`); nil: what the system has free.
     public var memoryLimit: Int?
+    /// Where warnings raised while running go (a text that is no time becomes null).
+    public var notes: RunNotes?
 
-    public init(catalog: Catalog, results: [Int: Table] = [:], cancel: CancellationFlag? = nil, memoryLimit: Int? = nil) {
-        self.catalog = catalog; self.results = results; self.cancel = cancel; self.memoryLimit = memoryLimit
+    public init(catalog: Catalog, results: [Int: Table] = [:], cancel: CancellationFlag? = nil, memoryLimit: Int? = nil, notes: RunNotes? = nil) {
+        self.catalog = catalog; self.results = results; self.cancel = cancel; self.memoryLimit = memoryLimit; self.notes = notes
     }
 }
 

@@ -208,9 +208,12 @@ enum TextMatch {
         }
     }
 
-    static func compile(_ pattern: String) throws -> Regex<AnyRegexOutput> {
-        do { return try Regex(pattern).ignoresCase() } catch {
-            throw Diagnostic("\"\(pattern)\" is not a valid regular expression")
+    static func compile(_ pattern: String, ignoringCase: Bool = true) throws -> Regex<AnyRegexOutput> {
+        do {
+            let r = try Regex(pattern)
+            return ignoringCase ? r.ignoresCase() : r
+        } catch {
+            throw Diagnostic(RegexCheck.message(pattern, error))
         }
     }
 

@@ -1,7 +1,9 @@
 /// Evaluates bound expressions over whole columns of a table.
 struct Evaluator {
     let table: Table
+    var notes: RunNotes? = nil
     var rowCount: Int { table.rowCount }
+    var callContext: CallContext { CallContext(zone: table.zone, notes: notes) }
 
     func column(_ e: BoundExpr, name: String = "") throws -> Column {
         var c = try eval(e).materialize(rowCount, name: name)
@@ -52,7 +54,7 @@ struct Evaluator {
             return try reporting(e) { try Buckets.apply(bucket, v, zone: zone, rowCount) }
         case .call(let f, let args, let type):
             let values = try args.map { try eval($0) }
-            return try reporting(e) { try f.evaluate(values, type, rowCount) }
+            return try reporting(e) { try f.evaluate(values, type, rowCount, callContext) }
         }
     }
 

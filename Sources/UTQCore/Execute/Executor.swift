@@ -24,12 +24,12 @@ struct Executor {
             return Describe.table(for: try run(input))
         case .filter(let input, let predicate):
             let t = try run(input)
-            let rows = try Evaluator(table: t).selection(predicate)
+            let rows = try Evaluator(table: t, notes: context.notes).selection(predicate)
             if rows.count == t.rowCount { return t }
             return t.gather(rows)
         case .project(let input, let items, let schema):
             let t = try run(input)
-            let ev = Evaluator(table: t)
+            let ev = Evaluator(table: t, notes: context.notes)
             var columns: [Column] = []
             for item in items {
                 var c = try ev.column(item.expr, name: item.name)
@@ -41,10 +41,10 @@ struct Executor {
             return out
         case .aggregate(let input, let keys, let aggregates, let schema):
             let t = try run(input)
-            return try GroupBy(table: t, cancel: cancel).run(keys: keys, aggregates: aggregates, schema: schema)
+            return try GroupBy(table: t, cancel: cancel, notes: context.notes).run(keys: keys, aggregates: aggregates, schema: schema)
         case .sort(let input, let keys):
             let t = try run(input)
-            let ev = Evaluator(table: t)
+            let ev = Evaluator(table: t, notes: context.notes)
             let columns = try keys.map { try ev.column($0.expr) }
             let order = try Sorting.order(columns, descending: keys.map(\.descending), count: t.rowCount, cancel: cancel)
             return t.gather(order)
@@ -56,7 +56,7 @@ struct Executor {
         case .join(let left, let right, let kind, let lk, let rk, let rightColumns, let schema):
             let l = try run(left), r = try run(right)
             return try HashJoin.run(l, r, kind: kind, leftKeys: lk, rightKeys: rk, rightColumns: rightColumns, schema: schema, cancel: cancel,
-                                    memoryLimit: context.memoryLimit)
+                                    memoryLimit: context.memoryLimit, notes: context.notes)
         case .fill(let input, let spec):
             return try Fill.run(try run(input), key: spec.key, step: spec.step, otherKeys: spec.otherKeys,
                                 zeroColumns: spec.zeroColumns, cancel: cancel)

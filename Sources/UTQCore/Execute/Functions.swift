@@ -10,7 +10,7 @@ public struct FunctionSpec: Sendable {
     let arity: ClosedRange<Int>
     /// The result type for the argument types, or a message saying what is wrong.
     let resultType: @Sendable ([DataType]) -> Result<DataType, FunctionTypeError>
-    let evaluate: @Sendable ([Vector], DataType, Int) throws -> Vector
+    let evaluate: @Sendable ([Vector], DataType, Int, CallContext) throws -> Vector
 }
 
 struct FunctionTypeError: Error { let message: String }
@@ -18,7 +18,7 @@ struct FunctionTypeError: Error { let message: String }
 /// The registry of scalar functions. Time buckets (`hour(t)`, `day(t)` …) are bound
 /// separately, since they read the table's time zone.
 public enum Functions {
-    public static let all: [FunctionSpec] = MathFunctions.all + TextFunctions.all + OtherFunctions.all
+    public static let all: [FunctionSpec] = MathFunctions.all + AngleFunctions.all + TextFunctions.all + ParsingFunctions.all + OtherFunctions.all
 
     private static let byName: [String: FunctionSpec] = {
         var m: [String: FunctionSpec] = [:]
@@ -90,7 +90,7 @@ enum MathFunctions {
     static func unaryDouble(_ name: String, _ summary: String, examples: [String], _ f: @escaping @Sendable (Double) -> Double?) -> FunctionSpec {
         FunctionSpec(name: name, aliases: [], usage: "\(name)(x)", summary: summary, examples: examples, arity: 1...1,
                      resultType: { t in numericArgs(name, t).map { .failure($0) } ?? .success(.double) },
-                     evaluate: { args, type, n in
+                     evaluate: { args, type, n, _ in
                          rowwise(args, n, type) { v in v[0].doubleValue.flatMap(f).map { .double($0) } ?? .null }
                      })
     }
@@ -103,7 +103,7 @@ enum MathFunctions {
                          if let e = numericArgs("round", t) { return .failure(e) }
                          return .success(t.count == 1 && t[0] == .int ? .int : (t.count == 1 ? .int : .double))
                      },
-                     evaluate: { args, type, n in
+                     evaluate: { args, type, n, _ in
                          try rowwise(args, n, type) { v in
                              guard let x = v[0].doubleValue else { return .null }
                              if v.count == 2 {
@@ -117,18 +117,18 @@ enum MathFunctions {
         FunctionSpec(name: "floor", aliases: [], usage: "floor(x)", summary: "The whole number at or below x.",
                      examples: ["let column = floor(x / 206) | count by column"], arity: 1...1,
                      resultType: { t in numericArgs("floor", t).map { .failure($0) } ?? .success(.int) },
-                     evaluate: { args, type, n in try rowwise(args, n, type) { v in try v[0].doubleValue.map { try whole($0.rounded(.down)) } ?? .null } }),
+                     evaluate: { args, type, n, _ in try rowwise(args, n, type) { v in try v[0].doubleValue.map { try whole($0.rounded(.down)) } ?? .null } }),
         FunctionSpec(name: "ceil", aliases: ["ceiling"], usage: "ceil(x)", summary: "The whole number at or above x.",
                      examples: ["select x, up = ceil(x) | limit 3"], arity: 1...1,
                      resultType: { t in numericArgs("ceil", t).map { .failure($0) } ?? .success(.int) },
-                     evaluate: { args, type, n in try rowwise(args, n, type) { v in try v[0].doubleValue.map { try whole($0.rounded(.up)) } ?? .null } }),
+                     evaluate: { args, type, n, _ in try rowwise(args, n, type) { v in try v[0].doubleValue.map { try whole($0.rounded(.up)) } ?? .null } }),
         FunctionSpec(name: "abs", aliases: [], usage: "abs(x)", summary: "The size of x without its sign.",
                      examples: ["where angle is not null | let turn = abs(angle) | avg turn by legend"], arity: 1...1,
                      resultType: { t in
                          if t[0] == .duration { return .success(.duration) }
                          return numericArgs("abs", t).map { .failure($0) } ?? .success(t[0] == .int ? .int : .double)
                      },
-                     evaluate: { args, type, n in
+                     evaluate: { args, type, n, _ in
                          try rowwise(args, n, type) { v in
                              switch v[0] {
                              case .int(let x):
@@ -149,7 +149,7 @@ enum MathFunctions {
         FunctionSpec(name: "pow", aliases: ["power"], usage: "pow(x, y)", summary: "x to the power y.",
                      examples: ["let from_middle = sqrt(pow(x - 412, 2) + pow(y - 384, 2)) | avg from_middle by legend"], arity: 2...2,
                      resultType: { t in numericArgs("pow", t).map { .failure($0) } ?? .success(.double) },
-                     evaluate: { args, type, n in
+                     evaluate: { args, type, n, _ in
                          rowwise(args, n, type) { v in
                              guard let x = v[0].doubleValue, let y = v[1].doubleValue else { return .null }
                              let r = Foundation.pow(x, y)
@@ -160,7 +160,7 @@ enum MathFunctions {
                      summary: "Metres between two points on the Earth (haversine, radius 6371 km).",
                      examples: ["select metres = round(distance(58.9700, 5.7320, 58.9694, 5.7327)) | limit 1"], arity: 4...4,
                      resultType: { t in numericArgs("distance", t).map { .failure($0) } ?? .success(.double) },
-                     evaluate: { args, type, n in
+                     evaluate: { args, type, n, _ in
                          rowwise(args, n, type) { v in
                              let d = v.compactMap(\.doubleValue)
                              guard d.count == 4 else { return .null }

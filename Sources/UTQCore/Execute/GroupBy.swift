@@ -78,6 +78,7 @@ struct KeyCodes {
 struct GroupBy {
     let table: Table
     let cancel: CancellationFlag?
+    var notes: RunNotes? = nil
 
     func run(keys: [NamedExpr], aggregates: [BoundAggregate], schema: Schema) throws -> Table {
         if !keys.isEmpty, aggregates.allSatisfy({ $0.function == .count && $0.argument == nil && !$0.distinct }),
@@ -85,7 +86,7 @@ struct GroupBy {
             return try countByCodes(fast, keys: keys, aggregates: aggregates, schema: schema)
         }
         let n = table.rowCount
-        let ev = Evaluator(table: table)
+        let ev = Evaluator(table: table, notes: notes)
         let keyColumns = try keys.map { try ev.column($0.expr, name: $0.name) }
         if cancel?.isCancelled == true { throw CancellationError() }
 
@@ -187,7 +188,7 @@ struct GroupBy {
         firstRows = order.map { firstRows[$0] }
         groupCounts = order.map { groupCounts[$0] }
         let sample = table.gather(firstRows)
-        let ev = Evaluator(table: sample)
+        let ev = Evaluator(table: sample, notes: notes)
         var columns = try keys.map { try ev.column($0.expr, name: $0.name) }
         for a in aggregates { columns.append(Column(name: a.name, storage: .int(groupCounts))) }
         var out = Table(name: table.name, columns: columns, zone: schema.zone, timeColumn: schema.timeColumn, rowNoun: "rows")

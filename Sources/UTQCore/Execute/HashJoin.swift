@@ -4,10 +4,10 @@ enum HashJoin {
     /// Keys are built a row at a time, as arrays of values: slow enough on millions of rows
     /// that both loops look at the cancellation flag every 65,536 rows.
     static func run(_ left: Table, _ right: Table, kind: JoinKind, leftKeys: [BoundExpr], rightKeys: [BoundExpr],
-                    rightColumns: [Int], schema: Schema, cancel: CancellationFlag? = nil, memoryLimit: Int? = nil) throws -> Table {
+                    rightColumns: [Int], schema: Schema, cancel: CancellationFlag? = nil, memoryLimit: Int? = nil, notes: RunNotes? = nil) throws -> Table {
         func check(_ i: Int) throws { if i & 0xFFFF == 0, cancel?.isCancelled == true { throw CancellationError() } }
-        let lk = try leftKeys.map { try Evaluator(table: left).column($0) }
-        let rk = try rightKeys.map { try Evaluator(table: right).column($0) }
+        let lk = try leftKeys.map { try Evaluator(table: left, notes: notes).column($0) }
+        let rk = try rightKeys.map { try Evaluator(table: right, notes: notes).column($0) }
         func key(_ cols: [Column], _ i: Int) -> [Value]? {
             var out: [Value] = []
             out.reserveCapacity(cols.count)

@@ -9,7 +9,7 @@ enum TextFunctions {
                      resultType: { t in
                          t[0] == .string || t[0] == .null ? .success(.string) : .failure(FunctionTypeError(message: "\(name) needs text, not \(t[0].displayName)"))
                      },
-                     evaluate: { args, _, n in
+                     evaluate: { args, _, n, _ in
                          switch args[0] {
                          case .constant(let v, _):
                              if case .string(let s) = v { return .constant(.string(f(s)), .string) }
@@ -39,7 +39,7 @@ enum TextFunctions {
         FunctionSpec(name: "len", aliases: ["length"], usage: "len(text)", summary: "The number of characters.",
                      examples: ["where len(note) > 0 | select time, legend, note"], arity: 1...1,
                      resultType: { t in stringArg("len", t).map { .failure($0) } ?? .success(.int) },
-                     evaluate: { args, type, n in
+                     evaluate: { args, type, n, _ in
                          if case .column(let c) = args[0], case .string(let s) = c.storage {
                              let lengths = s.dictionary.map { Int64($0.count) }
                              return .column(Column(name: "", storage: .int(s.codes.map { lengths[Int($0)] }), validity: c.validity))
@@ -53,7 +53,7 @@ enum TextFunctions {
                          if let e = stringArg("substr", t) { return .failure(e) }
                          return numericArgs("substr", Array(t.dropFirst())).map { .failure($0) } ?? .success(.string)
                      },
-                     evaluate: { args, type, n in
+                     evaluate: { args, type, n, _ in
                          rowwise(args, n, type) { v in
                              guard case .string(let s) = v[0], let start = v[1].doubleValue else { return .null }
                              let chars = Array(s)
@@ -76,7 +76,7 @@ enum TextFunctions {
                          for k in 0..<3 { if let e = stringArg("replace", t, k) { return .failure(e) } }
                          return .success(.string)
                      },
-                     evaluate: { args, type, n in
+                     evaluate: { args, type, n, _ in
                          rowwise(args, n, type) { v in
                              guard case .string(let s) = v[0], case .string(let a) = v[1], case .string(let b) = v[2] else { return .null }
                              return .string(a.isEmpty ? s : s.replacingOccurrences(of: a, with: b))
@@ -86,7 +86,7 @@ enum TextFunctions {
                      summary: "The values joined as text (nulls are left out).",
                      examples: ["select label = concat(legend, \" #\", tag) | limit 3"], arity: 1...32,
                      resultType: { _ in .success(.string) },
-                     evaluate: { args, type, n in
+                     evaluate: { args, type, n, _ in
                          rowwise(args, n, type) { v in .string(v.map { $0.isNull ? "" : $0.plainText }.joined()) }
                      }),
     ]
@@ -100,7 +100,7 @@ enum OtherFunctions {
                      resultType: { t in
                          commonType(t).map { .success($0) } ?? .failure(FunctionTypeError(message: "coalesce needs values of one type, got " + t.map(\.displayName).joined(separator: ", ")))
                      },
-                     evaluate: { args, type, n in
+                     evaluate: { args, type, n, _ in
                          rowwise(args, n, type) { v in
                              guard let first = v.first(where: { !$0.isNull }) else { return .null }
                              if type == .double, case .int(let x) = first { return .double(Double(x)) }
@@ -114,7 +114,7 @@ enum OtherFunctions {
                          guard t[0] == .bool || t[0] == .null else { return .failure(FunctionTypeError(message: "the first argument of if must be a condition")) }
                          return commonType([t[1], t[2]]).map { .success($0) } ?? .failure(FunctionTypeError(message: "the two results of if must have one type, got \(t[1].displayName) and \(t[2].displayName)"))
                      },
-                     evaluate: { args, type, n in
+                     evaluate: { args, type, n, _ in
                          rowwise(args, n, type) { v in
                              let chosen = (v[0] == .bool(true)) ? v[1] : v[2]
                              if type == .double, case .int(let x) = chosen { return .double(Double(x)) }
@@ -124,11 +124,11 @@ enum OtherFunctions {
         FunctionSpec(name: "text", aliases: ["string", "str"], usage: "text(x)", summary: "The value written as text.",
                      examples: ["count by text(icon)"], arity: 1...1,
                      resultType: { _ in .success(.string) },
-                     evaluate: { args, type, n in rowwise(args, n, type) { v in v[0].isNull ? .null : .string(v[0].plainText) } }),
+                     evaluate: { args, type, n, _ in rowwise(args, n, type) { v in v[0].isNull ? .null : .string(v[0].plainText) } }),
         FunctionSpec(name: "number", aliases: ["float", "double"], usage: "number(x)", summary: "The value as a number (null when it is not one).",
                      examples: ["select n = number(\"4.5\") * 2 | limit 1"], arity: 1...1,
                      resultType: { _ in .success(.double) },
-                     evaluate: { args, type, n in
+                     evaluate: { args, type, n, _ in
                          rowwise(args, n, type) { v in
                              switch v[0] {
                              case .string(let s): return NumberParser.double(s.trimmingCharacters(in: .whitespaces)).map { .double($0) } ?? .null
@@ -140,7 +140,7 @@ enum OtherFunctions {
         FunctionSpec(name: "int", aliases: ["integer"], usage: "int(x)", summary: "The value as a whole number, cut toward zero.",
                      examples: ["select x, whole = int(x) | limit 3"], arity: 1...1,
                      resultType: { _ in .success(.int) },
-                     evaluate: { args, type, n in
+                     evaluate: { args, type, n, _ in
                          rowwise(args, n, type) { v in
                              switch v[0] {
                              case .string(let s):
@@ -181,7 +181,7 @@ enum OtherFunctions {
                          default: return .failure(FunctionTypeError(message: "\(name) needs a duration or a number, not \(t[0].displayName)"))
                          }
                      },
-                     evaluate: { args, type, n in
+                     evaluate: { args, type, n, _ in
                          try rowwise(args, n, type) { v in
                              switch v[0] {
                              case .duration(let d): return .double(Double(d) / Double(micros))

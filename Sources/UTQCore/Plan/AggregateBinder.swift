@@ -86,6 +86,9 @@ struct AggregateBinder {
             if t.isNumeric { return .double }
             if t == .duration || t == .timestamp { return t }
             throw refuse("numbers, durations or times")
+        case .circmean:
+            if t.isNumeric { return .double }
+            throw refuse("angles in degrees (numbers)")
         case .stddev:
             if t.isNumeric { return .double }
             if t == .duration { return .duration }

@@ -112,6 +112,7 @@ struct ExprBinder {
             guard b.type == .string || b.type == .null else {
                 throw Diagnostic("\(op.rawValue) needs text to look for, in quotes", at: r.span)
             }
+            if op == .matches, case .literal(.string(let pattern), let at) = r { try checkPattern(pattern, at) }
             return .binary(op, a, b, .bool)
         case .equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual:
             if case .literal(.null, _) = b {
@@ -228,11 +229,24 @@ struct ExprBinder {
                              at: span, usage: f.usage)
         }
         let bound = try args.map(bind)
+        // A pattern or format written out is checked now, with the caret under it.
+        if args.count >= 2, case .literal(.string(let pattern), let at) = args[1] {
+            if f.name == "extract" { try checkPattern(pattern, at) }
+            if f.name == "parse_time" {
+                do { _ = try TimeFormat(pattern) } catch var d as Diagnostic { d.span = at; d.usage = f.usage; throw d }
+            }
+        }
         switch f.resultType(bound.map(\.type)) {
         case .success(let t):
             return .call(f, bound, t)
         case .failure(let e):
             throw Diagnostic(e.message, at: span, usage: f.usage)
+        }
+    }
+
+    func checkPattern(_ pattern: String, _ span: SourceSpan) throws {
+        do { _ = try Regex(pattern) } catch {
+            throw Diagnostic(RegexCheck.message(pattern, error), at: span)
         }
     }
 

@@ -7,13 +7,14 @@ struct CellFormat {
     let unit: DisplayUnit
     let nullText: String
 
-    init(_ c: Column, zone: ZoneRules, nullText: String, rows: [Int]) {
+    /// `digits`: the decimals `set digits` asks for; nil chooses them from the values.
+    init(_ c: Column, zone: ZoneRules, nullText: String, rows: [Int], digits: Int? = nil) {
         column = c
         self.zone = zone
         self.nullText = nullText
         var decimals = 0
         if case .double(let a) = c.storage {
-            decimals = CellFormat.decimals(for: rows.filter { c.isValid($0) }.map { a[$0] })
+            decimals = digits ?? CellFormat.decimals(for: rows.filter { c.isValid($0) }.map { a[$0] })
         }
         self.decimals = decimals
         var unit = c.unit

@@ -8,6 +8,8 @@ public struct RenderOptions: Sendable {
     public var maxRows: Int
     public var charset: Charset
     public var color: Bool
+    /// Decimals of numbers in tables (`set digits N`); nil: as many as the values need.
+    public var digits: Int? = nil
 
     public init(width: Int = 100, height: Int = 24, maxRows: Int = 40, charset: Charset = .unicode, color: Bool = false) {
         self.width = width; self.height = height; self.maxRows = maxRows; self.charset = charset; self.color = color

@@ -71,7 +71,7 @@ public struct TableLayout {
             skipped = 0
             gapBefore = nil
         }
-        let formats = t.columns.map { [rows] in CellFormat($0, zone: t.zone, nullText: options.nullText, rows: rows) }
+        let formats = t.columns.map { [rows] in CellFormat($0, zone: t.zone, nullText: options.nullText, rows: rows, digits: options.digits) }
         let maxCell = max(12, options.width / 2)
         let shownRows = rows
         let cells = formats.map { f in shownRows.map { TextWidth.truncate(f.text($0), to: maxCell) } }

@@ -32,7 +32,9 @@ struct Interpreter {
     /// Runs a query through the backend and sends its rows where the query says; errors of
     /// the sink point at its verb (`sinkStage`).
     func run(_ query: Query, sinkStage: Stage? = nil, into outcome: inout CommandOutcome) throws {
-        let table = try rows(of: query.plan)
+        let notes = RunNotes()
+        let table = try rows(of: query.plan, notes: notes)
+        outcome.outputs += notes.all.map { .warning($0) }
         func send(_ outcome: inout CommandOutcome) throws {
             switch query.sink {
             case .show:
@@ -48,8 +50,8 @@ struct Interpreter {
     }
 
     /// The rows of a plan, carrying the summary keys its schema names.
-    func rows(of plan: LogicalPlan) throws -> Table {
-        var table = try session.backend.run(plan, in: workspace.executionContext(cancel: session.cancel, memoryLimit: session.settings.memoryLimit))
+    func rows(of plan: LogicalPlan, notes: RunNotes? = nil) throws -> Table {
+        var table = try session.backend.run(plan, in: workspace.executionContext(cancel: session.cancel, memoryLimit: session.settings.memoryLimit, notes: notes))
         table.groupKeys = plan.schema.groupKeys
         return table
     }
@@ -68,7 +70,9 @@ struct Interpreter {
             throw Diagnostic("let \(name) = … keeps a table; it cannot end with \(p.sink?.verb ?? "a sink")", at: p.sink?.span ?? span,
                              hint: "keep the table first, then: \(name) | \(p.sink?.verb ?? "save") …")
         }
-        var table = try rows(of: query.plan)
+        let notes = RunNotes()
+        var table = try rows(of: query.plan, notes: notes)
+        outcome.outputs += notes.all.map { .warning($0) }
         let n = workspace.keep(table)
         table.name = name
         workspace.put([table], makeCurrent: false)

@@ -98,6 +98,16 @@ public enum SettingsRegistry {
                     details: "Column, line and histogram plots take about half of it; a map takes most of it.", examples: ["set height 40"],
                     apply: { c in c.settings.render.height = try c.number(5...1000); return nil },
                     current: { String($0.settings.render.height) }),
+        SettingSpec("digits", aliases: ["decimals"],
+                    summary: "Decimals shown for numbers in tables: a count from 0 to 12, or auto (as many as the values need).",
+                    details: "Only what is shown changes: saved files and results reused as $n keep every digit.",
+                    examples: ["set digits 2", "set digits auto"],
+                    values: { _ in ["auto", "0", "1", "2", "3"] },
+                    apply: { c in
+                        if c.value.lowercased() == "auto" { c.settings.render.digits = nil; return nil }
+                        c.settings.render.digits = try c.number(0...12)
+                        return nil
+                    }, current: { $0.settings.render.digits.map(String.init) ?? "auto" }),
         SettingSpec("timer", summary: "on: print how long each command took.", examples: ["set timer on", "set timer off"],
                     values: SettingSpec.onOff,
                     apply: { c in c.settings.timer = try c.flag(); return nil },

@@ -15,8 +15,8 @@ public final class Workspace: @unchecked Sendable {
     }
 
     /// What a plan runs against.
-    func executionContext(cancel: CancellationFlag?, memoryLimit: Int?) -> ExecutionContext {
-        ExecutionContext(catalog: catalog, results: results, cancel: cancel, memoryLimit: memoryLimit)
+    func executionContext(cancel: CancellationFlag?, memoryLimit: Int?, notes: RunNotes? = nil) -> ExecutionContext {
+        ExecutionContext(catalog: catalog, results: results, cancel: cancel, memoryLimit: memoryLimit, notes: notes)
     }
 
     /// Keeps a table as the next numbered result.

@@ -11,6 +11,8 @@ public enum AggregateFunction: Sendable, Hashable {
     case percentile(Int)
     case first
     case last
+    /// The mean direction of angles in degrees, by the vector mean (−180 to 180).
+    case circmean
 
     public var name: String {
         switch self {
@@ -24,6 +26,7 @@ public enum AggregateFunction: Sendable, Hashable {
         case .percentile(let p): return "p\(p)"
         case .first: return "first"
         case .last: return "last"
+        case .circmean: return "circmean"
         }
     }
 
@@ -34,7 +37,7 @@ public enum AggregateFunction: Sendable, Hashable {
 
     static func aliases(of name: String) -> [String] { aliasTable[name] ?? [] }
 
-    static let plain: [AggregateFunction] = [.count, .sum, .avg, .min, .max, .median, .stddev, .first, .last]
+    static let plain: [AggregateFunction] = [.count, .sum, .avg, .min, .max, .median, .stddev, .first, .last, .circmean]
 
     public static func named(_ word: String) -> AggregateFunction? {
         let w = word.lowercased()

@@ -34,6 +34,9 @@ enum AggregateVerb {
              examples: ["first time by legend"]),
         make("last", usage: "last COL [, AGG …] [by KEY, …]", summary: "The last value per group, in row order.",
              examples: ["last time by legend"]),
+        make("circmean", usage: "circmean ANGLE [, AGG …] [by KEY, …]",
+             summary: "The mean direction of angles in degrees (−180 to 180), by the vector mean: the mean of 179 and −179 is 180, not 0.",
+             examples: ["where angle is not null | circmean angle by legend", "where angle is not null | circmean angle, count by legend"]),
     ]
 
     static let percentileSpec = make("pNN", usage: "pNN COL [, AGG …] [by KEY, …]",

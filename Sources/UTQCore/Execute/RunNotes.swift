@@ -1,0 +1,34 @@
+import Foundation
+
+/// Warnings that arise while a plan runs without stopping it (a text that is no time
+/// becomes null), one per kind however many rows give it: the session shows them with the
+/// command's result.
+public final class RunNotes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var order: [String] = []
+    private var texts: [String: String] = [:]
+
+    public init() {}
+
+    /// Adds a note of a kind unless one of that kind is there already.
+    public func add(_ kind: String, _ text: @autoclosure () -> String) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard texts[kind] == nil else { return }
+        order.append(kind)
+        texts[kind] = text()
+    }
+
+    public var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return order.compactMap { texts[$0] }
+    }
+}
+
+/// What a function sees besides its arguments: the table's time zone (`parse_time` reads in
+/// it) and where to leave a note.
+public struct CallContext: Sendable {
+    public var zone: ZoneRules
+    public var notes: RunNotes?
+}
