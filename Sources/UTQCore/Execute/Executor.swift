@@ -22,6 +22,8 @@ struct Executor {
             return TablesListing.table(catalog, current: current)
         case .describe(let input):
             return Describe.table(for: try run(input))
+        case .window(let input, let partition, let calls, _):
+            return try Window(table: try run(input), notes: context.notes, cancel: cancel).run(partition: partition, calls: calls)
         case .filter(let input, let predicate):
             let t = try run(input)
             let rows = try Evaluator(table: t, notes: context.notes).selection(predicate)

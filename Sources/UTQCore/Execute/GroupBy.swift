@@ -91,9 +91,58 @@ struct GroupBy {
         if cancel?.isCancelled == true { throw CancellationError() }
 
         // Group id per row, and the first row of each group.
+        let (groupOf, firstRow) = try GroupIds.of(keyColumns, rows: n, cancel: cancel)
+        if cancel?.isCancelled == true { throw CancellationError() }
+        let groups = firstRow.count
+        // No rows and no keys: one row of empty aggregates (count 0), as SQL does.
+        var columns = keyColumns.map { $0.gather(firstRow) }
+        for a in aggregates {
+            var c = try Accumulate.run(a, table: table, evaluator: ev, groupOf: groupOf, groups: groups, rows: n)
+            c.name = a.name
+            columns.append(c)
+        }
+        // Groups in key order.
+        var out = Table(name: table.name, columns: columns, zone: schema.zone, timeColumn: schema.timeColumn, rowNoun: "rows")
+        out.rowCount = groups
+        if keys.isEmpty { return out }
+        let order = try Sorting.order(Array(columns.prefix(keys.count)), descending: Array(repeating: false, count: keys.count), count: groups, cancel: cancel)
+        for (i, f) in schema.fields.enumerated() where i < out.columns.count { out.columns[i].unit = f.unit }
+        return out.gather(order)
+    }
+
+    /// `count by` small keys: counts per slot in one pass, then the groups in key order, with
+    /// the key values read from each group's first row as the general path does.
+    func countByCodes(_ fast: CountByCodes, keys: [NamedExpr], aggregates: [BoundAggregate], schema: Schema) throws -> Table {
+        let (counts, first) = try fast.run(rowCount: table.rowCount, cancel: cancel)
+        var firstRows: [Int32] = [], groupCounts: [Int64] = []
+        for s in 0..<counts.count where counts[s] > 0 {
+            firstRows.append(first[s])
+            groupCounts.append(counts[s])
+        }
+        // Slots are in key-code order, not key order: put the first rows in row order, as the
+        // general path meets them, then sort by key.
+        let order = firstRows.indices.sorted { firstRows[$0] < firstRows[$1] }
+        firstRows = order.map { firstRows[$0] }
+        groupCounts = order.map { groupCounts[$0] }
+        let sample = table.gather(firstRows)
+        let ev = Evaluator(table: sample, notes: notes)
+        var columns = try keys.map { try ev.column($0.expr, name: $0.name) }
+        for a in aggregates { columns.append(Column(name: a.name, storage: .int(groupCounts))) }
+        var out = Table(name: table.name, columns: columns, zone: schema.zone, timeColumn: schema.timeColumn, rowNoun: "rows")
+        out.rowCount = firstRows.count
+        for (i, f) in schema.fields.enumerated() where i < out.columns.count { out.columns[i].unit = f.unit }
+        let sorted = try Sorting.order(Array(columns.prefix(keys.count)), descending: Array(repeating: false, count: keys.count), count: out.rowCount, cancel: cancel)
+        return out.gather(sorted)
+    }
+}
+
+/// The group of each row by the values of key columns, numbered in the order groups first
+/// appear, and the first row of each group. Used by summaries and by windows (`let … by`).
+enum GroupIds {
+    static func of(_ keyColumns: [Column], rows n: Int, cancel: CancellationFlag?) throws -> (groupOf: [Int32], firstRow: [Int32]) {
         var groupOf = [Int32](repeating: 0, count: n)
         var firstRow: [Int32] = []
-        if keys.isEmpty {
+        if keyColumns.isEmpty {
             firstRow = [0]
         } else {
             let codes = try keyColumns.map { try KeyCodes($0, cancel: cancel) }
@@ -155,46 +204,6 @@ struct GroupBy {
                 }
             }
         }
-        if cancel?.isCancelled == true { throw CancellationError() }
-        let groups = firstRow.count
-        // No rows and no keys: one row of empty aggregates (count 0), as SQL does.
-        var columns = keyColumns.map { $0.gather(firstRow) }
-        for a in aggregates {
-            var c = try Accumulate.run(a, table: table, evaluator: ev, groupOf: groupOf, groups: groups, rows: n)
-            c.name = a.name
-            columns.append(c)
-        }
-        // Groups in key order.
-        var out = Table(name: table.name, columns: columns, zone: schema.zone, timeColumn: schema.timeColumn, rowNoun: "rows")
-        out.rowCount = groups
-        if keys.isEmpty { return out }
-        let order = try Sorting.order(Array(columns.prefix(keys.count)), descending: Array(repeating: false, count: keys.count), count: groups, cancel: cancel)
-        for (i, f) in schema.fields.enumerated() where i < out.columns.count { out.columns[i].unit = f.unit }
-        return out.gather(order)
-    }
-
-    /// `count by` small keys: counts per slot in one pass, then the groups in key order, with
-    /// the key values read from each group's first row as the general path does.
-    func countByCodes(_ fast: CountByCodes, keys: [NamedExpr], aggregates: [BoundAggregate], schema: Schema) throws -> Table {
-        let (counts, first) = try fast.run(rowCount: table.rowCount, cancel: cancel)
-        var firstRows: [Int32] = [], groupCounts: [Int64] = []
-        for s in 0..<counts.count where counts[s] > 0 {
-            firstRows.append(first[s])
-            groupCounts.append(counts[s])
-        }
-        // Slots are in key-code order, not key order: put the first rows in row order, as the
-        // general path meets them, then sort by key.
-        let order = firstRows.indices.sorted { firstRows[$0] < firstRows[$1] }
-        firstRows = order.map { firstRows[$0] }
-        groupCounts = order.map { groupCounts[$0] }
-        let sample = table.gather(firstRows)
-        let ev = Evaluator(table: sample, notes: notes)
-        var columns = try keys.map { try ev.column($0.expr, name: $0.name) }
-        for a in aggregates { columns.append(Column(name: a.name, storage: .int(groupCounts))) }
-        var out = Table(name: table.name, columns: columns, zone: schema.zone, timeColumn: schema.timeColumn, rowNoun: "rows")
-        out.rowCount = firstRows.count
-        for (i, f) in schema.fields.enumerated() where i < out.columns.count { out.columns[i].unit = f.unit }
-        let sorted = try Sorting.order(Array(columns.prefix(keys.count)), descending: Array(repeating: false, count: keys.count), count: out.rowCount, cancel: cancel)
-        return out.gather(sorted)
+        return (groupOf, firstRow)
     }
 }

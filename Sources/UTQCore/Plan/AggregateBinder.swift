@@ -65,6 +65,19 @@ struct AggregateBinder {
                                          groupKeys: boundKeys.isEmpty ? nil : boundKeys.map(\.name)))
     }
 
+    /// One key of a `by` list, bound alone (for the groups of `let … by`).
+    func boundKey(_ key: GroupKey) throws -> NamedExpr {
+        let exprs = ExprBinder(schema: schema)
+        switch key.kind {
+        case .every(let step, let column):
+            let target = try column.map(exprs.bind) ?? exprs.timeColumn(for: "every", key.span)
+            try exprs.checkTimeArgument(target, "every", key.span)
+            return NamedExpr(name: key.alias ?? "every", expr: .bucket(.every(step), target, schema.zone))
+        case .expr(let e):
+            return NamedExpr(name: key.alias ?? ExprNaming.name(e), expr: try exprs.bind(e))
+        }
+    }
+
     func resultType(_ item: AggregateItem, _ argument: BoundExpr?) throws -> DataType {
         let f = item.function
         if f == .count { return .int }

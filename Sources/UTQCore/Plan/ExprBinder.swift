@@ -2,6 +2,9 @@
 /// conversions a user would expect (a quoted time compared with a timestamp is read as a time).
 struct ExprBinder {
     let schema: Schema
+    /// In `let`, where functions that look at other rows (prev, sum over the group …) are
+    /// allowed: they are collected here and become columns of a window node.
+    var windows: WindowCollector? = nil
 
     func bind(_ e: Expr) throws -> BoundExpr {
         switch e {
@@ -217,9 +220,20 @@ struct ExprBinder {
             try checkTimeArgument(target, name, args[0].span)
             return .bucket(.every(step), target, schema.zone)
         }
-        if AggregateFunction.named(name) != nil && Functions.spec(name) == nil {
-            throw Diagnostic("\(name) is a summary, used as a verb", at: span,
-                             hint: "write it as a stage: \(name) COLUMN by KEY")
+        let lower = name.lowercased()
+        let isRowFunction = WindowCall.rowFunctions.contains(lower)
+        let summary = lower == "n" ? nil : AggregateFunction.named(lower)
+        let isSummary = summary != nil && (Functions.spec(lower) == nil || args.count <= 1)
+        if isRowFunction || isSummary {
+            guard let windows else {
+                if isRowFunction {
+                    throw Diagnostic("\(lower) looks at the rows around each row; it belongs in let", at: span,
+                                     hint: "for example: sort time | let gap = time - prev(time) by stop_id")
+                }
+                throw Diagnostic("\(name) is a summary, used as a verb", at: span,
+                                 hint: "write it as a stage: \(name) COLUMN by KEY; or in let, over each group: let share = count / sum(count)")
+            }
+            return try window(lower, summary, args, span, into: windows)
         }
         guard let f = Functions.spec(name) else {
             throw Diagnostic(.unknownFunction(name, suggestion: Suggest.closest(name, among: Functions.names)), at: span)
@@ -242,6 +256,63 @@ struct ExprBinder {
         case .failure(let e):
             throw Diagnostic(e.message, at: span, usage: f.usage)
         }
+    }
+
+    /// A function of `let` over the row's group, as a column the window node computes.
+    func window(_ name: String, _ summary: AggregateFunction?, _ args: [Expr], _ span: SourceSpan,
+                into windows: WindowCollector) throws -> BoundExpr {
+        // Their arguments are plain expressions: a window inside a window has no order to use.
+        let plain = ExprBinder(schema: schema)
+        let written = name + "(" + args.map(\.syntax).joined(separator: ", ") + ")"
+        func one(_ what: String) throws -> BoundExpr {
+            guard args.count == 1 else { throw Diagnostic("\(name) takes \(what), as in \(name)(x)", at: span) }
+            return try plain.bind(args[0])
+        }
+        let call: WindowCall
+        switch name {
+        case "prev", "lag", "next", "lead":
+            guard args.count == 1 || args.count == 2 else {
+                throw Diagnostic("\(name) takes a column and, if not 1, how many rows away: \(name)(x) or \(name)(x, 2)", at: span)
+            }
+            let x = try plain.bind(args[0])
+            var k = 1
+            if args.count == 2 {
+                guard case .literal(.int(let v), _) = args[1], v >= 0, v <= 1_000_000_000 else {
+                    throw Diagnostic("how many rows away is a whole number from 0 up", at: args[1].span)
+                }
+                k = Int(v)
+            }
+            let before = name == "prev" || name == "lag"
+            call = WindowCall(kind: before ? .prev(k) : .next(k), argument: x, name: written, type: x.type, unit: x.unit)
+        case "row_number":
+            guard args.isEmpty else { throw Diagnostic("row_number takes nothing: row_number()", at: span) }
+            call = WindowCall(kind: .rowNumber, argument: nil, name: written, type: .int, unit: .automatic)
+        case "rank":
+            let x = try one("the column to rank by")
+            call = WindowCall(kind: .rank, argument: x, name: written, type: .int, unit: .automatic)
+        case "running_sum", "cumsum":
+            let x = try one("the column to add up")
+            let type: DataType
+            switch x.type {
+            case .int, .bool: type = .int
+            case .double: type = .double
+            case .duration: type = .duration
+            case .null: type = .double
+            default: throw Diagnostic("running_sum adds numbers or durations, but this is \(x.type.displayName)", at: span)
+            }
+            call = WindowCall(kind: .runningSum, argument: x, name: written, type: type, unit: x.type == .duration ? x.unit : .automatic)
+        default:
+            guard let f = summary else { throw Diagnostic("unknown function \(name)", at: span) }
+            guard args.count <= 1 else { throw Diagnostic("\(name) over a group takes one column, as in \(name)(x)", at: span) }
+            let argument = try args.first.map(plain.bind)
+            if f.needsArgument && argument == nil { throw Diagnostic("\(name) needs a column, as in \(name)(x)", at: span) }
+            let item = AggregateItem(function: f, argument: args.first, distinct: false, alias: nil, span: span)
+            let type = try AggregateBinder(schema: schema).resultType(item, argument)
+            var unit = DisplayUnit.automatic
+            if let argument, type == argument.type, [.timestamp, .duration].contains(type) { unit = argument.unit }
+            call = WindowCall(kind: .summary(f), argument: argument, name: written, type: type, unit: unit)
+        }
+        return windows.column(for: call)
     }
 
     func checkPattern(_ pattern: String, _ span: SourceSpan) throws {

@@ -19,6 +19,8 @@ public indirect enum LogicalPlan: Sendable {
     case fill(LogicalPlan, FillSpec)
     /// A table about the input's columns: type, values, nulls, distinct, range.
     case describe(LogicalPlan)
+    /// The input with columns added that look at other rows of each row's group (`let … by`).
+    case window(LogicalPlan, partition: [NamedExpr], calls: [WindowCall], schema: Schema)
 
     public var schema: Schema {
         switch self {
@@ -32,6 +34,7 @@ public indirect enum LogicalPlan: Sendable {
         case .join(_, _, _, _, _, _, let s): return s
         case .fill(let p, _): return p.schema
         case .describe(let p): return Schema.describe(zone: p.schema.zone)
+        case .window(_, _, _, let s): return s
         }
     }
 
@@ -40,7 +43,7 @@ public indirect enum LogicalPlan: Sendable {
         switch self {
         case .scan, .tables: return []
         case .filter(let p, _), .project(let p, _, _), .aggregate(let p, _, _, _), .sort(let p, _),
-             .limit(let p, _, _), .fill(let p, _), .describe(let p):
+             .limit(let p, _, _), .fill(let p, _), .describe(let p), .window(let p, _, _, _):
             return [p]
         case .join(let l, let r, _, _, _, _, _): return [l, r]
         }

@@ -46,6 +46,8 @@ public enum PlanPrinter {
         case .filter(_, let predicate):
             return "where " + predicate.describeBare
         case .project(let input, let items, _):
+            // After a window, the columns it added are the let's workings, not columns kept.
+            if case .window(let inner, _, _, _) = input { return projection(items, input: inner.schema) }
             return projection(items, input: input.schema)
         case .aggregate(_, let keys, let aggregates, _):
             let aggs = aggregates.map(describe)
@@ -67,6 +69,12 @@ public enum PlanPrinter {
             return "fill \(schema.fields[spec.key].name) every \(step(spec.step))" + (zeros.isEmpty ? "" : ", zero " + zeros.joined(separator: ", "))
         case .describe:
             return "describe"
+        case .window(_, let partition, let calls, _):
+            let by = partition.map { k -> String in
+                if case .column(_, let f) = k.expr, f.name == k.name { return k.name }
+                return "\(k.name) = \(k.expr.describeBare)"
+            }
+            return "window " + list(calls.map(\.describe)) + (by.isEmpty ? " over all rows" : " by " + list(by))
         }
     }
 

@@ -2,15 +2,25 @@
 enum LetVerb {
     static let spec = VerbSpec(
         name: "let", aliases: ["derive", "extend"], category: .columns,
-        usage: "let NAME = EXPR [, NAME = EXPR …]",
-        summary: "Add a column computed from others (or replace one of the same name).",
+        usage: "let NAME = EXPR [, NAME = EXPR …] [by KEY, …]",
+        summary: "Add a column computed from others (or replace one of the same name); with by, from the rows of each group.",
         details: """
         Expressions use + - * / %, functions such as round(x, 1), lower(legend), len(note),
         hour(time), date(time), if(cond, a, b), coalesce(a, b), and time arithmetic
         (picked_up_at - requested_at is a duration). At the start of a line, let NAME = a
         pipeline keeps that result as a table: let busy = count by hour.
+
+        Functions that look at other rows: prev(x [, n]) and next(x [, n]) (the value n rows
+        before or after), row_number(), rank(x) (1 = largest), running_sum(x); and every
+        summary (sum, avg, min, max, count, median, pNN, stddev, circmean) over all the rows,
+        repeated on each. by KEY, … splits the rows into groups and each row looks only at its
+        own group, in the order the rows are in (sort first). Where there is no such row the
+        value is null.
         """,
-        examples: ["let moving = angle is not null | count by moving", "let px = round(x / 100) * 100 | count by px"],
+        examples: ["let moving = angle is not null | count by moving", "let px = round(x / 100) * 100 | count by px",
+                   "count by legend | let share = count / sum(count)", "count by legend, hour | let share = count / sum(count) by hour",
+                   "sort time | let gap = time - prev(time) by legend | avg gap by legend",
+                   "sort time | let nth = row_number() by legend | where nth <= 2"],
         parse: { p, _ in
             var items: [Assignment] = []
             repeat {
@@ -23,7 +33,11 @@ enum LetVerb {
                                      hint: "go on in another let after |")
                 }
             } while p.eatSymbol(.comma)
-            return Syntax(assignments: items)
+            var keys: [GroupKey] = []
+            if p.eatKeyword("by") {
+                repeat { keys.append(try AggregateVerb.parseKey(&p)) } while p.eatSymbol(.comma)
+            }
+            return Syntax(assignments: items, keys: keys)
         })
 
     struct Assignment: Sendable {
@@ -33,18 +47,40 @@ enum LetVerb {
 
     struct Syntax: StageSyntax {
         var assignments: [Assignment]
+        /// `by KEY, …`: the groups functions such as prev and sum look in.
+        var keys: [GroupKey] = []
 
-        var syntax: String { assignments.map { "\($0.name)=\($0.expr.syntax)" }.joined(separator: ", ") }
+        var syntax: String {
+            assignments.map { "\($0.name)=\($0.expr.syntax)" }.joined(separator: ", ")
+                + (keys.isEmpty ? "" : " by " + keys.map(\.syntax).joined(separator: ", "))
+        }
 
         func bind(_ input: LogicalPlan, _ binder: Binder) throws -> LogicalPlan {
             // Each assignment sees the columns made before it: let a = x * 2, b = a + 1.
             var plan = input
+            var looked = false
             for a in assignments {
                 let current = plan.schema
+                let windows = WindowCollector(base: current.fields.count)
+                var exprs = binder.expressions(plan)
+                exprs.windows = windows
+                let bound = try exprs.bind(a.expr)
+                if !windows.calls.isEmpty {
+                    looked = true
+                    let partition = try keys.map { try AggregateBinder(schema: current).boundKey($0) }
+                    let fields = current.fields + windows.calls.map { Field(name: $0.name, type: $0.type, unit: $0.unit) }
+                    plan = .window(plan, partition: partition, calls: windows.calls,
+                                   schema: Schema(fields: fields, zone: current.zone, timeColumn: current.timeColumn, groupKeys: current.groupKeys))
+                }
                 var items = current.passThrough()
-                let named = NamedExpr(name: a.name, expr: try binder.expressions(plan).bind(a.expr))
+                let named = NamedExpr(name: a.name, expr: bound)
                 if let i = current.index(of: a.name) { items[i] = named } else { items.append(named) }
                 plan = binder.project(plan, items)
+            }
+            if !keys.isEmpty && !looked {
+                throw Diagnostic("let … by needs a function that looks at the group, such as prev(x), row_number() or sum(x)",
+                                 at: keys[0].span.union(keys[keys.count - 1].span),
+                                 hint: "without one every row is computed alone: leave out by")
             }
             return plan
         }

@@ -1,0 +1,52 @@
+/// A function of `let … by` that looks at other rows of the row's group: the row before or
+/// after, its number, its rank, a running sum, or a summary of the whole group repeated on
+/// every row. The window node computes each as a column of its own, named as written.
+public struct WindowCall: Sendable {
+    public enum Kind: Sendable, Equatable {
+        /// The value `offset` rows before (prev) or after (next) in the group.
+        case prev(Int), next(Int)
+        case rowNumber
+        /// 1 for the largest value of the group; ties share a rank (1, 2, 2, 4).
+        case rank
+        case runningSum
+        /// A summary over the whole group (`sum(count)`), on every row of it.
+        case summary(AggregateFunction)
+    }
+
+    public var kind: Kind
+    public var argument: BoundExpr?
+    /// The call as written (`prev(departure_time)`): its column's name.
+    public var name: String
+    public var type: DataType
+    public var unit: DisplayUnit
+
+    public var describe: String {
+        switch kind {
+        case .prev(let k), .next(let k):
+            let f = { if case .prev = kind { return "prev" } else { return "next" } }()
+            return "\(f)(\(argument?.describeBare ?? "")" + (k == 1 ? ")" : ", \(k))")
+        case .rowNumber: return "row_number()"
+        case .rank: return "rank(\(argument?.describeBare ?? ""))"
+        case .runningSum: return "running_sum(\(argument?.describeBare ?? ""))"
+        case .summary(let f): return "\(f.name)(\(argument?.describeBare ?? ""))"
+        }
+    }
+
+    /// The names that are window functions in `let` (summaries are too, there).
+    static let rowFunctions = ["prev", "lag", "next", "lead", "row_number", "rank", "running_sum", "cumsum"]
+}
+
+/// The window calls met while binding the expressions of one `let … by`.
+final class WindowCollector: @unchecked Sendable {
+    /// How many columns the input has: calls become the columns after them.
+    let base: Int
+    private(set) var calls: [WindowCall] = []
+
+    init(base: Int) { self.base = base }
+
+    /// The column a call's result will be (the same call written twice is computed once).
+    func column(for call: WindowCall) -> BoundExpr {
+        let k = calls.firstIndex { $0.name == call.name } ?? { calls.append(call); return calls.count - 1 }()
+        return .column(base + k, Field(name: calls[k].name, type: calls[k].type, unit: calls[k].unit))
+    }
+}
