@@ -304,6 +304,38 @@ struct OracleGenerator {
         return "\(words[0])(\(words[1]))"
     }
 
+    /// A function of `let … by`, and the same as a SQL window function.
+    mutating func windowFunction(orderSQL: String, partition: String?) -> (String, String) {
+        let over = "OVER (" + (partition.map { "PARTITION BY \($0) " } ?? "") + "ORDER BY \(orderSQL)"
+        let whole = "OVER (" + (partition.map { "PARTITION BY \($0)" } ?? "") + ")"
+        let col = g.pick(["i", "d", "k", "t", "s"])
+        let num = g.pick(["i", "d", "k"])
+        switch g.int(0...8) {
+        case 0:
+            let n = g.int(1...3)
+            return ("prev(\(col)\(n == 1 ? "" : ", \(n)"))", "lag(\(col), \(n)) \(over))")
+        case 1:
+            let n = g.int(1...2)
+            return ("next(\(col)\(n == 1 ? "" : ", \(n)"))", "lead(\(col), \(n)) \(over))")
+        case 2: return ("row_number()", "row_number() \(over))")
+        case 3:
+            // A null has no rank; the others rank among themselves, largest first.
+            let p = (partition.map { "\($0), " } ?? "") + "(\(num) IS NULL)"
+            return ("rank(\(num))", "CASE WHEN \(num) IS NULL THEN NULL ELSE rank() OVER (PARTITION BY \(p) ORDER BY \(num) DESC) END")
+        case 4:
+            let x = num == "d" ? "d::DECIMAL(38,12)" : num
+            return ("running_sum(\(num))", "sum(\(x)) \(over) ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)" + (num == "d" ? "::DOUBLE" : ""))
+        case 5:
+            let x = num == "d" ? "d::DECIMAL(38,12)" : num
+            return ("sum(\(num))", "sum(\(x)) \(whole)" + (num == "d" ? "::DOUBLE" : ""))
+        case 6: return (g.chance(0.5) ? "count()" : "count(\(num))", "")
+        case 7: return ("\(g.chance(0.5) ? "min" : "max")(\(num))", "")
+        default:
+            let x = num == "d" ? "d::DECIMAL(38,12)" : num
+            return ("avg(\(num)) - \(num)", "avg(\(x)) \(whole)::DOUBLE - \(num)")
+        }
+    }
+
     mutating func makeCase(id: Int) -> OracleCase {
         var utq: [String] = []
         var sql = "SELECT * FROM a"
@@ -343,8 +375,8 @@ struct OracleGenerator {
         }
         // Then what is asked of them.
         // After a join, id repeats: only questions whose answer does not depend on an order.
-        var ask = g.int(0...5)
-        if joined && (ask == 3 || ask == 4) { ask = 0 }
+        var ask = g.int(0...7)
+        if joined && (ask == 3 || ask == 4 || ask >= 6) { ask = 0 }
         switch ask {
         case 0, 1:
             let keys = (0..<g.int(0...3)).map { _ in key() }
@@ -381,6 +413,21 @@ struct OracleGenerator {
             sql = "SELECT * FROM (\(sql)) q ORDER BY \(keyCol) DESC NULLS LAST, id ASC LIMIT \(n)"
             ordered = true
             area = "top"
+        case 6, 7:
+            // A window: the rows in a total order (a key, then the unique id), then a
+            // function of each row's group, in that order.
+            let keyCol = g.pick(["i", "d", "t", "k", "b"])
+            let desc = g.chance(0.5)
+            let byKey = g.chance(0.8) ? g.pick(["k", "b", "s"]) : nil
+            var (fu, fs) = windowFunction(orderSQL: "\(keyCol) \(desc ? "DESC" : "ASC") NULLS LAST, id ASC", partition: byKey)
+            if fs.isEmpty {
+                let whole = "OVER (" + (byKey.map { "PARTITION BY \($0)" } ?? "") + ")"
+                fs = fu == "count()" ? "count(*) \(whole)" : "\(fu) \(whole)"
+            }
+            utq.append("sort \(keyCol)\(desc ? " desc" : ""), id | let w = \(fu)" + (byKey.map { " by \($0)" } ?? "") + " | select id, w")
+            sql = "SELECT id, \(fs) AS w FROM (\(sql)) q ORDER BY \(keyCol) \(desc ? "DESC" : "ASC") NULLS LAST, id ASC"
+            ordered = true
+            area = "window"
         default:
             let distinct = g.chance(0.5)
             let col = g.pick(["s", "k", "i", "b"])
