@@ -22,6 +22,12 @@ struct Executor {
             return TablesListing.table(catalog, current: current)
         case .describe(let input):
             return Describe.table(for: try run(input))
+        case .pivot(let input, let spec, let schema):
+            return try Reshape.pivot(try run(input), spec, schema: schema, cancel: cancel)
+        case .unpivot(let input, let columns, let kept, let schema):
+            return try Reshape.unpivot(try run(input), columns: columns, kept: kept, schema: schema)
+        case .union(let plans, let schema):
+            return try Reshape.union(try plans.map { try run($0) }, schema: schema)
         case .window(let input, let partition, let calls, _):
             return try Window(table: try run(input), notes: context.notes, cancel: cancel).run(partition: partition, calls: calls)
         case .filter(let input, let predicate):

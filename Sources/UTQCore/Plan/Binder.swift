@@ -6,9 +6,15 @@ public struct BindContext: Sendable {
     public var results: [Int: Schema]
     public var lastResult: Int?
     public var currentTable: String?
+    /// The different values of a key of a plan's rows, in the key's order, for `pivot`,
+    /// whose columns are those values (as DuckDB's PIVOT, it asks the data while binding).
+    /// Nil where nothing may run (completion): pivot is then refused.
+    public var keyValues: (@Sendable (LogicalPlan, BoundExpr) throws -> [Value])?
 
-    public init(catalog: Catalog, results: [Int: Schema], lastResult: Int?, currentTable: String?) {
+    public init(catalog: Catalog, results: [Int: Schema], lastResult: Int?, currentTable: String?,
+                keyValues: (@Sendable (LogicalPlan, BoundExpr) throws -> [Value])? = nil) {
         self.catalog = catalog; self.results = results; self.lastResult = lastResult; self.currentTable = currentTable
+        self.keyValues = keyValues
     }
 }
 

@@ -21,6 +21,12 @@ public indirect enum LogicalPlan: Sendable {
     case describe(LogicalPlan)
     /// The input with columns added that look at other rows of each row's group (`let … by`).
     case window(LogicalPlan, partition: [NamedExpr], calls: [WindowCall], schema: Schema)
+    /// One column per value of a key (`pivot`); the values are learnt when it is bound.
+    case pivot(LogicalPlan, PivotSpec, schema: Schema)
+    /// Columns into rows (`unpivot`): each row once per column, with its name and value.
+    case unpivot(LogicalPlan, columns: [Int], kept: [Int], schema: Schema)
+    /// The rows of several plans, columns matched by name (`union`).
+    case union([LogicalPlan], schema: Schema)
 
     public var schema: Schema {
         switch self {
@@ -35,6 +41,9 @@ public indirect enum LogicalPlan: Sendable {
         case .fill(let p, _): return p.schema
         case .describe(let p): return Schema.describe(zone: p.schema.zone)
         case .window(_, _, _, let s): return s
+        case .pivot(_, _, let s): return s
+        case .unpivot(_, _, _, let s): return s
+        case .union(_, let s): return s
         }
     }
 
@@ -43,8 +52,10 @@ public indirect enum LogicalPlan: Sendable {
         switch self {
         case .scan, .tables: return []
         case .filter(let p, _), .project(let p, _, _), .aggregate(let p, _, _, _), .sort(let p, _),
-             .limit(let p, _, _), .fill(let p, _), .describe(let p), .window(let p, _, _, _):
+             .limit(let p, _, _), .fill(let p, _), .describe(let p), .window(let p, _, _, _),
+             .pivot(let p, _, _), .unpivot(let p, _, _, _):
             return [p]
+        case .union(let plans, _): return plans
         case .join(let l, let r, _, _, _, _, _): return [l, r]
         }
     }

@@ -69,6 +69,15 @@ public enum PlanPrinter {
             return "fill \(schema.fields[spec.key].name) every \(step(spec.step))" + (zeros.isEmpty ? "" : ", zero " + zeros.joined(separator: ", "))
         case .describe:
             return "describe"
+        case .pivot(let input, let spec, _):
+            let schema = input.schema
+            return "pivot \(schema.fields[spec.key].name) into " + list(spec.names) + ", values \(schema.fields[spec.value].name)"
+                + (spec.fill.map { ", missing \($0.plainText)" } ?? "")
+        case .unpivot(let input, let columns, _, let schema):
+            let n = schema.fields.count
+            return "unpivot " + list(columns.map { input.schema.fields[$0].name }) + " as \(schema.fields[n - 2].name), \(schema.fields[n - 1].name)"
+        case .union(let plans, _):
+            return "union of \(plans.count), columns by name"
         case .window(_, let partition, let calls, _):
             let by = partition.map { k -> String in
                 if case .column(_, let f) = k.expr, f.name == k.name { return k.name }

@@ -6,7 +6,18 @@ struct Interpreter {
     let source: SourceText
 
     var workspace: Workspace { session.workspace }
-    var binder: Binder { Binder(context: workspace.bindContext) }
+    var binder: Binder {
+        var context = workspace.bindContext
+        // pivot learns its columns from the data: the different values of its key.
+        let session = self.session
+        context.keyValues = { plan, key in
+            let distinct = LogicalPlan.aggregate(plan, keys: [NamedExpr(name: "key", expr: key)], aggregates: [],
+                                                 schema: Schema(fields: [Field(name: "key", type: key.type, unit: key.unit)], zone: plan.schema.zone, timeColumn: nil))
+            let t = try session.backend.run(distinct, in: session.workspace.executionContext(cancel: session.cancel, memoryLimit: session.settings.memoryLimit))
+            return (0..<t.rowCount).map { t.columns[0].value(at: $0) }
+        }
+        return Binder(context: context)
+    }
 
     func perform(_ statement: Statement, into outcome: inout CommandOutcome) throws {
         switch statement {

@@ -1,0 +1,122 @@
+/// `pivot KEY [values COL]`: each value of KEY becomes a column holding the summary's value.
+enum PivotVerb {
+    static let spec = VerbSpec(
+        name: "pivot", category: .columns,
+        usage: "pivot KEY [values COLUMN]",
+        summary: "Turn each value of a key into a column of its own (the table long to wide).",
+        details: """
+        After a summary, pivot hour gives one row per value of the other keys and one column per
+        hour, in the key's order, holding the summary's column (name it with values COLUMN when
+        there are several). A combination with no rows is 0 for counts and sums, null otherwise.
+        pivot makes at most 2,000 columns.
+        """,
+        examples: ["count by legend, hour | pivot hour", "avg x, count by legend, hour | pivot hour values count"],
+        keywords: ["values"],
+        parse: { p, _ in
+            let key = try p.name("the key whose values become columns")
+            var value: (String, SourceSpan)? = nil
+            if p.eatKeyword("values") || p.eatKeyword("value") { value = try p.name("the column whose values fill the table") }
+            return Syntax(key: key.0, keySpan: key.1, value: value?.0, valueSpan: value?.1)
+        })
+
+    /// The most columns a pivot makes.
+    static let maxColumns = 2000
+
+    struct Syntax: StageSyntax {
+        var key: String
+        var keySpan: SourceSpan
+        var value: String?
+        var valueSpan: SourceSpan?
+
+        var syntax: String { key + (value.map { " values " + $0 } ?? "") }
+
+        func bind(_ input: LogicalPlan, _ binder: Binder) throws -> LogicalPlan {
+            let schema = input.schema
+            let exprs = binder.expressions(input)
+            guard let k = schema.index(of: key) else { throw exprs.unknownColumn(key, keySpan) }
+            let v: Int
+            if let value {
+                guard let i = schema.index(of: value) else { throw exprs.unknownColumn(value, valueSpan ?? keySpan) }
+                v = i
+            } else {
+                // The summary's own columns, or failing that the last column.
+                let keys = Set((schema.groupKeys ?? []).map { $0.lowercased() })
+                let candidates = schema.fields.indices.filter { $0 != k && (keys.isEmpty ? true : !keys.contains(schema.fields[$0].name.lowercased())) }
+                if !keys.isEmpty && candidates.count > 1 {
+                    throw Diagnostic("pivot needs one column to spread, and there are \(candidates.count): "
+                                     + candidates.map { schema.fields[$0].name }.joined(separator: ", "), at: keySpan,
+                                     hint: "name it: pivot \(key) values \(schema.fields[candidates[0]].name)")
+                }
+                guard let last = keys.isEmpty ? schema.fields.indices.last(where: { $0 != k }) : candidates.first else {
+                    throw Diagnostic("pivot needs a column to spread besides \(key)", at: keySpan)
+                }
+                v = last
+            }
+            guard v != k else { throw Diagnostic("the key and the values of pivot must be two columns", at: valueSpan ?? keySpan) }
+            let rowKeys = schema.fields.indices.filter { $0 != k && $0 != v }
+            guard let values = try binder.context.keyValues?(input, .column(k, schema.fields[k])) else {
+                throw Diagnostic("pivot needs the values of \(key), which only running can tell", at: keySpan)
+            }
+            guard values.count <= PivotVerb.maxColumns else {
+                throw Diagnostic("pivot would make \(NumberText.grouped(values.count)) columns, one for each value of \(key); it makes at most \(NumberText.grouped(PivotVerb.maxColumns))",
+                                 at: keySpan, hint: "pivot a key with fewer values, or keep fewer rows first (where …, or count by a bucket)")
+            }
+            let valueField = schema.fields[v]
+            var names: [String] = []
+            var taken = Set(rowKeys.map { schema.fields[$0].name.lowercased() })
+            for value in values {
+                var name = PivotVerb.columnName(value, schema.fields[k], zone: schema.zone)
+                if taken.contains(name.lowercased()) { name = "\(key)_\(name)" }
+                while taken.contains(name.lowercased()) { name += "_" }
+                taken.insert(name.lowercased())
+                names.append(name)
+            }
+            let fill = PivotVerb.zero(forValueOf: input, valueField)
+            let fields = rowKeys.map { schema.fields[$0] } + names.map { Field(name: $0, type: valueField.type, unit: valueField.unit) }
+            let spec = PivotSpec(key: k, value: v, rowKeys: rowKeys, values: values, names: names, fill: fill)
+            return .pivot(input, spec, schema: Schema(fields: fields, zone: schema.zone, timeColumn: nil,
+                                                     groupKeys: rowKeys.isEmpty ? nil : rowKeys.map { schema.fields[$0].name }))
+        }
+    }
+
+    /// A column's name from a key's value, as the value is shown (8, Mon, 2017-03-23).
+    static func columnName(_ v: Value, _ field: Field, zone: ZoneRules) -> String {
+        switch v {
+        case .null: return "null"
+        case .timestamp(let t): return TimeText.display(t, zone: zone, unit: field.unit == .automatic ? .minute : field.unit)
+        case .duration(let d): return TimeText.duration(d, unit: field.unit)
+        default: return v.plainText
+        }
+    }
+
+    /// Zero for a missing combination when the values are counts or sums (nothing counted is 0).
+    static func zero(forValueOf plan: LogicalPlan, _ field: Field) -> Value? {
+        var p = plan
+        while true {
+            switch p {
+            case .aggregate(_, _, let aggregates, _):
+                guard let a = aggregates.first(where: { $0.name == field.name }), a.function == .count || a.function == .sum else { return nil }
+                switch field.type {
+                case .int: return .int(0)
+                case .double: return .double(0)
+                case .duration: return .duration(0)
+                default: return nil
+                }
+            case .sort(let q, _), .filter(let q, _), .limit(let q, _, _), .fill(let q, _): p = q
+            default: return nil
+            }
+        }
+    }
+}
+
+/// What a pivot does, decided when it is bound.
+public struct PivotSpec: Sendable {
+    public var key: Int
+    public var value: Int
+    public var rowKeys: [Int]
+    /// The key's values, in its order: one column each.
+    public var values: [Value]
+    public var names: [String]
+    /// What a missing combination holds (0 for counts and sums), else null.
+    public var fill: Value?
+}

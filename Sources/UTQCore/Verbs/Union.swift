@@ -1,0 +1,57 @@
+/// `union TABLE, …`: the rows of other tables after these, columns matched by name.
+enum UnionVerb {
+    static let spec = VerbSpec(
+        name: "union", aliases: ["append"], category: .rows,
+        usage: "union TABLE [, TABLE …]",
+        summary: "Add the rows of other tables after these, matching columns by name (a column one lacks is null there).",
+        details: """
+        Columns keep the order of the first table, then come those only the others have. A
+        column of whole numbers in one table and numbers in another gives numbers; columns of
+        the same name and different kinds are an error that names both.
+        """,
+        examples: ["where legend = \"Bike\" | union market.legends | count", "count by legend | union $1"],
+        completes: .table,
+        parse: { p, _ in
+            var sources: [PipelineSource] = []
+            repeat {
+                let t = p.current
+                switch t.kind {
+                case .resultRef(let n): p.advance(); sources.append(.result(n, t.span))
+                case .identifier(let s, _) where s == "_": p.advance(); sources.append(.last(t.span))
+                default:
+                    let (name, span) = try p.name("a table to add")
+                    sources.append(.table(name, span))
+                }
+            } while p.eatSymbol(.comma)
+            return Syntax(tables: sources)
+        })
+
+    struct Syntax: StageSyntax {
+        var tables: [PipelineSource]
+
+        var syntax: String { tables.map(\.syntax).joined(separator: ", ") }
+
+        func bind(_ input: LogicalPlan, _ binder: Binder) throws -> LogicalPlan {
+            var plans = [input]
+            for t in tables { plans.append(try binder.source(t)) }
+            var fields = input.schema.fields
+            let label = { (k: Int) -> String in k == 0 ? "the rows before union" : tables[k - 1].syntax.replacingOccurrences(of: "table ", with: "") }
+            var from = fields.map { _ in 0 }
+            for (k, plan) in plans.enumerated().dropFirst() {
+                for f in plan.schema.fields {
+                    guard let i = fields.firstIndex(where: { $0.name.lowercased() == f.name.lowercased() }) else {
+                        fields.append(f); from.append(k); continue
+                    }
+                    let g = fields[i]
+                    if g.type == f.type || f.type == .null { continue }
+                    if g.type == .null { fields[i].type = f.type; fields[i].unit = f.unit; continue }
+                    if g.type.isNumeric && f.type.isNumeric { fields[i].type = .double; continue }
+                    throw Diagnostic("union cannot put \(f.name) together: it is \(g.type.displayName) in \(label(from[i])) and \(f.type.displayName) in \(label(k))",
+                                     hint: "make them one kind first, as in: let \(f.name) = text(\(f.name))")
+                }
+            }
+            let first = input.schema
+            return .union(plans, schema: Schema(fields: fields, zone: first.zone, timeColumn: first.timeColumn))
+        }
+    }
+}
