@@ -234,7 +234,7 @@ import Testing
 
     @Test func joinKeysOfTextAndNumbersStillMatch() throws {
         let plan = try bind("join users on driver_id = id")
-        guard case .join(_, _, .inner, let lk, let rk, let rightColumns, let schema) = plan else { Issue.record("join"); return }
+        guard case .join(_, _, .inner, let lk, let rk, _, let rightColumns, let schema) = plan else { Issue.record("join"); return }
         #expect(lk[0].type == .string && rk[0].type == .string)
         #expect(lk[0].describe == "text(driver_id)")
         // Different names: both kept; a clash takes the other table's name.
@@ -250,7 +250,7 @@ import Testing
     }
 
     @Test func joinOnASharedNameKeepsOneKeyColumn() throws {
-        guard case .join(_, _, .left, _, _, let rightColumns, let schema) = try bind("users | left join rides on legend") else { Issue.record("join"); return }
+        guard case .join(_, _, .left, _, _, _, let rightColumns, let schema) = try bind("users | left join rides on legend") else { Issue.record("join"); return }
         #expect(!rightColumns.contains(Self.rides.columnIndex("legend")!))
         #expect(schema.names.filter { $0.lowercased().hasSuffix("legend") } == ["legend"])
     }
@@ -265,7 +265,7 @@ import Testing
         guard case .query(let p) = try parser.parseStatement() else { Issue.record("parse"); return }
         let binder = Binder(context: context)
         let plan = try binder.bind(p.stages[0], input: try binder.source(p.source))
-        guard case .join(_, _, _, let lk, let rk, _, _) = plan else { Issue.record("join"); return }
+        guard case .join(_, _, _, let lk, let rk, _, _, _) = plan else { Issue.record("join"); return }
         #expect(lk[0].type == .double && rk[0].type == .double)
         #expect(try MemoryBackend().run(plan, in: ExecutionContext(catalog: catalog)).strings("label") == ["one", "two"])
     }

@@ -253,7 +253,8 @@ import Testing
             "select": "select a, b as c, d = a * 2, -e, *", "let": "let y = x * 2", "rename": "rename a as b, c to d",
             "join": "join other on id", "fill": "fill 15m", "save": "save out.csv", "set": "set output csv",
             "help": "help count", "chart": "count | chart bar", "explain": "explain count by legend",
-            "circmean": "circmean angle by legend",
+            "circmean": "circmean angle by legend", "union": "union other, $2", "pivot": "pivot hour values count",
+            "unpivot": "unpivot a, b as k, v",
         ]
         for spec in Verbs.all {
             guard let line = lines[spec.name] else { Issue.record("no parse test for \(spec.name)"); continue }
@@ -362,7 +363,9 @@ import Testing
         #expect(pairs.map(\.from) == ["a", "c"] && pairs.map(\.to) == ["b", "d"])
         let join = try args("join users on driver = username, day", as: JoinVerb.Syntax.self)
         guard case .table("users", _) = join.table, join.kind == .inner else { Issue.record("join"); return }
-        #expect(join.keys.map { show($0.left) + "=" + show($0.right) } == ["driver=username", "day=day"])
+        #expect(join.conditions.map(show) == ["(driver = username)", "day"])
+        let ranged = try args("join weather on time between start and end, stop_id", as: JoinVerb.Syntax.self)
+        #expect(ranged.conditions.map(show) == ["(time between start and end)", "stop_id"])
         for text in ["left join w on hour", "left outer join w on hour"] {
             let left = try args(text, as: JoinVerb.Syntax.self)
             guard case .table("w", _) = left.table, left.kind == .left else { Issue.record("\(text)"); return }

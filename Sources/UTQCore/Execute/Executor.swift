@@ -61,9 +61,9 @@ struct Executor {
             let start = min(offset, t.rowCount), end = min(t.rowCount, start + count)
             if start == 0 && end == t.rowCount { return t }
             return t.gather((start..<end).map { Int32($0) })
-        case .join(let left, let right, let kind, let lk, let rk, let rightColumns, let schema):
+        case .join(let left, let right, let kind, let lk, let rk, let ranges, let rightColumns, let schema):
             let l = try run(left), r = try run(right)
-            return try HashJoin.run(l, r, kind: kind, leftKeys: lk, rightKeys: rk, rightColumns: rightColumns, schema: schema, cancel: cancel,
+            return try HashJoin.run(l, r, kind: kind, leftKeys: lk, rightKeys: rk, ranges: ranges, rightColumns: rightColumns, schema: schema, cancel: cancel,
                                     memoryLimit: context.memoryLimit, notes: context.notes)
         case .fill(let input, let spec):
             return try Fill.run(try run(input), key: spec.key, step: spec.step, otherKeys: spec.otherKeys,

@@ -4,7 +4,7 @@ enum HashJoin {
     /// Keys are built a row at a time, as arrays of values: slow enough on millions of rows
     /// that both loops look at the cancellation flag every 65,536 rows.
     static func run(_ left: Table, _ right: Table, kind: JoinKind, leftKeys: [BoundExpr], rightKeys: [BoundExpr],
-                    rightColumns: [Int], schema: Schema, cancel: CancellationFlag? = nil, memoryLimit: Int? = nil, notes: RunNotes? = nil) throws -> Table {
+                    ranges: [RangeCondition] = [], rightColumns: [Int], schema: Schema, cancel: CancellationFlag? = nil, memoryLimit: Int? = nil, notes: RunNotes? = nil) throws -> Table {
         func check(_ i: Int) throws { if i & 0xFFFF == 0, cancel?.isCancelled == true { throw CancellationError() } }
         let lk = try leftKeys.map { try Evaluator(table: left, notes: notes).column($0) }
         let rk = try rightKeys.map { try Evaluator(table: right, notes: notes).column($0) }
@@ -23,6 +23,13 @@ enum HashJoin {
             try check(j)
             if let k = key(rk, j) { index[k, default: []].append(Int32(j)) }
         }
+        // A range join: each key's rows of the right sorted by the first range's value, so a
+        // left row finds the rows its value reaches by binary search, not by trying them all.
+        let ranged = try RangeMatcher(ranges, left: left, right: right, index: index, notes: notes)
+        func matches(_ i: Int) -> [Int32] {
+            guard let k = key(lk, i), let rows = index[k] else { return [] }
+            return ranged.map { $0.matches(i, key: k) } ?? rows
+        }
         // How many rows the join makes, counted before any is made: keys that repeat on both
         // sides multiply, and a join of a hundred thousand rows by a hundred thousand on one
         // key would make ten billion.
@@ -30,7 +37,8 @@ enum HashJoin {
         var total = 0
         for i in 0..<left.rowCount {
             try check(i)
-            let n = key(lk, i).flatMap { index[$0]?.count } ?? (kind == .left ? 1 : 0)
+            var n = matches(i).count
+            if n == 0 && kind == .left { n = 1 }
             matchesOf[i] = Int32(clamping: n)
             total += n
         }
@@ -48,8 +56,9 @@ enum HashJoin {
         leftRows.reserveCapacity(total)
         rightRows.reserveCapacity(total)
         for i in 0..<left.rowCount where matchesOf[i] > 0 {
-            if let k = key(lk, i), let matches = index[k] {
-                for j in matches {
+            let found = matches(i)
+            if !found.isEmpty {
+                for j in found {
                     // Checked by rows made, so a key with many matches is stopped in time too.
                     try check(leftRows.count)
                     leftRows.append(Int32(i)); rightRows.append(j)
@@ -67,6 +76,63 @@ enum HashJoin {
         var out = Table(name: left.name, columns: columns, zone: schema.zone, timeColumn: schema.timeColumn, rowNoun: left.rowNoun)
         out.rowCount = leftRows.count
         return out
+    }
+
+    /// Finds, for a left row, the right rows of its key whose ranges hold.
+    struct RangeMatcher {
+        let ranges: [RangeCondition]
+        let leftValues: [Column]
+        let rightValues: [Column]
+        /// Per key: the right rows with the first range's value, sorted by it (nulls left out).
+        let sorted: [[Value]: [(value: Value, row: Int32)]]
+
+        init?(_ ranges: [RangeCondition], left: Table, right: Table, index: [[Value]: [Int32]], notes: RunNotes?) throws {
+            guard !ranges.isEmpty else { return nil }
+            self.ranges = ranges
+            leftValues = try ranges.map { try Evaluator(table: left, notes: notes).column($0.left) }
+            rightValues = try ranges.map { try Evaluator(table: right, notes: notes).column($0.right) }
+            var sorted: [[Value]: [(Value, Int32)]] = [:]
+            let first = rightValues[0]
+            for (k, rows) in index {
+                var pairs = rows.filter { first.isValid(Int($0)) }.map { (first.value(at: Int($0)), $0) }
+                pairs.sort { Comparison.compareValues($0.0, $1.0) < 0 }
+                sorted[k] = pairs
+            }
+            self.sorted = sorted
+        }
+
+        func matches(_ i: Int, key: [Value]) -> [Int32] {
+            guard let pairs = sorted[key], leftValues[0].isValid(i) else { return [] }
+            let x = leftValues[0].value(at: i)
+            // The first position whose value is not below x (or, strictly, above it).
+            func bound(_ strict: Bool) -> Int {
+                var lo = 0, hi = pairs.count
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    let c = Comparison.compareValues(pairs[mid].value, x)
+                    if c < 0 || (strict && c == 0) { lo = mid + 1 } else { hi = mid }
+                }
+                return lo
+            }
+            let candidates: ArraySlice<(value: Value, row: Int32)>
+            switch ranges[0].op {
+            case .greaterEqual: candidates = pairs[..<bound(true)]   // x >= r: the right values up to x
+            case .greater: candidates = pairs[..<bound(false)]       // x > r
+            case .lessEqual: candidates = pairs[bound(false)...]     // x <= r: from x on
+            default: candidates = pairs[bound(true)...]              // x < r
+            }
+            var out: [Int32] = []
+            for (_, j) in candidates {
+                var ok = true
+                for c in 1..<max(1, ranges.count) where c < ranges.count {
+                    let a = leftValues[c], b = rightValues[c]
+                    guard a.isValid(i), b.isValid(Int(j)),
+                          Comparison.holds(ranges[c].op, Comparison.compareValues(a.value(at: i), b.value(at: Int(j)))) else { ok = false; break }
+                }
+                if ok { out.append(j) }
+            }
+            return out.sorted()
+        }
     }
 
     /// 3 and 3.0 are the same key.

@@ -1,15 +1,38 @@
-/// Binds `join TABLE on KEY`.
+/// Binds `join TABLE on …`: each condition is a key both tables name alike (`stop_id`), an
+/// equality (`driver = username`) or a range (`time between start and end`, `km < to`),
+/// and each side of it is found in one table or the other.
 struct JoinBinder {
     let binder: Binder
 
-    func bind(_ left: LogicalPlan, _ other: PipelineSource, _ kind: JoinKind, _ keys: [(Expr, Expr)]) throws -> LogicalPlan {
+    func bind(_ left: LogicalPlan, _ other: PipelineSource, _ kind: JoinKind, _ conditions: [Expr]) throws -> LogicalPlan {
         let right = try binder.source(other)
         let ls = left.schema, rs = right.schema
         let lb = ExprBinder(schema: ls), rb = ExprBinder(schema: rs)
         var leftKeys: [BoundExpr] = [], rightKeys: [BoundExpr] = []
+        var ranges: [RangeCondition] = []
         var dropRight = Set<Int>()
-        for (l, r) in keys {
-            var a = try lb.bind(l), b = try rb.bind(r)
+
+        /// A side of a condition bound in the table it belongs to: first the one asked for.
+        func sides(_ l: Expr, _ r: Expr) -> (BoundExpr, BoundExpr, flipped: Bool)? {
+            if let a = try? lb.bind(l), let b = try? rb.bind(r) { return (a, b, false) }
+            if let a = try? lb.bind(r), let b = try? rb.bind(l) { return (a, b, true) }
+            return nil
+        }
+        func unplaced(_ l: Expr, _ r: Expr, _ span: SourceSpan) throws -> Never {
+            // Say which name is in neither table, when one is.
+            for e in [l, r] {
+                if (try? lb.bind(e)) == nil && (try? rb.bind(e)) == nil { _ = try lb.bind(e) }
+            }
+            throw Diagnostic("one side of this condition must be of the rows before join and the other of the table joined", at: span)
+        }
+        func comparable(_ a: BoundExpr, _ b: BoundExpr, _ l: Expr, _ r: Expr) throws -> (BoundExpr, BoundExpr) {
+            if a.type == b.type || a.type == .null || b.type == .null { return (a, b) }
+            if a.type.isNumeric && b.type.isNumeric { return (.cast(a, .double), .cast(b, .double)) }
+            throw Diagnostic("cannot compare \(ExprNaming.name(l)) (\(a.type.displayName)) with \(ExprNaming.name(r)) (\(b.type.displayName))",
+                             at: l.span.union(r.span))
+        }
+        func equality(_ l: Expr, _ r: Expr, _ span: SourceSpan) throws {
+            guard var (a, b, _) = sides(l, r) else { try unplaced(l, r, span) }
             // Ids read as numbers on one side and text on the other still match.
             if a.type != b.type {
                 if a.type == .string && (b.type == .int || b.type == .double) { b = .call(Functions.text, [b], .string) }
@@ -22,6 +45,31 @@ struct JoinBinder {
             leftKeys.append(a); rightKeys.append(b)
             if case .column(let i, let f) = b, case .column(_, let g) = a, f.name.lowercased() == g.name.lowercased() { dropRight.insert(i) }
         }
+        func range(_ op: BinaryOp, _ l: Expr, _ r: Expr, _ span: SourceSpan) throws {
+            guard let (a, b, flipped) = sides(l, r) else { try unplaced(l, r, span) }
+            let (x, y) = try comparable(a, b, flipped ? r : l, flipped ? l : r)
+            ranges.append(RangeCondition(left: x, op: flipped ? op.flipped : op, right: y))
+        }
+        func add(_ c: Expr) throws {
+            switch c {
+            case .binary(.and, let l, let r, _):
+                try add(l); try add(r)
+            case .column:
+                try equality(c, c, c.span)
+            case .binary(.equal, let l, let r, let span):
+                try equality(l, r, span)
+            case .binary(let op, let l, let r, let span) where [.less, .lessEqual, .greater, .greaterEqual].contains(op):
+                try range(op, l, r, span)
+            case .between(let x, let lo, let hi, false, let span):
+                try range(.greaterEqual, x, lo, span)
+                try range(.lessEqual, x, hi, span)
+            default:
+                throw Diagnostic("a join matches on keys (stop_id), equalities (a = b) and ranges (<, <=, >, >=, between), joined by and",
+                                 at: c.span, hint: "for example: join weather on time between start and end")
+            }
+        }
+        for c in conditions { try add(c) }
+
         let rightName: String
         switch other {
         case .table(let n, _): rightName = n.split(separator: ".").last.map(String.init) ?? n
@@ -37,8 +85,15 @@ struct JoinBinder {
             fields.append(f)
             rightColumns.append(i)
         }
-        return .join(left, right, kind: kind, leftKeys: leftKeys, rightKeys: rightKeys, rightColumns: rightColumns,
+        return .join(left, right, kind: kind, leftKeys: leftKeys, rightKeys: rightKeys, ranges: ranges, rightColumns: rightColumns,
                      schema: Schema(fields: fields, zone: ls.zone, timeColumn: ls.timeColumn, groupKeys: ls.groupKeys))
     }
 }
 
+/// A condition of a range join: a value of the rows before join, compared with one of the
+/// table joined (`time >= start`).
+public struct RangeCondition: Sendable {
+    public var left: BoundExpr
+    public var op: BinaryOp
+    public var right: BoundExpr
+}

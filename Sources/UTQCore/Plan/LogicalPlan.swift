@@ -13,8 +13,9 @@ public indirect enum LogicalPlan: Sendable {
     case aggregate(LogicalPlan, keys: [NamedExpr], aggregates: [BoundAggregate], schema: Schema)
     case sort(LogicalPlan, keys: [BoundSortKey])
     case limit(LogicalPlan, count: Int, offset: Int)
+    /// Rows of two plans whose keys are equal and whose ranges hold.
     case join(LogicalPlan, LogicalPlan, kind: JoinKind, leftKeys: [BoundExpr], rightKeys: [BoundExpr],
-              rightColumns: [Int], schema: Schema)
+              ranges: [RangeCondition], rightColumns: [Int], schema: Schema)
     /// Add missing buckets of a time key (with zeros in count columns).
     case fill(LogicalPlan, FillSpec)
     /// A table about the input's columns: type, values, nulls, distinct, range.
@@ -37,7 +38,7 @@ public indirect enum LogicalPlan: Sendable {
         case .aggregate(_, _, _, let s): return s
         case .sort(let p, _): return p.schema
         case .limit(let p, _, _): return p.schema
-        case .join(_, _, _, _, _, _, let s): return s
+        case .join(_, _, _, _, _, _, _, let s): return s
         case .fill(let p, _): return p.schema
         case .describe(let p): return Schema.describe(zone: p.schema.zone)
         case .window(_, _, _, let s): return s
@@ -56,7 +57,7 @@ public indirect enum LogicalPlan: Sendable {
              .pivot(let p, _, _), .unpivot(let p, _, _, _):
             return [p]
         case .union(let plans, _): return plans
-        case .join(let l, let r, _, _, _, _, _): return [l, r]
+        case .join(let l, let r, _, _, _, _, _, _): return [l, r]
         }
     }
 }

@@ -61,8 +61,9 @@ public enum PlanPrinter {
             return "sort " + keys.map { $0.expr.describe + ($0.descending ? " desc" : "") }.joined(separator: ", ")
         case .limit(_, let count, let offset):
             return "limit \(count)" + (offset > 0 ? " offset \(offset)" : "")
-        case .join(_, _, let kind, let lk, let rk, _, _):
-            return "\(kind.rawValue) join on " + zip(lk, rk).map { "\($0.describe) = \($1.describe)" }.joined(separator: " and ")
+        case .join(_, _, let kind, let lk, let rk, let ranges, _, _):
+            let conditions = zip(lk, rk).map { "\($0.describe) = \($1.describe)" } + ranges.map { "\($0.left.describe) \($0.op.rawValue) \($0.right.describe)" }
+            return "\(kind.rawValue) join on " + conditions.joined(separator: " and ") + (ranges.isEmpty ? "" : " (a range join)")
         case .fill(let input, let spec):
             let schema = input.schema
             let zeros = spec.zeroColumns.sorted().map { schema.fields[$0].name }

@@ -2,15 +2,19 @@
 enum JoinVerb {
     static let spec = VerbSpec(
         name: "join", aliases: ["left"], category: .columns,
-        usage: "[left] join TABLE on KEY [, KEY …] | on A = B",
-        summary: "Add the columns of another table where the keys match (left join keeps unmatched rows).",
+        usage: "[left] join TABLE on KEY [, KEY …] | on A = B | on X between LOW and HIGH | on A < B [and …]",
+        summary: "Add the columns of another table where the keys match or a value falls in a range (left join keeps unmatched rows).",
         details: """
         The rows of the pipeline are matched to the rows of TABLE by equal keys: on stop_id when
-        both tables call it so, on driver = username when they do not. A join keeps only rows with
-        a match; left join keeps every row and fills the other table's columns with null.
-        Columns whose names clash get the other table's name as a prefix.
+        both tables call it so, on driver = username when they do not. Ranges match too: on time
+        between start and end gives each entry the session whose window holds its time, and
+        conditions with <, <=, >, >= join with and (on road = road and km >= from and km < to).
+        A join keeps only rows with a match; left join keeps every row and fills the other
+        table's columns with null. Columns whose names clash get the other table's name as a
+        prefix.
         """,
-        examples: ["join market.legends on legend | select time, legend, icon, entries | limit 3"],
+        examples: ["join market.legends on legend | select time, legend, icon, entries | limit 3",
+                   "load datasets/market-weather.csv as weather; market | join weather on time between start and end | count by session, sky"],
         completes: .table, keywords: ["on"],
         parse: { p, verb in
             var kind = JoinKind.inner
@@ -33,34 +37,24 @@ enum JoinVerb {
             guard p.eatKeyword("on") else {
                 throw Diagnostic("expected on and the key, as in: join users on username", at: p.current.span)
             }
-            var keys: [KeyPair] = []
-            repeat {
-                let left = try p.parseAdditive()
-                if p.eatSymbol(.equal) || p.eatSymbol(.doubleEqual) {
-                    keys.append(KeyPair(left: left, right: try p.parseAdditive()))
-                } else {
-                    keys.append(KeyPair(left: left, right: left))
-                }
-            } while p.eatSymbol(.comma)
-            return Syntax(table: source, kind: kind, keys: keys)
+            var conditions: [Expr] = []
+            repeat { conditions.append(try p.parseExpr()) } while p.eatSymbol(.comma)
+            return Syntax(table: source, kind: kind, conditions: conditions)
         })
-
-    struct KeyPair: Sendable {
-        var left: Expr
-        var right: Expr
-    }
 
     struct Syntax: StageSyntax {
         var table: PipelineSource
         var kind: JoinKind
-        var keys: [KeyPair]
+        /// Keys (`stop_id`), equalities (`driver = username`) and ranges (`time between start
+        /// and end`, `km < to`), joined by commas or and.
+        var conditions: [Expr]
 
         var syntax: String {
-            "\(kind.rawValue) \(table.syntax) on " + keys.map { "\($0.left.syntax) = \($0.right.syntax)" }.joined(separator: ", ")
+            "\(kind.rawValue) \(table.syntax) on " + conditions.map(\.syntax).joined(separator: ", ")
         }
 
         func bind(_ input: LogicalPlan, _ binder: Binder) throws -> LogicalPlan {
-            try JoinBinder(binder: binder).bind(input, table, kind, keys.map { ($0.left, $0.right) })
+            try JoinBinder(binder: binder).bind(input, table, kind, conditions)
         }
     }
 }

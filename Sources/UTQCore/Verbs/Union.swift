@@ -9,7 +9,7 @@ enum UnionVerb {
         column of whole numbers in one table and numbers in another gives numbers; columns of
         the same name and different kinds are an error that names both.
         """,
-        examples: ["where legend = \"Bike\" | union market.legends | count", "count by legend | union $1"],
+        examples: ["where legend = \"Bike\" | union market.legends | count", "count by legend; where legend = \"Bike\" | count by legend | union $1"],
         completes: .table,
         parse: { p, _ in
             var sources: [PipelineSource] = []
