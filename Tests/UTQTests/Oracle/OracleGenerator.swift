@@ -144,6 +144,9 @@ struct OracleTables {
 /// Makes pipelines over the tables, in both languages.
 struct OracleGenerator {
     var g: OracleRandom
+    /// The values of b in table a, in utq's order (false, true, then null): the columns a
+    /// pivot on b makes.
+    var bValues: [Bool?] = []
 
     // MARK: expressions
 
@@ -343,6 +346,7 @@ struct OracleGenerator {
         var columns = ["id", "i", "d", "s", "b", "t", "k"]
         var ordered = false
         var joined = false
+        var joinArea: String? = nil
         var forces: [String] = []
         var expressions: [String] = []
         // Rows first: where, let, join, in any mix.
@@ -365,18 +369,51 @@ struct OracleGenerator {
             default:
                 guard !columns.contains("v") else { continue }
                 let left = g.chance(0.5)
-                utq.append("\(left ? "left join" : "join") r on k")
                 let keep = columns.map { "q.\($0)" }.joined(separator: ", ")
-                sql = "SELECT \(keep), r.v, r.w FROM (\(sql)) q \(left ? "LEFT JOIN" : "JOIN") r ON q.k = r.k"
-                columns += ["v", "w"]
-                area = left ? "left join" : "join"
+                if g.chance(0.4) {
+                    // A range join: on a value between two of r's, or a comparison, maybe beside the key.
+                    let x = g.pick(["id", "i", "d"])
+                    let withKey = g.chance(0.4)
+                    let (cu, cs): (String, String)
+                    switch g.int(0...2) {
+                    case 0: (cu, cs) = ("\(x) between k and v", "q.\(x) BETWEEN r.k AND r.v")
+                    case 1: (cu, cs) = ("\(x) < v", "q.\(x) < r.v")
+                    default: (cu, cs) = ("\(x) >= v and id <= k", "q.\(x) >= r.v AND q.id <= r.k")
+                    }
+                    utq.append("\(left ? "left join" : "join") r on " + (withKey ? "k, " : "") + cu)
+                    sql = "SELECT \(keep), \(withKey ? "" : "r.k, ")r.v, r.w FROM (\(sql)) q \(left ? "LEFT JOIN" : "JOIN") r ON "
+                        + (withKey ? "q.k = r.k AND " : "") + cs
+                    columns += withKey ? ["v", "w"] : ["r.k", "v", "w"]
+                    joinArea = left ? "left range join" : "range join"
+                } else {
+                    utq.append("\(left ? "left join" : "join") r on k")
+                    sql = "SELECT \(keep), r.v, r.w FROM (\(sql)) q \(left ? "LEFT JOIN" : "JOIN") r ON q.k = r.k"
+                    columns += ["v", "w"]
+                    joinArea = left ? "left join" : "join"
+                }
                 joined = true
             }
         }
         // Then what is asked of them.
         // After a join, id repeats: only questions whose answer does not depend on an order.
-        var ask = g.int(0...7)
+        var ask = g.int(0...10)
         if joined && (ask == 3 || ask == 4 || ask >= 6) { ask = 0 }
+        if ask == 8 {
+            // pivot on b of a summary of all the rows: one column per value of b present.
+            let agg = g.pick(["count", "sum i", "avg d"])
+            let name = agg == "count" ? "count" : agg.replacingOccurrences(of: " ", with: "_")
+            var cols: [String] = []
+            for v in bValues {
+                let cond = v.map { "b = \($0)" } ?? "b IS NULL"
+                switch agg {
+                case "count": cols.append("count(*) FILTER (WHERE \(cond))")
+                case "sum i": cols.append("CASE WHEN count(*) FILTER (WHERE \(cond)) = 0 THEN 0 ELSE sum(i) FILTER (WHERE \(cond)) END")
+                default: cols.append("avg(d::DECIMAL(38,12)) FILTER (WHERE \(cond))::DOUBLE")
+                }
+            }
+            return OracleCase(id: id, area: "pivot", utq: "a | \(agg) by k, b | pivot b values \(name)",
+                              sql: "SELECT k" + cols.map { ", " + $0 }.joined() + " FROM a GROUP BY k", ordered: false)
+        }
         switch ask {
         case 0, 1:
             let keys = (0..<g.int(0...3)).map { _ in key() }
@@ -428,6 +465,17 @@ struct OracleGenerator {
             sql = "SELECT id, \(fs) AS w FROM (\(sql)) q ORDER BY \(keyCol) \(desc ? "DESC" : "ASC") NULLS LAST, id ASC"
             ordered = true
             area = "window"
+        case 9:
+            let picked = g.chance(0.5) ? ["i", "k"] : ["i", "k", "id"]
+            utq.append("unpivot \(picked.joined(separator: ", ")) as col, val | select \((columns.contains("s") ? ["s"] : []).joined(separator: ", "))\(columns.contains("s") ? ", " : "")col, val")
+            let keep = columns.contains("s") ? "s, " : ""
+            sql = picked.map { "SELECT \(keep)'\($0)' AS col, \($0) AS val FROM (\(sql)) q" }.joined(separator: " UNION ALL ")
+            area = "unpivot"
+        case 10:
+            // Columns matched by name; v is whole in r and a number here, so it becomes a number.
+            utq.append("select id, s, d as v | union r")
+            sql = "SELECT id, s, d AS v FROM (\(sql)) q UNION ALL BY NAME SELECT * FROM r"
+            area = "union"
         default:
             let distinct = g.chance(0.5)
             let col = g.pick(["s", "k", "i", "b"])
@@ -435,6 +483,8 @@ struct OracleGenerator {
             sql = "SELECT \(distinct ? "count(DISTINCT \(col))" : "count(*)") FROM (\(sql)) q"
             area = distinct ? "count distinct" : area
         }
+        // A join is the hardest part of a pipeline: count the case under it.
+        if let joinArea { area = joinArea }
         return OracleCase(id: id, area: area, utq: "a | " + utq.joined(separator: " | "), sql: sql, ordered: ordered, forces: forces, expressions: expressions)
     }
 }

@@ -24,6 +24,11 @@ import Testing
         while done < Self.cases {
             let tables = OracleTables(&g)
             var gen = OracleGenerator(g: OracleRandom(seed: g.next()))
+            let b = tables.a.column("b")!
+            let present = Set((0..<tables.a.rowCount).map { b.isValid($0) ? b.value(at: $0) : .null })
+            gen.bValues = [Value.bool(false), .bool(true), .null].filter(present.contains).map { v -> Bool? in
+                if case .bool(let x) = v { return x } else { return nil }
+            }
             let batch = (0..<min(Self.casesPerTable, Self.cases - done)).map { gen.makeCase(id: done + $0) }
             done += batch.count
             let theirs = try Oracle.duckdb(batch, tables, python: python)
