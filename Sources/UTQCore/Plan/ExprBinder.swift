@@ -138,6 +138,13 @@ struct ExprBinder {
             // A month or week is compared as it is shown: "2017-10", "2017-W43".
             if let start = BucketText.start(s, unit: unit, zone: schema.zone) { return .literal(.timestamp(start), .timestamp) }
             guard let p = TimestampParser.parse(s, order: .dayFirst) else {
+                // A clock time alone ("12:00") is a time of day: say how to compare one.
+                if let d = DurationParser.parse(s), d.style == .clock {
+                    let column = describe(other)
+                    let call = column == schema.timeColumn || column == "this" ? "timeofday" : "timeofday(\(column))"
+                    throw Diagnostic("\"\(s)\" is a time of day, and \(column) holds dates and times", at: span,
+                                     hint: "to compare the time of day, write: \(call) > \"\(s)\"")
+                }
                 throw Diagnostic("\"\(s)\" is not a time I can read", at: span,
                                  hint: "write it as 2017-03-23 12:00 or 23.03.2017 12:00")
             }

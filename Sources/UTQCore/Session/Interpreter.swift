@@ -46,6 +46,7 @@ struct Interpreter {
         let notes = RunNotes()
         let table = try rows(of: query.plan, notes: notes)
         outcome.outputs += notes.all.map { .warning($0) }
+
         func send(_ outcome: inout CommandOutcome) throws {
             switch query.sink {
             case .show:
@@ -58,6 +59,7 @@ struct Interpreter {
             }
         }
         if let sinkStage { try sinkStage.locating { try send(&outcome) } } else { try send(&outcome) }
+        if table.rowCount == 0 { outcome.outputs += ZeroRowHints(interpreter: self).notes(for: query.plan).map { .info($0) } }
     }
 
     /// The rows of a plan, carrying the summary keys its schema names.
