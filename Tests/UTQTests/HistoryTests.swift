@@ -36,8 +36,8 @@ import Testing
 
     @Test func ctrlZThenFgRedrawsTheLineBeingTyped() throws {
         // Ctrl-Z and fg need a shell with job control around utq.
-        let r = try runUTQInTerminal([(0.5, "'\(Repo.utqBinary)'\n"), (1.0, "load datasets/market.json\n"), (0.5, "count by"), (0.3, "\u{1A}"),
-                                      (0.5, "fg\n"), (0.5, " legend\n"), (0.8, "\u{4}"), (0.5, "exit\n")],
+        let r = try runUTQInTerminal([(1.0, "'\(Repo.utqBinary)'\n"), (2.5, "load datasets/market.json\n"), (1.5, "count by"), (1.0, "\u{1A}"),
+                                      (1.5, "fg\n"), (1.5, " legend\n"), (1.5, "\u{4}"), (1.0, "exit\n")],
                                      environment: ["UTQ_HISTORY": "", "PS1": "$ "], program: ["bash", "--norc", "--noprofile", "-i"])
         // After the stop the prompt and the words typed so far are drawn again, and the line
         // goes on as if nothing happened.

@@ -21,8 +21,9 @@ count by legend, hour
 ## One behaviour through the day
 where legend = "Bike" | count by hour
 
-## Directions: the mean angle of movement, for the three commonest behaviours
-avg angle, count by legend | sort count desc | top 3
+## Directions: the mean direction of movement, for the three commonest behaviours
+# Angles go round: the mean direction of 179° and -179° is 180°, which avg (0°) gets wrong.
+circmean angle, count by legend | sort count desc | top 3
 
 ## Who was seen without a direction? (the app writes 999; utq reads it as null)
 where angle is null | count by legend

@@ -7,7 +7,8 @@ enum PivotVerb {
         details: """
         After a summary, pivot hour gives one row per value of the other keys and one column per
         hour, in the key's order, holding the summary's column (name it with values COLUMN when
-        there are several). A combination with no rows is 0 for counts and sums, null otherwise.
+        there are several; the others are left out). Columns named by numbers are written in
+        backquotes: sum `8`. A combination with no rows is 0 for counts and sums, null otherwise.
         pivot makes at most 2,000 columns.
         """,
         examples: ["count by legend, hour | pivot hour", "avg x, count by legend, hour | pivot hour values count"],
@@ -53,7 +54,12 @@ enum PivotVerb {
                 v = last
             }
             guard v != k else { throw Diagnostic("the key and the values of pivot must be two columns", at: valueSpan ?? keySpan) }
-            let rowKeys = schema.fields.indices.filter { $0 != k && $0 != v }
+            // The rows are the summary's other keys (its other columns go); without a summary,
+            // every other column.
+            let groupKeys = Set((schema.groupKeys ?? []).map { $0.lowercased() })
+            let rowKeys = schema.fields.indices.filter {
+                $0 != k && $0 != v && (groupKeys.isEmpty || groupKeys.contains(schema.fields[$0].name.lowercased()))
+            }
             guard let values = try binder.context.keyValues?(input, .column(k, schema.fields[k])) else {
                 throw Diagnostic("pivot needs the values of \(key), which only running can tell", at: keySpan)
             }
