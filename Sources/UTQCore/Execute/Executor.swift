@@ -51,16 +51,14 @@ struct Executor {
             let t = try run(input)
             return try GroupBy(table: t, cancel: cancel, notes: context.notes).run(keys: keys, aggregates: aggregates, schema: schema)
         case .sort(let input, let keys):
-            let t = try run(input)
-            let ev = Evaluator(table: t, notes: context.notes)
-            let columns = try keys.map { try ev.column($0.expr) }
-            let order = try Sorting.order(columns, descending: keys.map(\.descending), count: t.rowCount, cancel: cancel)
-            return t.gather(order)
+            return try sorted(try run(input), keys, limit: nil)
+        case .limit(.sort(let input, let keys), let count, let offset):
+            // Only the rows kept are ordered: `top 3 by x` of a million rows is a heap pass.
+            let (wanted, overflow) = count.addingReportingOverflow(offset)
+            let t = try sorted(try run(input), keys, limit: overflow ? Int.max : wanted)
+            return sliced(t, count: count, offset: offset)
         case .limit(let input, let count, let offset):
-            let t = try run(input)
-            let start = min(offset, t.rowCount), end = min(t.rowCount, start + count)
-            if start == 0 && end == t.rowCount { return t }
-            return t.gather((start..<end).map { Int32($0) })
+            return sliced(try run(input), count: count, offset: offset)
         case .join(let left, let right, let kind, let lk, let rk, let ranges, let rightColumns, let schema):
             let l = try run(left), r = try run(right)
             return try HashJoin.run(l, r, kind: kind, leftKeys: lk, rightKeys: rk, ranges: ranges, rightColumns: rightColumns, schema: schema, cancel: cancel,
@@ -69,6 +67,22 @@ struct Executor {
             return try Fill.run(try run(input), key: spec.key, step: spec.step, otherKeys: spec.otherKeys,
                                 zeroColumns: spec.zeroColumns, cancel: cancel)
         }
+    }
+}
+
+extension Executor {
+    func sorted(_ t: Table, _ keys: [BoundSortKey], limit: Int?) throws -> Table {
+        let ev = Evaluator(table: t, notes: context.notes)
+        let columns = try keys.map { try ev.column($0.expr) }
+        let order = try Sorting.order(columns, descending: keys.map(\.descending), count: t.rowCount, limit: limit, cancel: cancel)
+        if limit == nil || order.count == t.rowCount, order.elementsEqual(0..<Int32(t.rowCount)) { return t }
+        return t.gather(order)
+    }
+
+    func sliced(_ t: Table, count: Int, offset: Int) -> Table {
+        let start = min(offset, t.rowCount), end = min(t.rowCount, start + count)
+        if start == 0 && end == t.rowCount { return t }
+        return t.gather((start..<end).map { Int32($0) })
     }
 }
 

@@ -37,29 +37,180 @@ enum Sorting {
         }
     }
 
-    /// A sort of millions of rows takes seconds in a debug build: it looks at the
-    /// cancellation flag every 16,384 comparisons, so Ctrl-C stops it at once.
-    static func order(_ columns: [Column], descending: [Bool], count: Int, cancel: CancellationFlag? = nil) throws -> [Int32] {
-        var idx = (0..<count).map { Int32($0) }
-        let comparators = try columns.map { try comparator($0, cancel: cancel) }
-        let validity = columns.map(\.validity)
-        var comparisons = 0
-        try idx.sort { x, y in
-            comparisons &+= 1
-            if comparisons & 0x3FFF == 0, cancel?.isCancelled == true { throw CancellationError() }
-            let i = Int(x), j = Int(y)
-            for (k, cmp) in comparators.enumerated() {
-                var r = cmp(i, j)
-                if r == 0 { continue }
-                // Nulls stay last when sorting down too.
-                if descending[k] {
-                    let nullInvolved = validity[k].map { !$0[i] || !$0[j] } ?? false
-                    if !nullInvolved { r = -r }
-                }
-                return r < 0
-            }
-            return x < y
+    /// The order of `count` rows by the columns, each up or down. With a limit only
+    /// that many first rows are ordered and returned (`sort … | top N`).
+    ///
+    /// Each column becomes one unsigned 64-bit key per row whose order is the value
+    /// order (reversed for down), so a full sort is a stable radix sort, last column
+    /// first, over the key bytes that differ at all; a dictionary-coded legend takes
+    /// one pass. Nulls are moved last after each column's passes, keeping the order
+    /// the later columns gave them. Ties keep their original order throughout.
+    static func order(_ columns: [Column], descending: [Bool], count: Int, limit: Int? = nil,
+                      cancel: CancellationFlag? = nil) throws -> [Int32] {
+        let wanted = min(limit ?? count, count)
+        if columns.isEmpty || count < 2 { return (0..<wanted).map { Int32($0) } }
+        let keys = try zip(columns, descending).map { try SortKey($0, descending: $1, count: count, cancel: cancel) }
+        // A few rows out of many: keep the best ones seen in a heap (n log k).
+        if wanted <= 100_000 && wanted < count / 8 {
+            return try TopRows(keys: keys, size: wanted).run(count: count, cancel: cancel)
         }
-        return idx
+        var rows = (0..<count).map { Int32($0) }
+        var scratch = [Int32](repeating: 0, count: count)
+        for key in keys.reversed() {
+            try radixSort(&rows, &scratch, by: key.values, cancel: cancel)
+            if let valid = key.valid { rows = stablyValidFirst(rows, valid) }
+        }
+        if wanted < count { rows.removeSubrange(wanted...) }
+        return rows
+    }
+
+    /// One column as order-preserving unsigned keys; nulls get 0 and are moved later.
+    struct SortKey {
+        var values: [UInt64]
+        var valid: Bitmap?
+
+        init(_ c: Column, descending: Bool, count: Int, cancel: CancellationFlag?) throws {
+            valid = c.validity
+            let flip: UInt64 = descending ? ~0 : 0
+            switch c.storage {
+            case .int(let a), .timestamp(let a), .duration(let a):
+                values = a.map { (UInt64(bitPattern: $0) ^ (1 << 63)) ^ flip }
+            case .double(let a):
+                values = a.map { d in
+                    // One NaN above every number; -0 equal to 0.
+                    let x = d.isNaN ? Double.nan : (d == 0 ? 0 : d)
+                    let bits = x.bitPattern
+                    return (bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)) ^ flip
+                }
+            case .bool(let a):
+                values = a.map { ($0 ? 1 : 0) ^ flip }
+            case .string(let s):
+                let ranks = try s.ranks(cancel: cancel)
+                values = s.codes.map { UInt64(ranks[Int($0)]) ^ flip }
+            case .null:
+                values = [UInt64](repeating: 0, count: count)
+                valid = nil
+            }
+            if let v = valid {
+                if v.allSet { valid = nil } else {
+                    // Nulls tie with each other, whatever lies under them.
+                    for i in 0..<count where !v[i] { values[i] = 0 }
+                }
+            }
+        }
+
+        /// Row i before row j on this column alone: -1, 0 or 1, nulls last.
+        @inline(__always) func compare(_ i: Int, _ j: Int) -> Int {
+            if let v = valid {
+                let a = v[i], b = v[j]
+                if a != b { return a ? -1 : 1 }
+                if !a { return 0 }
+            }
+            let x = values[i], y = values[j]
+            return x == y ? 0 : (x < y ? -1 : 1)
+        }
+    }
+
+    /// Stable least-significant-digit radix sort of `rows` by `keys[row]`, skipping
+    /// bytes that are the same in every key.
+    static func radixSort(_ rows: inout [Int32], _ scratch: inout [Int32], by keys: [UInt64],
+                          cancel: CancellationFlag?) throws {
+        let n = rows.count
+        var current = rows.map { keys[Int($0)] }
+        var differing: UInt64 = 0
+        let first = current[0]
+        for k in current { differing |= k ^ first }
+        if differing == 0 { return }
+        var keyScratch = [UInt64](repeating: 0, count: n)
+        for shift in stride(from: 0, to: 64, by: 8) where (differing >> UInt64(shift)) & 0xFF != 0 {
+            if cancel?.isCancelled == true { throw CancellationError() }
+            var offsets = [Int](repeating: 0, count: 256)
+            current.withUnsafeBufferPointer { ks in
+                for k in ks { offsets[Int((k >> UInt64(shift)) & 0xFF)] += 1 }
+            }
+            var total = 0
+            for b in 0..<256 { let c = offsets[b]; offsets[b] = total; total += c }
+            current.withUnsafeBufferPointer { ks in
+                rows.withUnsafeBufferPointer { rs in
+                    keyScratch.withUnsafeMutableBufferPointer { ko in
+                        scratch.withUnsafeMutableBufferPointer { ro in
+                            for i in 0..<n {
+                                let k = ks[i]
+                                let b = Int((k >> UInt64(shift)) & 0xFF)
+                                let at = offsets[b]
+                                offsets[b] = at + 1
+                                ko[at] = k
+                                ro[at] = rs[i]
+                            }
+                        }
+                    }
+                }
+            }
+            swap(&current, &keyScratch)
+            swap(&rows, &scratch)
+        }
+    }
+
+    static func stablyValidFirst(_ rows: [Int32], _ valid: Bitmap) -> [Int32] {
+        var out: [Int32] = []
+        out.reserveCapacity(rows.count)
+        for r in rows where valid[Int(r)] { out.append(r) }
+        for r in rows where !valid[Int(r)] { out.append(r) }
+        return out
+    }
+
+    /// The first `size` rows in key order, kept in a heap whose top is the worst kept.
+    struct TopRows {
+        let keys: [SortKey]
+        let size: Int
+
+        @inline(__always) func before(_ a: Int32, _ b: Int32) -> Bool {
+            let i = Int(a), j = Int(b)
+            for k in keys {
+                let r = k.compare(i, j)
+                if r != 0 { return r < 0 }
+            }
+            return a < b
+        }
+
+        func run(count: Int, cancel: CancellationFlag?) throws -> [Int32] {
+            if size == 0 { return [] }
+            var heap: [Int32] = []
+            heap.reserveCapacity(size)
+            for r in 0..<Int32(count) {
+                if r & 0xFFFF == 0, cancel?.isCancelled == true { throw CancellationError() }
+                if heap.count < size {
+                    heap.append(r)
+                    siftUp(&heap, heap.count - 1)
+                } else if before(r, heap[0]) {
+                    heap[0] = r
+                    siftDown(&heap, 0)
+                }
+            }
+            return heap.sorted(by: before)
+        }
+
+        private func siftUp(_ h: inout [Int32], _ start: Int) {
+            var i = start
+            while i > 0 {
+                let parent = (i - 1) / 2
+                if !before(h[parent], h[i]) { break }
+                h.swapAt(parent, i)
+                i = parent
+            }
+        }
+
+        private func siftDown(_ h: inout [Int32], _ start: Int) {
+            var i = start
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var worst = i
+                if l < h.count && before(h[worst], h[l]) { worst = l }
+                if r < h.count && before(h[worst], h[r]) { worst = r }
+                if worst == i { return }
+                h.swapAt(i, worst)
+                i = worst
+            }
+        }
     }
 }
