@@ -50,6 +50,7 @@ struct NotebookCommand: ParsableCommand {
         }
         // A page is read elsewhere, later: a fixed width, no colour, no terminal.
         let session = Session()
+        MemoryTuning.follow(session)
         session.settings.render = RenderOptions(width: width, height: 24, maxRows: 40, charset: .unicode, color: false)
         let notebook = session.notebook(text, name: script)
         let format = output.flatMap(NotebookFormat.forFile) ?? .markdown

@@ -44,13 +44,11 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        // Keep large blocks (file buffers, finished columns) on their own mappings, so memory
-        // freed during a load goes back to the system instead of raising the peak.
-        _ = glibcMallopt(-3 /* M_MMAP_THRESHOLD */, 128 * 1024)
         Signals.installInterruptHandler()
         Signals.takeTerminateSignals()
         if let problem = MemoryBudget.environmentProblem { Terminal.err("warning: " + TextWidth.printable(problem) + "\n") }
         let session = Session(cancel: interruptFlag)
+        MemoryTuning.follow(session)
         session.settings.render.width = Terminal.width
         session.settings.render.height = Terminal.height
         session.settings.render.color = Terminal.colorAllowed

@@ -28,8 +28,4 @@ struct UTQ: ParsableCommand {
     )
 }
 
-/// glibc's mallopt (malloc.h is not part of the Glibc module).
-@_silgen_name("mallopt")
-func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
-
 UTQ.main()

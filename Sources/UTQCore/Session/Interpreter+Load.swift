@@ -8,7 +8,8 @@ extension Interpreter {
                                   cancel: session.cancel, progress: session.progress, memoryLimit: session.settings.memoryLimit)
         let size = (try? FileManager.default.attributesOfItem(atPath: full)[.size] as? Int) ?? 0
         session.progress.begin(path, bytes: size)
-        defer { session.progress.end() }
+        session.loadPhase?(true)
+        defer { session.progress.end(); session.loadPhase?(false) }
         let result: LoadResult
         do {
             result = try Loaders.load(request)

@@ -16,6 +16,9 @@ public final class Session: @unchecked Sendable {
     public let cancel: CancellationFlag
     /// How far the running load has got; the shell may draw it.
     public let progress = LoadProgress()
+    /// Told true as a load starts reading and false when it is done, so a shell can tune
+    /// its allocator for each kind of work.
+    public var loadPhase: (@Sendable (_ loading: Bool) -> Void)?
     /// Commands that succeeded, for `:save` and `history`.
     public private(set) var history: [String] = []
     /// The notebook being made (`utq notebook`): each command, heading and paragraph goes in.

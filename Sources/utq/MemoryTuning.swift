@@ -1,0 +1,39 @@
+import UTQCore
+
+/// How glibc's allocator serves the two kinds of work utq does.
+///
+/// A load builds columns while it reads and frees its buffers as it goes: large blocks
+/// on their own mappings go back to the system at once, so the peak stays near the size
+/// of the finished tables. Queries after the load allocate and free columns of the same
+/// sizes again and again: served from the heap, the pages are reused instead of being
+/// mapped and zeroed by the kernel each time, which on a million rows is most of the
+/// time a window or a sort takes.
+enum MemoryTuning {
+    private static let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD
+    private static let trimThreshold: Int32 = -1  // M_TRIM_THRESHOLD
+
+    static func forLoading() {
+        // Give back what queries kept, then keep large blocks on their own mappings.
+        _ = glibcMallocTrim(0)
+        _ = glibcMallopt(mmapThreshold, 128 * 1024)
+        _ = glibcMallopt(trimThreshold, 128 * 1024)
+    }
+
+    static func forQueries() {
+        _ = glibcMallopt(mmapThreshold, 64 * 1024 * 1024)
+        _ = glibcMallopt(trimThreshold, 64 * 1024 * 1024)
+    }
+
+    /// Switches between the two around every load the session runs.
+    static func follow(_ session: Session) {
+        forQueries()
+        session.loadPhase = { loading in loading ? forLoading() : forQueries() }
+    }
+}
+
+/// glibc's mallopt and malloc_trim (malloc.h is not part of the Glibc module).
+@_silgen_name("mallopt")
+func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
+
+@_silgen_name("malloc_trim")
+func glibcMallocTrim(_ pad: Int) -> Int32
