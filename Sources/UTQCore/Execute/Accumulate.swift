@@ -36,27 +36,22 @@ enum Accumulate {
             return Column(name: a.name, storage: .int(counts))
 
         case .sum:
-            var has = Bitmap(count: groups, value: false)
             switch arg.storage {
             case .int(let v), .duration(let v):
                 // Sums past 64 bits are found, not wrapped: add in 128 bits, then check.
-                var sums = [Int128](repeating: 0, count: groups)
-                for i in 0..<n where ok(i) { let g = Int(groupOf[i]); sums[g] += Int128(v[i]); has[g] = true }
+                let (sums, has) = fold(v, groupOf, valid, n, groups, Int128(0), merge: { $0 += $1 }) { $0 += Int128($1) }
                 var out = [Int64](repeating: 0, count: groups)
                 for g in 0..<groups {
                     guard let x = Int64(exactly: sums[g]) else { throw outOfRange(a, a.type == .duration ? .duration : .wholeNumber) }
                     out[g] = x
                 }
-                return Column(name: a.name, storage: a.type == .duration ? .duration(out) : .int(out), validity: has)
+                return Column(name: a.name, storage: a.type == .duration ? .duration(out) : .int(out), validity: has.bitmap)
             case .bool(let v):
-                var sums = [Int64](repeating: 0, count: groups)
-                for i in 0..<n where ok(i) { let g = Int(groupOf[i]); if v[i] { sums[g] += 1 }; has[g] = true }
-                return Column(name: a.name, storage: .int(sums), validity: has)
+                let (sums, has) = fold(v, groupOf, valid, n, groups, Int64(0), merge: { $0 += $1 }) { if $1 { $0 += 1 } }
+                return Column(name: a.name, storage: .int(sums), validity: has.bitmap)
             default:
-                let v = arg.doubles() ?? []
-                var sums = [CompensatedSum](repeating: CompensatedSum(), count: groups)
-                for i in 0..<n where ok(i) { let g = Int(groupOf[i]); sums[g].add(v[i]); has[g] = true }
-                return Column(name: a.name, storage: .double(sums.map(\.value)), validity: has)
+                let (sums, has) = fold(arg.doubles() ?? [], groupOf, valid, n, groups, CompensatedSum(), merge: { $0.merge($1) }) { $0.add($1) }
+                return Column(name: a.name, storage: .double(sums.map(\.value)), validity: has.bitmap)
             }
 
         case .avg, .stddev:
@@ -68,13 +63,11 @@ enum Accumulate {
             let values = rawDoubles(arg)
             switch arg.storage {
             case .int(let v), .duration(let v), .timestamp(let v):
-                var sums = [Int128](repeating: 0, count: groups)
-                for i in 0..<n where ok(i) { let g = Int(groupOf[i]); sums[g] += Int128(v[i]); count[g] += 1 }
-                for g in 0..<groups where count[g] > 0 { mean[g] = Accumulate.divide(sums[g], count[g]) }
+                let (sums, _) = fold(v, groupOf, valid, n, groups, (Int128(0), 0), merge: { $0.0 += $1.0; $0.1 += $1.1 }) { $0.0 += Int128($1); $0.1 += 1 }
+                for g in 0..<groups where sums[g].1 > 0 { count[g] = sums[g].1; mean[g] = Accumulate.divide(sums[g].0, count[g]) }
             default:
-                var sums = [CompensatedSum](repeating: CompensatedSum(), count: groups)
-                for i in 0..<n where ok(i) { let g = Int(groupOf[i]); sums[g].add(values[i]); count[g] += 1 }
-                for g in 0..<groups where count[g] > 0 { mean[g] = sums[g].value / Double(count[g]) }
+                let (sums, _) = fold(values, groupOf, valid, n, groups, (CompensatedSum(), 0), merge: { $0.0.merge($1.0); $0.1 += $1.1 }) { $0.0.add($1); $0.1 += 1 }
+                for g in 0..<groups where sums[g].1 > 0 { count[g] = sums[g].1; mean[g] = sums[g].0.value / Double(count[g]) }
             }
             var has = Bitmap(count: groups, value: false)
             var out = [Double](repeating: 0, count: groups)
@@ -173,6 +166,45 @@ enum Accumulate {
         }
     }
 
+    /// Each valid row's value added into its group's state, with which groups had any.
+    /// With few groups, rows go round four states per group, merged at the end: consecutive rows of one
+    /// group (the usual case: most entries share a legend) then do not each wait for the last one's sum.
+    @inline(__always)
+    static func fold<V, S>(_ values: [V], _ groupOf: [Int32], _ valid: Bitmap?, _ n: Int, _ groups: Int, _ initial: S,
+                           merge: (inout S, S) -> Void, _ add: (inout S, V) -> Void) -> ([S], Seen) {
+        let lanes = groups <= 4096 && n >= 4096 ? 4 : 1
+        var state = [S](repeating: initial, count: groups * lanes)
+        var seen = [Bool](repeating: false, count: groups)
+        state.withUnsafeMutableBufferPointer { s in seen.withUnsafeMutableBufferPointer { h in
+            values.withUnsafeBufferPointer { v in groupOf.withUnsafeBufferPointer { g in
+                if let valid {
+                    for i in 0..<n where valid[i] { let k = Int(g[i]); add(&s[k &* lanes &+ (i & (lanes &- 1))], v[i]); h[k] = true }
+                } else {
+                    // Every group is made of rows, so with no nulls every group has a value.
+                    for i in 0..<n { add(&s[Int(g[i]) &* lanes &+ (i & (lanes &- 1))], v[i]) }
+                    if n > 0 { for k in 0..<groups { h[k] = true } }
+                }
+            } }
+        } }
+        guard lanes > 1 else { return (state, Seen(flags: seen)) }
+        var merged = [S](repeating: initial, count: groups)
+        for k in 0..<groups {
+            merged[k] = state[k * lanes]
+            for lane in 1..<lanes { merge(&merged[k], state[k * lanes + lane]) }
+        }
+        return (merged, Seen(flags: seen))
+    }
+
+    struct Seen {
+        let flags: [Bool]
+        var bitmap: Bitmap {
+            var b = Bitmap()
+            b.reserveCapacity(flags.count)
+            for f in flags { b.append(f) }
+            return b
+        }
+    }
+
     /// A 128-bit sum over a count, correctly rounded to a double.
     static func divide(_ sum: Int128, _ count: Int) -> Double {
         // Whole part and remainder apart, so a sum past 2^53 keeps its digits.
@@ -204,4 +236,10 @@ struct CompensatedSum {
     }
 
     var value: Double { sum.isFinite ? sum + compensation : sum }
+
+    /// Another partial sum taken in: its sum added as a value, its lost digits kept with ours.
+    mutating func merge(_ other: CompensatedSum) {
+        add(other.sum)
+        compensation += other.compensation
+    }
 }

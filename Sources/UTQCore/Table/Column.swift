@@ -84,15 +84,31 @@ public struct Column: Sendable {
     /// The rows at the given indices, in that order. An index of -1 gives a null
     /// (used by left joins for rows without a match).
     public func gather(_ rows: [Int32]) -> Column {
+        // -1 is "no row" (a join's unmatched side); OR-ing all the indexes finds one without a branch per row.
+        let hasMissing = rows.withUnsafeBufferPointer { r in
+            var any: Int32 = 0
+            for k in r { any |= k }
+            return any < 0
+        }
         var validity: Bitmap? = nil
-        let hasMissing = rows.contains(-1)
         if self.validity != nil || hasMissing {
             var v = Bitmap(count: rows.count, value: true)
             for (i, r) in rows.enumerated() where r < 0 || !isValid(Int(r)) { v[i] = false }
             validity = v
         }
         func take<T>(_ a: [T], _ fill: T) -> [T] {
-            rows.map { $0 < 0 ? fill : a[Int($0)] }
+            if rows.isEmpty { return [] }
+            return [T](unsafeUninitializedCapacity: rows.count) { out, made in
+                a.withUnsafeBufferPointer { src in rows.withUnsafeBufferPointer { r in
+                    let to = out.baseAddress!, from = src.baseAddress
+                    if hasMissing {
+                        for i in 0..<r.count { (to + i).initialize(to: r[i] < 0 ? fill : from![Int(r[i])]) }
+                    } else {
+                        for i in 0..<r.count { (to + i).initialize(to: from![Int(r[i])]) }
+                    }
+                } }
+                made = rows.count
+            }
         }
         let storage: Storage
         switch self.storage {
