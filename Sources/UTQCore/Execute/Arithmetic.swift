@@ -134,7 +134,13 @@ enum Arithmetic {
             case .divide:
                 // Divided without a test per row (so it runs four to a register), then rows over zero made null.
                 out = zipMap(x, y, n, .divide)
-                y.withUnsafeBufferPointer { ys in for i in 0..<n where ys[i] == 0 { mark(i); out[i] = 0 } }
+                // Counting zeros first is a vector loop; the marking loop runs only when there are some.
+                let zeros = y.withUnsafeBufferPointer { ys in
+                    var count = 0
+                    for i in 0..<n { count &+= ys[i] == 0 ? 1 : 0 }
+                    return count
+                }
+                if zeros > 0 { y.withUnsafeBufferPointer { ys in for i in 0..<n where ys[i] == 0 { mark(i); out[i] = 0 } } }
             case .modulo:
                 out = [Double](repeating: 0, count: n)
                 for i in 0..<n {

@@ -19,9 +19,11 @@ public struct ExecutionContext: Sendable {
     public var memoryLimit: Int?
     /// Where warnings raised while running go (a text that is no time becomes null).
     public var notes: RunNotes?
+    /// Parts of the plan the command already ran while binding it (a pivot's input).
+    public var memo: RunMemo?
 
-    public init(catalog: Catalog, results: [Int: Table] = [:], cancel: CancellationFlag? = nil, memoryLimit: Int? = nil, notes: RunNotes? = nil) {
-        self.catalog = catalog; self.results = results; self.cancel = cancel; self.memoryLimit = memoryLimit; self.notes = notes
+    public init(catalog: Catalog, results: [Int: Table] = [:], cancel: CancellationFlag? = nil, memoryLimit: Int? = nil, notes: RunNotes? = nil, memo: RunMemo? = nil) {
+        self.catalog = catalog; self.results = results; self.cancel = cancel; self.memoryLimit = memoryLimit; self.notes = notes; self.memo = memo
     }
 }
 

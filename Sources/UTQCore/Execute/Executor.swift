@@ -11,6 +11,7 @@ struct Executor {
 
     func run(_ plan: LogicalPlan) throws -> Table {
         try checkCancelled()
+        if let memo = context.memo, let kept = memo.table(for: plan) { return kept }
         switch plan {
         case .scan(.table(let name), _):
             guard let t = catalog[name] else { throw Diagnostic("table \(name) is no longer loaded") }

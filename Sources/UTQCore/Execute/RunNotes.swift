@@ -19,6 +19,14 @@ public final class RunNotes: @unchecked Sendable {
         texts[kind] = text()
     }
 
+    /// Another's notes added after ours, each kind once.
+    public func add(_ other: RunNotes) {
+        other.lock.lock()
+        let theirs = other.order.map { ($0, other.texts[$0]!) }
+        other.lock.unlock()
+        for (kind, text) in theirs { add(kind, text) }
+    }
+
     public var all: [String] {
         lock.lock()
         defer { lock.unlock() }

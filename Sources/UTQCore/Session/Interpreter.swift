@@ -4,16 +4,26 @@ struct Interpreter {
     let session: Session
     /// The script or line the command came from (paths in it are found relative to it).
     let source: SourceText
+    /// What binding this command already ran (a pivot's input), for running it to take.
+    let memo = RunMemo()
 
     var workspace: Workspace { session.workspace }
     var binder: Binder {
         var context = workspace.bindContext
         // pivot learns its columns from the data: the different values of its key.
         let session = self.session
+        // In memory the input is run whole and kept, so running the pivot does not compute it again.
+        let memo = session.backend is MemoryBackend ? self.memo : nil
         context.keyValues = { plan, key in
             let distinct = LogicalPlan.aggregate(plan, keys: [NamedExpr(name: "key", expr: key)], aggregates: [],
                                                  schema: Schema(fields: [Field(name: "key", type: key.type, unit: key.unit)], zone: plan.schema.zone, timeColumn: nil))
-            let t = try session.backend.run(distinct, in: session.workspace.executionContext(cancel: session.cancel, memoryLimit: session.settings.memoryLimit))
+            var running = session.workspace.executionContext(cancel: session.cancel, memoryLimit: session.settings.memoryLimit)
+            if let memo {
+                running.memo = memo
+                running.notes = memo.notes
+                if memo.table(for: plan) == nil { memo.keep(try session.backend.run(plan, in: running), for: plan) }
+            }
+            let t = try session.backend.run(distinct, in: running)
             return (0..<t.rowCount).map { t.columns[0].value(at: $0) }
         }
         return Binder(context: context)
@@ -64,7 +74,10 @@ struct Interpreter {
 
     /// The rows of a plan, carrying the summary keys its schema names.
     func rows(of plan: LogicalPlan, notes: RunNotes? = nil) throws -> Table {
-        var table = try session.backend.run(plan, in: workspace.executionContext(cancel: session.cancel, memoryLimit: session.settings.memoryLimit, notes: notes))
+        var context = workspace.executionContext(cancel: session.cancel, memoryLimit: session.settings.memoryLimit, notes: notes)
+        context.memo = memo
+        var table = try session.backend.run(plan, in: context)
+        notes?.add(memo.notes)
         table.groupKeys = plan.schema.groupKeys
         return table
     }

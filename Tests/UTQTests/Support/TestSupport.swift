@@ -50,6 +50,15 @@ extension Session {
         return last
     }
 
+    /// The plan the binder makes of a query, nothing run.
+    func plan(_ text: String) throws -> LogicalPlan {
+        for block in LiterateScript.blocks(in: SourceText(name: "<test>", text: text)) {
+            guard case .command(let command) = block, case .query(let p) = try Session.parse(command) else { continue }
+            return try Binder(context: workspace.bindContext).bind(p).plan
+        }
+        throw TestError(description: "no query in: \(text)")
+    }
+
     /// Runs text that must fail, and returns the error.
     func failure(_ text: String) -> Diagnostic? {
         var failure: Diagnostic? = nil
