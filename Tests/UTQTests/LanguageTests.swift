@@ -254,7 +254,8 @@ import Testing
             "join": "join other on id", "fill": "fill 15m", "save": "save out.csv", "set": "set output csv",
             "help": "help count", "chart": "count | chart bar", "explain": "explain count by legend",
             "circmean": "circmean angle by legend", "union": "union other, $2", "pivot": "pivot hour values count",
-            "unpivot": "unpivot a, b as k, v",
+            "unpivot": "unpivot a, b as k, v", "service": "feed | service on 2007-06-04",
+            "headways": "feed | headways on 2007-06-04 between \"07:00\" and \"19:00\" by route_id",
         ]
         for spec in Verbs.all {
             guard let line = lines[spec.name] else { Issue.record("no parse test for \(spec.name)"); continue }

@@ -27,8 +27,18 @@ public struct Binder: Sendable {
 
     /// The whole pipeline: source, stages, sink.
     public func bind(_ p: Pipeline) throws -> Query {
-        var plan = try source(p.source)
-        for stage in p.stages {
+        var plan: LogicalPlan
+        var stages = p.stages[...]
+        // A transit verb first reads the whole feed the source names (`feed | service on …`).
+        if let first = stages.first, let feedVerb = first.syntax as? any FeedSyntax {
+            plan = try first.locating {
+                try feedVerb.bind(feed: try FeedTables.of(p.source, verb: type(of: feedVerb).verb, context), self)
+            }
+            stages = stages.dropFirst()
+        } else {
+            plan = try source(p.source)
+        }
+        for stage in stages {
             plan = try bind(stage, input: plan)
         }
         guard let sinkStage = p.sink else { return Query(plan: plan, sink: .show) }
@@ -78,6 +88,11 @@ public struct Binder: Sendable {
         let several = context.catalog.candidates(endingWith: name)
         if several.count > 1 { throw Diagnostic(.ambiguousTable(name, candidates: several), at: span) }
         let names = context.catalog.names
+        if let feed = FeedTables.named(name, in: context.catalog) {
+            let own = names.filter { $0.hasPrefix(feed.name + ".") }
+            throw Diagnostic("\(name) is a GTFS feed, a set of tables: \(own.joined(separator: ", "))", at: span,
+                             hint: "name one of them (\(feed.ref("trips"))), or ask the feed: \(name) | service on DATE")
+        }
         throw Diagnostic(.unknownTable(name, suggestion: Suggest.closest(name, among: names), tables: names), at: span)
     }
 

@@ -5,7 +5,17 @@ struct JoinBinder {
     let binder: Binder
 
     func bind(_ left: LogicalPlan, _ other: PipelineSource, _ kind: JoinKind, _ conditions: [Expr]) throws -> LogicalPlan {
-        let right = try binder.source(other)
+        let rightName: String
+        switch other {
+        case .table(let n, _): rightName = n.split(separator: ".").last.map(String.init) ?? n
+        case .result(let n, _): rightName = "r\(n)"
+        default: rightName = "right"
+        }
+        return try bind(left, try binder.source(other), named: rightName, kind, conditions)
+    }
+
+    /// The same with the rows joined given as a plan; `name` prefixes its columns whose names are taken.
+    func bind(_ left: LogicalPlan, _ right: LogicalPlan, named rightName: String, _ kind: JoinKind, _ conditions: [Expr]) throws -> LogicalPlan {
         let ls = left.schema, rs = right.schema
         let lb = ExprBinder(schema: ls), rb = ExprBinder(schema: rs)
         var leftKeys: [BoundExpr] = [], rightKeys: [BoundExpr] = []
@@ -70,12 +80,6 @@ struct JoinBinder {
         }
         for c in conditions { try add(c) }
 
-        let rightName: String
-        switch other {
-        case .table(let n, _): rightName = n.split(separator: ".").last.map(String.init) ?? n
-        case .result(let n, _): rightName = "r\(n)"
-        default: rightName = "right"
-        }
         var fields = ls.fields
         var rightColumns: [Int] = []
         let taken = Set(ls.fields.map { $0.name.lowercased() })

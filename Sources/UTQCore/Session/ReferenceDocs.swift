@@ -24,7 +24,8 @@ public enum ReferenceDocs {
             let also = spec.aliases.filter { $0 != "?" && $0 != "left" }
             let usage = cell(spec.usage.components(separatedBy: "   ").first ?? spec.usage)
             out += "| `\(usage)`" + (also.isEmpty ? "" : " (also " + also.map { "`\($0)`" }.joined(separator: ", ") + ")")
-            out += " | \(role(spec.role)) | \(cell(spec.summary)) |\n"
+            // Transit verbs read a whole feed, so they come first, after its name.
+            out += " | \(spec.category == .transit ? "first, after a feed" : role(spec.role)) | \(cell(spec.summary)) |\n"
         }
         return out
     }

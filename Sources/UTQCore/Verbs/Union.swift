@@ -34,24 +34,29 @@ enum UnionVerb {
         func bind(_ input: LogicalPlan, _ binder: Binder) throws -> LogicalPlan {
             var plans = [input]
             for t in tables { plans.append(try binder.source(t)) }
-            var fields = input.schema.fields
-            let label = { (k: Int) -> String in k == 0 ? "the rows before union" : tables[k - 1].syntax.replacingOccurrences(of: "table ", with: "") }
-            var from = fields.map { _ in 0 }
-            for (k, plan) in plans.enumerated().dropFirst() {
-                for f in plan.schema.fields {
-                    guard let i = fields.firstIndex(where: { $0.name.lowercased() == f.name.lowercased() }) else {
-                        fields.append(f); from.append(k); continue
-                    }
-                    let g = fields[i]
-                    if g.type == f.type || f.type == .null { continue }
-                    if g.type == .null { fields[i].type = f.type; fields[i].unit = f.unit; continue }
-                    if g.type.isNumeric && f.type.isNumeric { fields[i].type = .double; continue }
-                    throw Diagnostic("union cannot put \(f.name) together: it is \(g.type.displayName) in \(label(from[i])) and \(f.type.displayName) in \(label(k))",
-                                     hint: "make them one kind first, as in: let \(f.name) = text(\(f.name))")
-                }
-            }
-            let first = input.schema
-            return .union(plans, schema: Schema(fields: fields, zone: first.zone, timeColumn: first.timeColumn))
+            return try UnionVerb.union(plans) { k in k == 0 ? "the rows before union" : tables[k - 1].syntax.replacingOccurrences(of: "table ", with: "") }
         }
+    }
+
+    /// Rows of plans one after another, columns matched by name; `label` names plan k in a message.
+    static func union(_ plans: [LogicalPlan], label: (Int) -> String) throws -> LogicalPlan {
+        let input = plans[0]
+        var fields = input.schema.fields
+        var from = fields.map { _ in 0 }
+        for (k, plan) in plans.enumerated().dropFirst() {
+            for f in plan.schema.fields {
+                guard let i = fields.firstIndex(where: { $0.name.lowercased() == f.name.lowercased() }) else {
+                    fields.append(f); from.append(k); continue
+                }
+                let g = fields[i]
+                if g.type == f.type || f.type == .null { continue }
+                if g.type == .null { fields[i].type = f.type; fields[i].unit = f.unit; continue }
+                if g.type.isNumeric && f.type.isNumeric { fields[i].type = .double; continue }
+                throw Diagnostic("union cannot put \(f.name) together: it is \(g.type.displayName) in \(label(from[i])) and \(f.type.displayName) in \(label(k))",
+                                 hint: "make them one kind first, as in: let \(f.name) = text(\(f.name))")
+            }
+        }
+        let first = input.schema
+        return .union(plans, schema: Schema(fields: fields, zone: first.zone, timeColumn: first.timeColumn))
     }
 }

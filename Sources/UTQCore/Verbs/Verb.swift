@@ -9,6 +9,7 @@ public struct VerbSpec: Sendable {
         case rows = "Choosing rows"
         case summary = "Counting and summarising"
         case columns = "Columns"
+        case transit = "Transit feeds"
         case output = "Output"
         case session = "Session"
     }
@@ -128,6 +129,8 @@ public enum Verbs {
         FillVerb.spec,
         PivotVerb.spec,
         UnpivotVerb.spec,
+        ServiceVerb.spec,
+        HeadwaysVerb.spec,
         ChartVerb.spec,
         SaveVerb.spec,
         ExplainVerb.spec,

@@ -1,0 +1,89 @@
+/// A loaded GTFS feed as the transit verbs read it: its tables, by the name it was loaded as
+/// (`load demo.zip as feed` gives feed.trips, feed.stop_times, …).
+struct FeedTables {
+    let name: String
+    let catalog: Catalog
+
+    func table(_ file: String) -> Table? { catalog["\(name).\(file)"] }
+    func has(_ file: String) -> Bool { table(file) != nil }
+    /// The name to write in a line: `feed.calendar`.
+    func ref(_ file: String) -> String { "\(name).\(file)" }
+
+    /// The feed loaded under this name, if there is one.
+    static func named(_ name: String, in catalog: Catalog) -> FeedTables? {
+        let feed = FeedTables(name: name, catalog: catalog)
+        return feed.has("trips") && feed.has("stop_times") ? feed : nil
+    }
+
+    /// The feed a table belongs to: `feed` for `feed.stop_times`.
+    static func owning(_ table: String, in catalog: Catalog) -> FeedTables? {
+        guard let dot = table.lastIndex(of: ".") else { return nil }
+        return named(String(table[..<dot]), in: catalog)
+    }
+
+    /// The feed a line's source names: `feed | …`, `feed.trips | …`, or the current table's.
+    static func of(_ source: PipelineSource, verb: String, _ context: BindContext) throws -> FeedTables {
+        let catalog = context.catalog
+        switch source {
+        case .table(let name, let span):
+            if let feed = named(name, in: catalog) ?? catalog.resolve(name).flatMap({ owning($0, in: catalog) }) { return feed }
+            throw Diagnostic("\(name) is no GTFS feed", at: span, hint: "load one with: load FILE.zip as \(name)")
+        case .current:
+            if let current = context.currentTable, let feed = owning(current, in: catalog) { return feed }
+            throw Diagnostic("\(verb) reads a GTFS feed, and \(context.currentTable.map { "the current table, \($0), is no part of one" } ?? "none is loaded")",
+                             hint: "load one with: load FILE.zip as feed, then: feed | \(verb) …")
+        default:
+            throw Diagnostic("\(verb) reads a GTFS feed: start the line with its name", hint: "as in: feed | \(verb) …")
+        }
+    }
+}
+
+/// A verb that reads a whole feed rather than the rows before it (`feed | service on …`).
+/// It comes first in a line; the binder hands it the feed its source names.
+protocol FeedSyntax: StageSyntax {
+    static var verb: String { get }
+    func bind(feed: FeedTables, _ binder: Binder) throws -> LogicalPlan
+}
+
+extension FeedSyntax {
+    func bind(_ input: LogicalPlan, _ binder: Binder) throws -> LogicalPlan {
+        throw Diagnostic("\(Self.verb) reads a whole GTFS feed, so it comes first in a line, after the feed's name",
+                         hint: "as in: feed | \(Self.verb) … | where …")
+    }
+}
+
+/// A day of service, as written after `on`: 2007-06-04 or 20070604.
+struct ServiceDay {
+    let days: Int64
+    let span: SourceSpan
+
+    var text: String {
+        let (y, m, d) = CivilTime.civilFromDays(days)
+        return "\(TimeText.four(y))-\(TimeText.two(m))-\(TimeText.two(d))"
+    }
+    static let weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+    /// The column of calendar.txt that says whether a service runs on this day's weekday.
+    var weekdayColumn: String { Self.weekdays[CivilTime.isoWeekday(days: days) - 1] }
+    var weekdayName: String { weekdayColumn.prefix(1).uppercased() + weekdayColumn.dropFirst() }
+
+    static func parse(_ p: inout Parser) throws -> ServiceDay {
+        let (word, span) = try p.path("a date, as 2007-06-04")
+        let digits = word.filter(\.isNumber)
+        let parts = word.split(separator: "-").map(String.init)
+        var ymd: (Int, Int, Int)? = nil
+        if parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }), parts[0].count == 4 {
+            ymd = (Int(parts[0])!, Int(parts[1])!, Int(parts[2])!)
+        } else if digits.count == 8, digits == word {
+            // GTFS writes dates as 20070604.
+            ymd = (Int(digits.prefix(4))!, Int(digits.dropFirst(4).prefix(2))!, Int(digits.suffix(2))!)
+        }
+        guard let (y, m, d) = ymd, (1...12).contains(m), (1...31).contains(d) else {
+            throw Diagnostic("\(word) is not a date", at: span, hint: "write it as 2007-06-04")
+        }
+        let days = CivilTime.daysFromCivil(year: y, month: m, day: d)
+        guard CivilTime.civilFromDays(days) == (y, m, d) else {
+            throw Diagnostic("\(word) is not a day of the calendar", at: span, hint: "write it as 2007-06-04")
+        }
+        return ServiceDay(days: days, span: span)
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+@testable import UTQCore
+
+/// The transit verbs against an independent reading of the same txt files
+/// (Tests/Support/gtfs_reference.py, standard-library Python): the trips of a day, and
+/// headways, on the demo feed, feeds of the transitfeed corpus (calendar_dates only, no
+/// departure times at some stops) and a feed with regular headways and times past 24:00.
+@Suite struct TransitTests {
+    static let feeds = ["Tests/Fixtures/gtfs-headways", "datasets/gtfs/demo-transit.zip",
+                        "Tests/Fixtures/gtfs-transitfeed/good_feed", "Tests/Fixtures/gtfs-transitfeed/only_calendar_dates",
+                        "Tests/Fixtures/gtfs-transitfeed/missing_departure_time", "Tests/Fixtures/gtfs-transitfeed/flatten_feed"]
+    // A weekday, a Saturday, a day with calendar_dates changes, and days around them.
+    static let days = ["2007-06-04", "2007-06-05", "2007-06-09", "2007-06-10", "2026-03-03", "2026-03-07", "2026-05-01", "2026-07-02"]
+
+    func reference(_ arguments: [String]) throws -> Any {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Repo.path("Tests/Support/gtfs_reference.py")] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return try JSONSerialization.jsonObject(with: data)
+    }
+
+    func session(_ feed: String) -> Session {
+        let s = makeSession()
+        s.run("load \(feed) as feed") { _, _ in }
+        return s
+    }
+
+    /// Whether a day is within the feed's calendar (outside it, service on is an error).
+    func inRange(_ s: Session, _ day: String) -> Bool {
+        s.failure("feed | service on \(day)")?.message.contains("outside") != true
+    }
+
+    @Test(arguments: feeds)
+    func serviceOnADay(_ feed: String) throws {
+        let s = session(feed)
+        var compared = 0
+        for day in Self.days where inRange(s, day) {
+            let mine = try s.table("feed | service on \(day) | select trip_id").strings("trip_id").sorted()
+            let theirs = try #require(try reference([Repo.path(feed), "service", day]) as? [String])
+            #expect(mine == theirs, "\(feed) on \(day)")
+            compared += 1
+        }
+        #expect(compared >= 2, "\(feed): too few days in its calendar to compare")
+    }
+
+    @Test(arguments: feeds)
+    func headwaysOnADay(_ feed: String) throws {
+        let s = session(feed)
+        for day in Self.days where inRange(s, day) {
+            for (window, by) in [(nil, ["route_id"]), (("07:00", "19:00"), ["route_id", "stop_id"]), (nil, [])] as [((String, String)?, [String])] {
+                let between = window.map { " between \"\($0.0)\" and \"\($0.1)\"" } ?? ""
+                let t = try s.table("feed | headways on \(day)\(between)" + (by.isEmpty ? "" : " by " + by.joined(separator: ", ")))
+                var args = [Repo.path(feed), "headways", day] + (window.map { [$0.0, $0.1] } ?? [])
+                if !by.isEmpty { args += ["--by", by.joined(separator: ",")] }
+                let theirs = try #require(try reference(args) as? [[String: Any]])
+                // utq gives one row for no keys even with no departures; the reference gives none.
+                if by.isEmpty && theirs.isEmpty { #expect(t.strings("departures") == ["0"]); continue }
+                #expect(t.rowCount == theirs.count, "\(feed) on \(day) by \(by)")
+                for (i, row) in theirs.enumerated() where i < t.rowCount {
+                    let key = row["key"] as? [String] ?? []
+                    #expect(by.map { t.strings($0)[i] } == key, "\(feed) on \(day)")
+                    #expect(t.strings("departures")[i] == "\(row["departures"] as? Int ?? -1)", "\(feed) on \(day) \(key)")
+                    for (column, name) in [("min_headway", "min"), ("median_headway", "median"), ("max_headway", "max")] {
+                        let seconds: Double?
+                        if case .duration(let micros) = t.values(column)[i] { seconds = Double(micros) / 1_000_000 } else { seconds = nil }
+                        #expect(seconds == (row[name] as? Double ?? (row[name] as? Int).map(Double.init)), "\(feed) on \(day) \(key) \(column)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func theDaysAreSaidAndExplained() throws {
+        let s = session("Tests/Fixtures/gtfs-headways")
+        // Trips past midnight belong to the day their service runs: the last leaves at 25:10 and
+        // 25:15 and reaches the other end at 25:22 and 25:27.
+        let late = try s.table("feed | service on 2026-03-03 | join feed.stop_times on trip_id | where departure_time > \"25:00\" | count")
+        #expect(late.strings("count") == ["4"])
+        let why = try s.table("feed | service on 2026-05-01 | count by why")
+        #expect(why.strings("why") == ["added on 2026-05-01 (calendar_dates)"])
+        #expect(try s.table("feed | service on 2026-03-04 | count by why").strings("why") == ["runs on Wednesdays (calendar)"])
+        // Outside the calendar: the range, not an empty table.
+        let outside = try #require(s.failure("feed | service on 2030-01-01"))
+        #expect(outside.message == "2030-01-01 is outside feed's calendar, which runs from 2026-01-05 to 2026-07-02")
+        #expect(s.failure("feed | service on 2026-02-30")?.message == "2026-02-30 is not a day of the calendar")
+        #expect(s.failure("feed | headways on 2026-03-03 between \"7\" and \"9\"")?.message == "\"7\" is not a time of day")
+        // The feed by its name alone is a set of tables; transit verbs come first.
+        #expect(s.failure("feed | count")?.message.hasPrefix("feed is a GTFS feed, a set of tables: feed.agency") == true)
+        #expect(s.failure("feed.trips | where route_id = \"R1\" | service on 2026-03-03")?.message.hasPrefix("service on reads a whole GTFS feed") == true)
+        // A line that starts with the verb reads the feed of the current table.
+        #expect(try s.table("service on 2026-03-07 | count").strings("count") == ["30"])
+        let market = makeSession()
+        #expect(market.run("load datasets/market.json").isEmpty)
+        #expect(market.failure("service on 2026-03-07")?.message.hasPrefix("service on reads a GTFS feed, and the current table, market, is no part of one") == true)
+        // explain shows the steps: the calendar, the additions, the removals.
+        let plan = PlanPrinter.text(try s.plan("feed | service on 2026-05-01"))
+        #expect(plan.contains("where (date = ") && plan.contains("exception_type = 2") && plan.contains("friday = 1"))
+    }
+}
