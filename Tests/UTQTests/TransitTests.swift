@@ -86,6 +86,14 @@ import Testing
         let why = try s.table("feed | service on 2026-05-01 | count by why")
         #expect(why.strings("why") == ["added on 2026-05-01 (calendar_dates)"])
         #expect(try s.table("feed | service on 2026-03-04 | count by why").strings("why") == ["runs on Wednesdays (calendar)"])
+        // A day without service says why, as the demo feed's 2007-06-04 (its weekday service is taken away).
+        let demo = session("datasets/gtfs/demo-transit.zip")
+        var notes: [String] = []
+        demo.run("feed | service on 2007-06-04") { _, o in for case .info(let n) in o.outputs { notes.append(n) } }
+        #expect(notes == ["no trips run on Monday 2007-06-04: calendar_dates takes FULLW away that day"])
+        notes = []
+        s.run("feed | headways on 2026-03-08 by route_id") { _, o in for case .info(let n) in o.outputs { notes.append(n) } }
+        #expect(notes == ["no trips run on Sunday 2026-03-08: no service of the calendar runs on Sundays then, and calendar_dates adds none"])
         // Outside the calendar: the range, not an empty table.
         let outside = try #require(s.failure("feed | service on 2030-01-01"))
         #expect(outside.message == "2030-01-01 is outside feed's calendar, which runs from 2026-01-05 to 2026-07-02")

@@ -79,6 +79,8 @@ public enum Relation: Sendable, Equatable {
 public struct Query: Sendable {
     public var plan: LogicalPlan
     public var sink: Sink
+    /// Said when the rows are none: why, as the verb that knows can tell (no service that day).
+    public var whyNoRows: [String] = []
 }
 
 /// Where the rows of a query go.

@@ -43,6 +43,8 @@ struct FeedTables {
 protocol FeedSyntax: StageSyntax {
     static var verb: String { get }
     func bind(feed: FeedTables, _ binder: Binder) throws -> LogicalPlan
+    /// Why the feed gives no rows, if it gives none (said only then).
+    func whyNoRows(_ feed: FeedTables) -> [String]
 }
 
 extension FeedSyntax {

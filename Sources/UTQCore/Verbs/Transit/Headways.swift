@@ -61,6 +61,8 @@ enum HeadwaysVerb {
             "on \(day.text)" + (window.map { " between \"\($0.0)\" and \"\($0.1)\"" } ?? "") + (keys.isEmpty ? "" : " by " + keys.joined(separator: ", "))
         }
 
+        func whyNoRows(_ feed: FeedTables) -> [String] { ServiceVerb.whyNoService(feed, day).map { [$0] } ?? [] }
+
         func bind(feed: FeedTables, _ binder: Binder) throws -> LogicalPlan {
             let text = PlanText(binder: binder, verb: Self.verb)
             let trips = try ServiceVerb.trips(feed, on: day, text)

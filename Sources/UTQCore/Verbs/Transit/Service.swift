@@ -30,6 +30,41 @@ enum ServiceVerb {
             let text = PlanText(binder: binder, verb: Self.verb)
             return try text.stages("sort route_id, trip_id", on: try ServiceVerb.trips(feed, on: day, text))
         }
+
+        func whyNoRows(_ feed: FeedTables) -> [String] { ServiceVerb.whyNoService(feed, day).map { [$0] } ?? [] }
+    }
+
+    /// Why no service runs on a day, when none does: the calendar's services take that day off,
+    /// or none runs on that weekday and calendar_dates adds none.
+    static func whyNoService(_ feed: FeedTables, _ day: ServiceDay) -> String? {
+        func rows(_ file: String) -> [[String: Value]] {
+            guard let t = feed.table(file) else { return [] }
+            return (0..<t.rowCount).map { i in Dictionary(t.columns.map { ($0.name, $0.value(at: i)) }, uniquingKeysWith: { a, _ in a }) }
+        }
+        func dayOf(_ v: Value?, _ zone: ZoneRules) -> Int64? {
+            if case .timestamp(let m)? = v { return CivilTime.floorDiv(zone.wallMicros(m), CivilTime.microsPerDay) }
+            return nil
+        }
+        guard let zone = (feed.table("calendar") ?? feed.table("calendar_dates"))?.zone else { return nil }
+        var byCalendar: [String] = []
+        for r in rows("calendar") {
+            guard let from = dayOf(r["start_date"], zone), let to = dayOf(r["end_date"], zone), (from...to).contains(day.days),
+                  case .int(1)? = r[day.weekdayColumn], let id = r["service_id"]?.plainText else { continue }
+            byCalendar.append(id)
+        }
+        var added: [String] = [], removed: [String] = []
+        for r in rows("calendar_dates") where dayOf(r["date"], zone) == day.days {
+            guard let id = r["service_id"]?.plainText else { continue }
+            if case .int(1)? = r["exception_type"] { added.append(id) }
+            if case .int(2)? = r["exception_type"] { removed.append(id) }
+        }
+        let running = Set(byCalendar + added).subtracting(removed)
+        guard running.isEmpty else { return nil }
+        let when = "\(day.weekdayName) \(day.text)"
+        if !byCalendar.isEmpty {
+            return "no trips run on \(when): calendar_dates takes \(byCalendar.sorted().joined(separator: ", ")) away that day"
+        }
+        return "no trips run on \(when): no service of the calendar runs on \(day.weekdayName)s then, and calendar_dates adds none"
     }
 
     /// The trips running on a day, with the columns of trips.txt and `why`.
