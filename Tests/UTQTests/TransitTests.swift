@@ -112,3 +112,44 @@ import Testing
         #expect(plan.contains("where (date = ") && plan.contains("exception_type = 2") && plan.contains("friday = 1"))
     }
 }
+
+/// What the checks of a feed find carries a stable code, as gtfs-validator names its notices.
+@Suite struct GTFSNoticeTests {
+    @Test func aHeaderWithSpacesWarnsWithItsCode() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("utq-spaced-\(getpid())")
+        try? FileManager.default.removeItem(at: dir)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fixture = Repo.path("Tests/Fixtures/gtfs-headways")
+        for name in try FileManager.default.contentsOfDirectory(atPath: fixture) where name.hasSuffix(".txt") {
+            try FileManager.default.copyItem(atPath: fixture + "/" + name, toPath: dir.appendingPathComponent(name).path)
+        }
+        try "agency_id, agency_name, agency_url, agency_timezone\nT,Town Transit,https://example.org,Europe/Oslo\n"
+            .write(to: dir.appendingPathComponent("agency.txt"), atomically: true, encoding: .utf8)
+        let s = makeSession()
+        var warnings: [String] = []
+        s.run("load \(dir.path) as feed") { _, o in for case .warning(let w) in o.outputs { warnings.append(w) } }
+        #expect(warnings.count == 3)
+        #expect(warnings.first?.hasSuffix("agency.txt:1: column name \" agency_name\" has spaces around it; read as agency_name [leading_or_trailing_whitespaces]") == true, "\(warnings)")
+        // The columns are there by their names.
+        #expect(try s.table("feed.agency | select agency_name").strings("agency_name") == ["Town Transit"])
+    }
+
+    /// Every kind of warning the checks file is under a notice: a new check without one fails here.
+    @Test func everyCheckHasACode() throws {
+        let dir = Repo.path("Sources/UTQCore/Ingest/GTFS")
+        let pattern = try NSRegularExpression(pattern: #"report\.add\((?:path: )?[A-Za-z.()]+, "([^"]+)""#)
+        var kinds = Set<String>()
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir) where name.hasSuffix(".swift") {
+            let text = try String(contentsOfFile: dir + "/" + name, encoding: .utf8)
+            for m in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                // An interpolated kind (`no \(column)`) stands for its words before the interpolation.
+                let kind = String(text[Range(m.range(at: 1), in: text)!]).replacingOccurrences(of: #"\\\(.*"#, with: "x", options: .regularExpression)
+                kinds.insert(kind)
+            }
+        }
+        #expect(kinds.count > 20)
+        for kind in kinds.sorted() { #expect(GTFSNotices.code(for: kind) != nil, "no notice code for the kind \"\(kind)\"") }
+        #expect(Set(GTFSNotices.all.map(\.code)).count == GTFSNotices.all.count)
+    }
+}

@@ -6,6 +6,9 @@ public struct CSVOptions: Sendable {
     public var delimiter: UInt8?
     /// Rows read to decide each column's type before the full read.
     public var sampleRows = 2000
+    /// Header names as written, spaces around them kept, for a caller that says what it does
+    /// with them (GTFS warns: a feed that writes ` agency_name` breaks other tools).
+    public var keepsHeaderSpaces = false
     /// A column's type decided by the caller instead of by inference (GTFS ids stay text).
     /// Such a type is a promise about the file: a cell that breaks it is left empty, with a
     /// warning naming its line, instead of widening the column.
@@ -116,7 +119,7 @@ public enum CSVLoader {
             line += scanner.linesSpanned
             pos = next
         }
-        let names = cleanHeader(header, warnings: &warnings)
+        let names = cleanHeader(header, keepingSpaces: options.keepsHeaderSpaces, warnings: &warnings)
         let width = names.count
         guard width <= CSVLoader.maxColumns else {
             throw LoadError(path: path, line: 1, "has \(NumberText.grouped(width)) columns; utq reads at most \(NumberText.grouped(CSVLoader.maxColumns))")
@@ -284,11 +287,12 @@ public enum CSVLoader {
     }
 
     /// Header names: trimmed, empty ones named `column_N`, repeated ones numbered.
-    static func cleanHeader(_ header: [String], warnings: inout WarningLog) -> [String] {
+    static func cleanHeader(_ header: [String], keepingSpaces: Bool = false, warnings: inout WarningLog) -> [String] {
         var seen: [String: Int] = [:]
         var out: [String] = []
         for (i, raw) in header.enumerated() {
             var name = raw.trimmingCharacters(in: .whitespaces)
+            if keepingSpaces && !name.isEmpty { name = raw }
             if name.isEmpty {
                 name = "column_\(i + 1)"
                 if i != header.count - 1 { warnings.add("header", line: 1, "column \(i + 1) has no name; called \(name)") }

@@ -84,12 +84,15 @@ public enum AtomicFile {
             temp = dir + "/.\(base).utq-\(getpid())-\(UInt32.random(in: .min ... .max))"
             if linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, temp, AT_SYMLINK_FOLLOW) != 0 { throw fail(Failure(errno: errno)) }
         }
-        if close(fd) != 0 { let e = errno; unlink(temp); throw Failure(errno: e) }
+        // Renamed at once after the link, and closed after: the named file lives for two
+        // system calls, so a kill -9 almost never finds it (what one leaves, the next save removes).
         guard rename(temp, target) == 0 else {
             let e = errno
             unlink(temp)
+            close(fd)
             throw Failure(errno: e)
         }
+        if close(fd) != 0 { throw Failure(errno: errno) }
         removeLeftovers(in: dir, of: base)
     }
 

@@ -119,8 +119,8 @@ import ZIPFoundation
             ,Two,http://b.example,Europe/Oslo
             """])
         let found = warnings(two)
-        #expect(found.contains { $0.hasSuffix("agency.txt:3: no agency_id; GTFS requires one for each agency when a feed has several") })
-        #expect(found.contains { $0.hasSuffix("routes.txt:1: there is no agency_id column; with several agencies GTFS requires it, to say whose each route is") })
+        #expect(found.contains { $0.hasSuffix("agency.txt:3: no agency_id; GTFS requires one for each agency when a feed has several [missing_required_field]") })
+        #expect(found.contains { $0.hasSuffix("routes.txt:1: there is no agency_id column; with several agencies GTFS requires it, to say whose each route is [missing_required_column]") })
     }
 
     @Test func datesAreDaysInTheAgencysZone() throws {

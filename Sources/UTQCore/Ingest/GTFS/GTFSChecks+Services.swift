@@ -30,7 +30,7 @@ extension GTFSChecks {
             references(routes, "agency_id", to: agencyIds.isEmpty ? nil : agencyIds, in: "agency.txt",
                        required: agencyCount > 1 ? "when a feed has several agencies" : nil)
         } else if agencyCount > 1 {
-            report.add(routes, "no agency_id", header: true,
+            report.add(routes, "missing column", header: true,
                        "there is no agency_id column; with several agencies GTFS requires it, to say whose each route is")
         }
         checkRouteNames(routes)

@@ -10,6 +10,7 @@ enum GTFSFileReader {
         var options = CSVOptions(delimiter: UInt8(ascii: ","))
         options.recordLines = true
         options.ignoresEmptyExtraCells = false
+        options.keepsHeaderSpaces = true
         options.progress = progress
         options.typeOverride = { raw in GTFSSchema.kind(of: canonicalName(raw, in: schema).name)?.cellType }
         let tableName = feedName + "." + String(name.dropLast(4))
@@ -34,8 +35,8 @@ enum GTFSFileReader {
         var note: String? = nil
         if trimmed != written, !trimmed.isEmpty {
             let stray = written.unicodeScalars.filter { !trimmed.unicodeScalars.contains($0) }
-                .map { String(format: "U+%04X", $0.value) }
-            note = "has stray characters (\(Set(stray).sorted().joined(separator: ", ")))"
+            note = stray.allSatisfy({ $0 == " " }) ? "has spaces around it"
+                : "has stray characters (\(Set(stray.map { String(format: "U+%04X", $0.value) }).sorted().joined(separator: ", ")))"
         }
         let known = schema?.knownColumns ?? []
         if !known.contains(trimmed), known.contains(trimmed.lowercased()) {

@@ -26,7 +26,9 @@ struct GTFSReport {
 
     mutating func add(path: String, _ kind: String, line: Int?, _ message: String) {
         touch(path)
-        checks[path, default: WarningLog(path: path)].add(kind, line: line, message)
+        // The notice's code ends the message, to look up (`help gtfs CODE`) and to compare with validators.
+        let coded = GTFSNotices.code(for: kind).map { "\(message) [\($0)]" } ?? message
+        checks[path, default: WarningLog(path: path)].add(kind, line: line, coded)
     }
 
     private mutating func touch(_ path: String) {
