@@ -151,5 +151,10 @@ import Testing
         #expect(kinds.count > 20)
         for kind in kinds.sorted() { #expect(GTFSNotices.code(for: kind) != nil, "no notice code for the kind \"\(kind)\"") }
         #expect(Set(GTFSNotices.all.map(\.code)).count == GTFSNotices.all.count)
+        // Each code has its help, and help gtfs lists them all.
+        for n in GTFSNotices.all {
+            #expect(try Help.text(for: "gtfs \(n.code)").contains(n.meaning))
+            #expect(try Help.text(for: "gtfs").contains("  \(n.code)\n"))
+        }
     }
 }

@@ -45,6 +45,10 @@ public enum Help {
         topics.append(Topic(names: ["commands", "session"], examples: []) { commands() })
         topics.append(Topic(names: ["charts", "kinds"], examples: []) { charts() })
         topics.append(Topic(names: ["tour"], examples: []) { Tour.help })
+        topics.append(Topic(names: ["gtfs"], examples: []) { gtfsNotices() })
+        for n in GTFSNotices.all {
+            topics.append(Topic(names: ["gtfs \(n.code)"], examples: []) { "\(n.code) (a GTFS notice)\n\n\(n.meaning)\n" })
+        }
         return topics
     }()
 
@@ -134,6 +138,12 @@ public enum Help {
         if !e.details.isEmpty { out += "\n" + e.details + "\n" }
         if !e.examples.isEmpty { out += "\nExamples\n" + e.examples.map { "  " + $0 }.joined(separator: "\n") + "\n" }
         return out
+    }
+
+    /// The codes GTFS warnings end with, and what each means for an analysis.
+    static func gtfsNotices() -> String {
+        "GTFS notices: a feed's warnings end with one, named as gtfs-validator names them.\n\n"
+            + GTFSNotices.all.map { "  \($0.code)\n      \($0.meaning)\n" }.joined()
     }
 
     static func chartKind(_ k: ChartKind) -> String {
