@@ -94,6 +94,13 @@ import Testing
         notes = []
         s.run("feed | headways on 2026-03-08 by route_id") { _, o in for case .info(let n) in o.outputs { notes.append(n) } }
         #expect(notes == ["no trips run on Sunday 2026-03-08: no service of the calendar runs on Sundays then, and calendar_dates adds none"])
+        // Trips that repeat by frequencies.txt are said to count once.
+        notes = []
+        demo.run("feed | headways on 2007-06-09 by route_id") { _, o in for case .info(let n) in o.outputs { notes.append(n) } }
+        #expect(notes == ["3 trips of feed repeat by frequencies.txt; each counts here as its timetable once, without its repeats (their headway_secs say how often they run)"])
+        notes = []
+        s.run("feed | headways on 2026-03-03 by route_id") { _, o in for case .info(let n) in o.outputs { notes.append(n) } }
+        #expect(notes.isEmpty)
         // Outside the calendar: the range, not an empty table.
         let outside = try #require(s.failure("feed | service on 2030-01-01"))
         #expect(outside.message == "2030-01-01 is outside feed's calendar, which runs from 2026-01-05 to 2026-07-02")

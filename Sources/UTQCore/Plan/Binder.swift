@@ -28,13 +28,14 @@ public struct Binder: Sendable {
     /// The whole pipeline: source, stages, sink.
     public func bind(_ p: Pipeline) throws -> Query {
         var plan: LogicalPlan
-        var whyNoRows: [String] = []
+        var whyNoRows: [String] = [], notes: [String] = []
         var stages = p.stages[...]
         // A transit verb first reads the whole feed the source names (`feed | service on …`).
         if let first = stages.first, let feedVerb = first.syntax as? any FeedSyntax {
             let feed = try first.locating { try FeedTables.of(p.source, verb: type(of: feedVerb).verb, context) }
             plan = try first.locating { try feedVerb.bind(feed: feed, self) }
             whyNoRows = feedVerb.whyNoRows(feed)
+            notes = feedVerb.notes(feed)
             stages = stages.dropFirst()
         } else {
             plan = try source(p.source)
@@ -42,11 +43,11 @@ public struct Binder: Sendable {
         for stage in stages {
             plan = try bind(stage, input: plan)
         }
-        guard let sinkStage = p.sink else { return Query(plan: plan, sink: .show, whyNoRows: whyNoRows) }
+        guard let sinkStage = p.sink else { return Query(plan: plan, sink: .show, whyNoRows: whyNoRows, notes: notes) }
         guard let syntax = sinkStage.syntax as? any SinkSyntax else {
             throw Diagnostic("\(sinkStage.verb) cannot end a pipeline", at: sinkStage.span)
         }
-        return Query(plan: plan, sink: try sinkStage.locating { try syntax.bind(plan, self) }, whyNoRows: whyNoRows)
+        return Query(plan: plan, sink: try sinkStage.locating { try syntax.bind(plan, self) }, whyNoRows: whyNoRows, notes: notes)
     }
 
     /// One stage on the plan before it.

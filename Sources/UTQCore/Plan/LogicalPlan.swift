@@ -81,6 +81,8 @@ public struct Query: Sendable {
     public var sink: Sink
     /// Said when the rows are none: why, as the verb that knows can tell (no service that day).
     public var whyNoRows: [String] = []
+    /// Said with the rows, whatever they are: what the answer leaves out.
+    public var notes: [String] = []
 }
 
 /// Where the rows of a query go.

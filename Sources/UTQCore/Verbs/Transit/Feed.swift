@@ -45,6 +45,12 @@ protocol FeedSyntax: StageSyntax {
     func bind(feed: FeedTables, _ binder: Binder) throws -> LogicalPlan
     /// Why the feed gives no rows, if it gives none (said only then).
     func whyNoRows(_ feed: FeedTables) -> [String]
+    /// What the answer leaves out, said with it.
+    func notes(_ feed: FeedTables) -> [String]
+}
+
+extension FeedSyntax {
+    func notes(_ feed: FeedTables) -> [String] { [] }
 }
 
 extension FeedSyntax {

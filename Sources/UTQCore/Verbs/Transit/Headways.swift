@@ -63,6 +63,14 @@ enum HeadwaysVerb {
 
         func whyNoRows(_ feed: FeedTables) -> [String] { ServiceVerb.whyNoService(feed, day).map { [$0] } ?? [] }
 
+        /// Trips that repeat by frequencies.txt are a timetable run again every headway_secs;
+        /// their repeats are not rows of stop_times, so the gaps between them are not counted.
+        func notes(_ feed: FeedTables) -> [String] {
+            guard let f = feed.table("frequencies"), f.rowCount > 0, let ids = f.column("trip_id") else { return [] }
+            let trips = Set((0..<f.rowCount).map { ids.value(at: $0).plainText })
+            return ["\(trips.count) trip\(trips.count == 1 ? "" : "s") of \(feed.name) repeat by frequencies.txt; each counts here as its timetable once, without its repeats (their headway_secs say how often they run)"]
+        }
+
         func bind(feed: FeedTables, _ binder: Binder) throws -> LogicalPlan {
             let text = PlanText(binder: binder, verb: Self.verb)
             let trips = try ServiceVerb.trips(feed, on: day, text)
