@@ -10,7 +10,7 @@ struct Batch {
 
     /// Runs one script; returns whether it ran without errors.
     func run(_ text: String, name: String) -> Bool {
-        let printer = Printer(session: session, showLocation: true)
+        let printer = Printer(session: session, showLocation: true, batch: true)
         var failed = false
         var bar = ProgressBar.watch(session)
         session.run(Batch.stripShebang(text), name: name, keepGoing: keepGoing) { command, outcome in

@@ -7,6 +7,8 @@ struct Printer {
     let session: Session
     /// Show FILE:LINE:COL before errors (scripts), or only the caret (the REPL).
     let showLocation: Bool
+    /// A script or `-c` run: tables kept with `let` are not printed, only their note.
+    var batch = false
 
     var infoToStdout: Bool { Terminal.stdoutIsTTY }
 
@@ -18,6 +20,7 @@ struct Printer {
     func print(_ output: Output) {
         var settings = session.settings
         let text: String
+        if batch, case .table(let r) = output, r.keptAs != nil { return }
         switch output {
         case .table, .text, .chart:
             var text = OutputText.text(output, settings: settings)

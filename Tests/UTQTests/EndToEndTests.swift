@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UTQCore
 
 /// The utq executable as a user runs it: exit codes, what goes to stdout and stderr.
 @Suite struct EndToEndTests {
@@ -51,5 +52,46 @@ import Testing
         let r = try runUTQ(["-c", "load no/such/file.csv"])
         #expect(r.status == 1)
         #expect(r.stderr.contains("<command line>:1:1: error: cannot load no/such/file.csv: no such file"))
+    }
+}
+
+/// Papercuts of batch output: what a script prints to a file is only its answers.
+@Suite struct BatchOutputTests {
+    @Test func aKeptTableIsNotPrintedInBatch() throws {
+        let answer = "load datasets/trips.csv; set output csv; trips | count by mode"
+        let withHelper = "load datasets/trips.csv; set output csv; let t = trips | count as total; trips | count by mode"
+        let plain = try runUTQ(["-c", answer]), helped = try runUTQ(["-c", withHelper])
+        #expect(helped.status == 0 && plain.status == 0)
+        #expect(helped.stdout == plain.stdout)
+        #expect(helped.stdout.hasPrefix("mode,count\n"))
+        // The note says it was kept, on stderr, in the singular for one row.
+        #expect(helped.stderr.contains("t: kept as a table (1 row)\n"))
+        // The kept table is there for what follows.
+        let used = try runUTQ(["-c", "load datasets/trips.csv; set output csv; let t = trips | count as total; t"])
+        #expect(used.stdout.hasPrefix("total\n"))
+    }
+
+    @Test func countsAgreeWithTheirNouns() {
+        #expect(NumberText.counted(1, "row") == "1 row")
+        #expect(NumberText.counted(2500, "row") == "2,500 rows")
+        #expect(NumberText.counted(0, "column") == "0 columns")
+        #expect(NumberText.counted(1, "entry", plural: "entries") == "1 entry")
+    }
+}
+
+@Suite struct AverageOfTrueAndFalseTests {
+    @Test func theAverageOfABooleanIsTheShareOfTrue() throws {
+        let s = makeSession()
+        #expect(s.run("load datasets/market.json").isEmpty)
+        let share = try s.table("let far = x > 300 | avg far by legend | sort legend")
+        let counts = try s.table("let far = x > 300 | count, sum far as n by legend | sort legend")
+        #expect(share.rowCount == counts.rowCount && share.rowCount > 2)
+        for i in 0..<share.rowCount {
+            guard case .double(let got) = share.values("avg_far")[i], case .int(let n) = counts.values("n")[i],
+                  case .int(let all) = counts.values("count")[i] else { Issue.record("row \(i)"); continue }
+            #expect(abs(got - Double(n) / Double(all)) < 1e-12)
+        }
+        // The median of true and false means nothing, and stays refused.
+        #expect(s.failure("let far = x > 300 | median far")?.message == "median needs numbers, durations or times, but far is boolean")
     }
 }

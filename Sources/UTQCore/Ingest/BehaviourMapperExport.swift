@@ -73,7 +73,7 @@ public enum BehaviourMapperExport {
                 else { valid[i] = false; bad += 1 }
             }
         }
-        if bad > 0 { warnings.append(LoadWarning(path: path, "\(bad) rows have no position I can read, like (688.0, 500.5)")) }
+        if bad > 0 { warnings.append(LoadWarning(path: path, bad == 1 ? "1 row has no position utq can read, like (688.0, 500.5)" : "\(NumberText.grouped(bad)) rows have no position utq can read, like (688.0, 500.5)")) }
         // 999 is the app's "no direction".
         var angle = find("angle") ?? Column.nulls("angle", count: n)
         if case .double(let a) = angle.storage {

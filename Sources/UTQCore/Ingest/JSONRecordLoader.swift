@@ -104,7 +104,7 @@ public enum JSONRecordLoader {
         var warnings = WarningLog(path: path)
         if nuls > 0 { warnings.add("encoding", line: nil, "\(nuls) NUL bytes were removed") }
         if duplicates > 0 {
-            warnings.add("duplicate keys", line: nil, "\(duplicates) objects repeat a member name; the first value is kept")
+            warnings.add("duplicate keys", line: nil, duplicates == 1 ? "1 object repeats a member name; the first value is kept" : "\(NumberText.grouped(duplicates)) objects repeat a member name; the first value is kept")
         }
         let builders = order.map { merged[$0]! }
         let columns = builders.map { $0.finish() }

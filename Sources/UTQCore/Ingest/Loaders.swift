@@ -152,7 +152,7 @@ public enum Loaders {
     /// `market: 516 entries, 8 legends · 2017-03-23 08:15 → 23:45 (Europe/Oslo)`.
     public static func summary(_ t: Table, extra: String? = nil) -> String {
         var s = "\(t.name): \(NumberText.grouped(t.rowCount)) \(t.rowCount == 1 ? singular(t.rowNoun) : t.rowNoun)"
-        if let extra { s += ", " + extra } else { s += ", \(t.columns.count) columns" }
+        if let extra { s += ", " + extra } else { s += ", " + NumberText.counted(t.columns.count, "column") }
         if let (lo, hi) = t.timeRange() {
             let unit = t.timeSpanUnit
             let a = TimeText.display(lo, zone: t.zone, unit: unit)

@@ -97,6 +97,8 @@ struct AggregateBinder {
             throw refuse("numbers or durations")
         case .avg, .median, .percentile:
             if t.isNumeric { return .double }
+            // The mean of true and false is the share of true: what `avg is_late` is asked for.
+            if t == .bool && f == .avg { return .double }
             if t == .duration || t == .timestamp { return t }
             throw refuse("numbers, durations or times")
         case .circmean:

@@ -4,7 +4,7 @@ extension Interpreter {
         let bytes = TableWriter.bytes(table, format: request.format, csvSafe: session.settings.csvSafe)
         try session.files.write(bytes, to: request.path, replace: request.replace || session.settings.replaceFiles, span: request.span,
                                 replaceHint: "write save! \(request.path) to replace it (or run utq with --force)")
-        outcome.outputs.append(.info("saved \(NumberText.grouped(table.rowCount)) rows to \(request.path)"))
+        outcome.outputs.append(.info("saved \(NumberText.counted(table.rowCount, "row")) to \(request.path)"))
         // NaN and ∞ come from data or arithmetic (0/0 is null, but 1e308 * 10 is ∞).
         let lossy = request.format == .json || request.format == .ndjson
         for (column, count) in TableWriter.nonFinite(table) {

@@ -103,7 +103,7 @@ struct Interpreter {
         let n = workspace.keep(table)
         table.name = name
         workspace.put([table], makeCurrent: false)
-        outcome.outputs.append(.table(TableResult(number: n, table: table, elapsed: 0)))
-        outcome.outputs.append(.info("\(name): kept as a table (\(NumberText.grouped(table.rowCount)) rows)"))
+        outcome.outputs.append(.table(TableResult(number: n, table: table, elapsed: 0, keptAs: name)))
+        outcome.outputs.append(.info("\(name): kept as a table (\(NumberText.counted(table.rowCount, "row")))"))
     }
 }

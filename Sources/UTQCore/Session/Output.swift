@@ -18,6 +18,9 @@ public struct TableResult: Sendable {
     public var table: Table
     /// Seconds the command took.
     public var elapsed: Double
+    /// The name the rows were kept under (`let t = …`): a helper table, which a batch run
+    /// does not print (its note says it was kept), so `> out.csv` holds only the answers.
+    public var keptAs: String? = nil
 }
 
 /// The outcome of one command.

@@ -38,6 +38,11 @@ public enum Value: Sendable, Hashable {
 
 /// Number formatting shared by every writer: shortest text that reads back to the same value.
 public enum NumberText {
+    /// A count and its noun, singular for one: "1 row", "2,500 rows".
+    public static func counted(_ n: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(grouped(n)) \(n == 1 ? noun : plural ?? noun + "s")"
+    }
+
     /// Full precision, no thousands separators, no exponent for ordinary magnitudes.
     public static func double(_ v: Double) -> String {
         if v.isNaN { return "NaN" }
