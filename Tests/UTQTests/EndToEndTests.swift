@@ -95,3 +95,21 @@ import UTQCore
         #expect(s.failure("let far = x > 300 | median far")?.message == "median needs numbers, durations or times, but far is boolean")
     }
 }
+
+@Suite struct DayNameTests {
+    @Test func aWeekdayMayBeWrittenInFull() throws {
+        let s = makeSession()
+        s.run("load datasets/trips.csv") { _, o in #expect(o.error == nil) }
+        let short = try s.table("where weekday = \"Sat\" | count").strings("count")
+        #expect(short != ["0"])
+        for written in ["Saturday", "saturday", "SATURDAY", "Satur", "sa"] {
+            #expect(try s.table("where weekday = \"\(written)\" | count").strings("count") == short, "\(written)")
+        }
+        #expect(try s.table("where weekday in (\"Saturday\", \"Sunday\") | count").strings("count")
+                == (try s.table("where weekday in (\"Sat\", \"Sun\") | count").strings("count")))
+        #expect(try s.table("where weekday != \"Saturday\" | count").strings("count")
+                == (try s.table("where weekday != \"Sat\" | count").strings("count")))
+        // A text that is no day's name is compared as it is.
+        #expect(try s.table("where weekday = \"Caturday\" | count").strings("count") == ["0"])
+    }
+}

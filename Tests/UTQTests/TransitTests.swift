@@ -101,6 +101,8 @@ import Testing
         notes = []
         s.run("feed | headways on 2026-03-03 by route_id") { _, o in for case .info(let n) in o.outputs { notes.append(n) } }
         #expect(notes.isEmpty)
+        // The calendar's time span runs from the first start_date to the last end_date.
+        #expect(try s.table("tables | where table = \"feed.calendar\"").strings("time span") == ["2026-01-05 → 2026-06-30"])
         // Outside the calendar: the range, not an empty table.
         let outside = try #require(s.failure("feed | service on 2030-01-01"))
         #expect(outside.message == "2030-01-01 is outside feed's calendar, which runs from 2026-01-05 to 2026-07-02")

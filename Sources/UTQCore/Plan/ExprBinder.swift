@@ -35,7 +35,7 @@ struct ExprBinder {
             var values: [Value] = []
             for item in items {
                 let bi = try bind(item, beside: b)
-                guard case .literal(let v, _) = try coerce(bi, to: b.type, other: inner, item.span) else {
+                guard case .literal(let v, _) = Self.dayName(try coerce(bi, to: b.type, other: inner, item.span), beside: b) else {
                     throw Diagnostic("the list after in must hold values, not columns", at: item.span)
                 }
                 values.append(v)
@@ -98,6 +98,16 @@ struct ExprBinder {
 
     // MARK: operators
 
+    /// `weekday = "Saturday"`: weekdays are written Mon … Sun, and a day's full name (or its
+    /// first letters, in any case) means the same day, rather than matching nothing.
+    static func dayName(_ e: BoundExpr, beside other: BoundExpr) -> BoundExpr {
+        guard case .bucket(.weekday, _, _) = other, case .literal(.string(let s), let type) = e else { return e }
+        let said = s.trimmingCharacters(in: .whitespaces).lowercased()
+        let full = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+        guard said.count >= 2, let day = full.firstIndex(where: { $0.hasPrefix(said) }) else { return e }
+        return .literal(.string(CivilTime.weekdayNames[day]), type)
+    }
+
     func binary(_ op: BinaryOp, _ l: Expr, _ r: Expr, _ span: SourceSpan) throws -> BoundExpr {
         var a = try bind(l)
         var b = op.isArithmetic || op == .and || op == .or ? try bind(r) : try bind(r, beside: a)
@@ -124,7 +134,7 @@ struct ExprBinder {
             b = try coerce(b, to: a.type, unit: a.unit, other: l, r.span)
             a = try coerce(a, to: b.type, unit: b.unit, other: r, l.span)
             try checkComparable(a, b, l, r, span)
-            return .binary(op, a, b, .bool)
+            return .binary(op, Self.dayName(a, beside: b), Self.dayName(b, beside: a), .bool)
         case .add, .subtract, .multiply, .divide, .modulo:
             return try arithmetic(op, a, b, l, r, span)
         }

@@ -7,6 +7,9 @@ public struct Table: Sendable {
     public var zone: ZoneRules
     /// The column `hour`, `day`, `every 15m` … use; by default the first timestamp column.
     public var timeColumn: String?
+    /// Where each row's span ends, when its rows are spans (calendar.txt's end_date): the
+    /// table's time span runs to the latest of these rather than the latest start.
+    public var timeEndColumn: String?
     /// What one row is called in summaries ("entries", "rides", "rows").
     public var rowNoun: String
     /// The key columns when the table holds a summary's rows (`let busy = count by hour`),
@@ -57,6 +60,9 @@ public struct Table: Sendable {
         var lo = Int64.max, hi = Int64.min
         for (i, v) in values.enumerated() where c.isValid(i) {
             lo = min(lo, v); hi = max(hi, v)
+        }
+        if let end = timeEndColumn.flatMap(column), case .timestamp(let ends) = end.storage {
+            for (i, v) in ends.enumerated() where end.isValid(i) { hi = max(hi, v) }
         }
         return lo <= hi ? (lo, hi) : nil
     }

@@ -20,6 +20,9 @@ enum GTFSFileReader {
                                  rowLines: loaded.rowLines, readWarnings: loaded.warnings)
         file.table.zone = zone
         file.table.rowNoun = schema?.rowNoun ?? "rows"
+        // A service runs from start_date to end_date; the table's span is the whole of it.
+        let ends = ["calendar.txt": "end_date", "feed_info.txt": "feed_end_date"]
+        if let end = ends[name] { file.table.timeEndColumn = end }
         report.read(file)
         fixColumnNames(&file, schema: schema, report: &report)
         if let schema, schema.columnsChecked { checkHeader(file, schema: schema, report: &report) }
