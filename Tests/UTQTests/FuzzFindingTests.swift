@@ -21,6 +21,17 @@ import Testing
                 try CSVLoader.load(path: path, name: "t", zone: .utc, options: split).table)
     }
 
+    /// fuzz json_records: a duration in words too long for 64 bits of microseconds
+    /// (`1 hour 4444…5 m`) trapped converting it; it is no duration, so the column stays text.
+    @Test func aDurationInWordsPastSixtyFourBitsIsText() throws {
+        let huge = "1 hour " + String(repeating: "4", count: 40) + "5 m"
+        #expect(huge.utf8CString.withUnsafeBytes { DurationParser.words(UnsafeRawBufferPointer(rebasing: $0.dropLast())) } == nil)
+        let path = try temporaryFile("huge-duration.json", "[{\"d\": \"\(huge)\"}, {\"d\": \"45 min\"}]")
+        let t = try Loaders.load(LoadRequest(path: path, zone: .utc)).tables[0]
+        #expect(t.column("d")?.type == .string)
+        #expect(DurationParser.parse("1 hour 5 mins")?.micros == 3_900_000_000)
+    }
+
     /// fuzz csv_wide (a timeout under the sanitizer): a header of 65,535 names over one short row.
     /// Trimming each name went through NSString; the names are trimmed by hand now, as
     /// Foundation would trim them.

@@ -94,7 +94,8 @@ public enum DurationParser {
             if word == "m" && pairs == 1 && i >= n { return nil }
         }
         guard pairs > 0 else { return nil }
-        return Int64((total * 1_000_000).rounded())
+        // A span past what microseconds in 64 bits hold (about 292,000 years) is no duration.
+        return Int64(exactly: (total * 1_000_000).rounded())
     }
 
     static let unitSeconds: [String: Double] = [
