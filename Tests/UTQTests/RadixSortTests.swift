@@ -5,25 +5,15 @@ import Testing
 /// The radix sort and the heap for `sort … | top N` against a plain stable sort with the
 /// row comparators: random columns with nulls, NaN, -0, ties, text and both directions.
 @Suite struct RadixAndTopSortTests {
-    struct Rng: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
-    func validity(_ n: Int, _ rng: inout Rng) -> Bitmap? {
+    func validity(_ n: Int, _ rng: inout SeededRandom) -> Bitmap? {
         if Bool.random(using: &rng) { return nil }
         var b = Bitmap()
         for _ in 0..<n { b.append(Int.random(in: 0..<5, using: &rng) != 0) }
         return b
     }
 
-    func column(_ kind: Int, _ n: Int, _ rng: inout Rng) -> Column {
+    func column(_ kind: Int, _ n: Int, _ rng: inout SeededRandom) -> Column {
         let v = validity(n, &rng)
         switch kind {
         case 0:
@@ -57,7 +47,7 @@ import Testing
     }
 
     @Test func radixAndHeapOrdersMatchAPlainStableSort() throws {
-        var rng = Rng(state: 2026)
+        var rng = SeededRandom(seed: 2026)
         for round in 0..<300 {
             let n = [2, 3, 17, 200, 1500][round % 5]
             let keyCount = Int.random(in: 1...3, using: &rng)
