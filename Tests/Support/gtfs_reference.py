@@ -5,9 +5,15 @@ but the standard library.
 
     gtfs_reference.py FEED_DIR service DATE
     gtfs_reference.py FEED_DIR headways DATE [FROM TO] [--by KEY,KEY]
+    gtfs_reference.py FEED_DIR span DATE [--by KEY,KEY]
+    gtfs_reference.py FEED_DIR peak DATE
+    gtfs_reference.py FEED_DIR routestats DATE [--by KEY,KEY]
 
 Prints JSON: service gives the sorted trip_ids; headways gives one row per key combination
-(sorted), with departures and the min / median / max gap in seconds (null when no gap).
+(sorted), with departures and the min / median / max gap in seconds (null when no gap); span
+gives trips, first and last departure, last arrival (seconds) per key; peak gives the most
+vehicles at once (blocks when every trip has one, else trips) and the first period at the peak;
+routestats gives trips, hours and kilometres per key (shape lengths, else stop to stop).
 """
 import csv, datetime, io, json, math, os, sys, zipfile
 
@@ -94,6 +100,99 @@ def headways(feed, day, window, keys):
     return out
 
 
+def trip_times(feed, day):
+    """Each trip of the day that has times: (trip row, first departure, last arrival) in seconds."""
+    trips = trips_on(feed, day)
+    first, last = {}, {}
+    for st in read(feed, "stop_times.txt"):
+        if st["trip_id"] not in trips:
+            continue
+        leaves = st.get("departure_time") or st.get("arrival_time")
+        arrives = st.get("arrival_time") or st.get("departure_time")
+        if not leaves:
+            continue
+        t = st["trip_id"]
+        first[t] = min(first.get(t, 10**9), seconds(leaves))
+        last[t] = max(last.get(t, -1), seconds(arrives))
+    return [(trips[t], first[t], last[t]) for t in first]
+
+
+def grouped(rows, keys):
+    groups = {}
+    for row in rows:
+        groups.setdefault(tuple(row[0].get(k, "") for k in keys), []).append(row)
+    return groups
+
+
+def span(feed, day, keys):
+    out = []
+    for key, rows in sorted(grouped(trip_times(feed, day), keys).items()):
+        out.append({"key": list(key), "trips": len(rows), "first_departure": min(r[1] for r in rows),
+                    "last_departure": max(r[1] for r in rows), "last_arrival": max(r[2] for r in rows)})
+    return out
+
+
+def peak(feed, day):
+    times = trip_times(feed, day)
+    if not times:
+        return None
+    if all(t.get("block_id") for t in read(feed, "trips.txt")):
+        blocks = {}
+        for trip, a, b in times:
+            lo, hi = blocks.get(trip["block_id"], (a, b))
+            blocks[trip["block_id"]] = (min(lo, a), max(hi, b))
+        busy = list(blocks.values())
+    else:
+        busy = [(a, b) for _, a, b in times]
+    events = sorted([(a, 1) for a, _ in busy] + [(b, -1) for _, b in busy])
+    running, counts = 0, []
+    for i, (t, change) in enumerate(events):
+        running += change
+        if i + 1 == len(events) or events[i + 1][0] > t:
+            counts.append((t, running))
+    top = max(c for _, c in counts)
+    periods, start = [], None
+    for i, (t, c) in enumerate(counts):
+        if c == top and start is None:
+            start = t
+        elif c != top and start is not None:
+            periods.append((start, t))
+            start = None
+    return {"vehicles": top, "from": periods[0][0], "until": periods[0][1], "times_at_peak": len(periods)}
+
+
+def path_metres(points):
+    total = 0.0
+    for (la1, lo1), (la2, lo2) in zip(points, points[1:]):
+        p1, p2 = math.radians(la1), math.radians(la2)
+        dp, dl = p2 - p1, math.radians(lo2 - lo1)
+        h = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+        total += 2 * 6371000 * math.asin(math.sqrt(h))
+    return total
+
+
+def route_stats(feed, day, keys):
+    stops = {s["stop_id"]: (float(s["stop_lat"]), float(s["stop_lon"])) for s in read(feed, "stops.txt")}
+    along = {}
+    for st in read(feed, "stop_times.txt"):
+        if st["stop_id"] in stops:
+            along.setdefault(st["trip_id"], []).append((int(st["stop_sequence"]), stops[st["stop_id"]]))
+    stop_metres = {t: path_metres([p for _, p in sorted(v)]) for t, v in along.items()}
+    shape_metres = {}
+    if read(feed, "shapes.txt"):
+        pts = {}
+        for sp in read(feed, "shapes.txt"):
+            pts.setdefault(sp["shape_id"], []).append((int(sp["shape_pt_sequence"]), (float(sp["shape_pt_lat"]), float(sp["shape_pt_lon"]))))
+        shape_metres = {k: path_metres([p for _, p in sorted(v)]) for k, v in pts.items()}
+    out = []
+    for key, rows in sorted(grouped(trip_times(feed, day), keys).items()):
+        metres = sum(shape_metres.get(r[0].get("shape_id", ""), stop_metres.get(r[0]["trip_id"], 0.0)) for r in rows)
+        hours = sum(r[2] - r[1] for r in rows) / 3600
+        out.append({"key": list(key), "trips": len(rows), "first_departure": min(r[1] for r in rows),
+                    "last_arrival": max(r[2] for r in rows), "service_hours": hours, "distance_km": metres / 1000})
+    return out
+
+
 def main():
     feed, what, date = sys.argv[1], sys.argv[2], sys.argv[3].replace("-", "")
     rest = sys.argv[4:]
@@ -105,6 +204,12 @@ def main():
     day = day_of(date)
     if what == "service":
         print(json.dumps(sorted(trips_on(feed, day))))
+    elif what == "span":
+        print(json.dumps(span(feed, day, keys)))
+    elif what == "peak":
+        print(json.dumps(peak(feed, day)))
+    elif what == "routestats":
+        print(json.dumps(route_stats(feed, day, keys or ["route_id"])))
     else:
         print(json.dumps(headways(feed, day, rest[:2] if rest else None, keys)))
 

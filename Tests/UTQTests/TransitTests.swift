@@ -13,29 +13,11 @@ import Testing
     // A weekday, a Saturday, a day with calendar_dates changes, and days around them.
     static let days = ["2007-06-04", "2007-06-05", "2007-06-09", "2007-06-10", "2026-03-03", "2026-03-07", "2026-05-01", "2026-07-02"]
 
-    func reference(_ arguments: [String]) throws -> Any {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Repo.path("Tests/Support/gtfs_reference.py")] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return try JSONSerialization.jsonObject(with: data)
-    }
-
-    func session(_ feed: String) -> Session {
-        let s = makeSession()
-        s.run("load \(feed) as feed") { _, _ in }
-        return s
-    }
+    func reference(_ arguments: [String]) throws -> Any { try TransitReference.run(arguments) }
+    func session(_ feed: String) -> Session { TransitReference.session(feed) }
 
     /// Whether a day is within the feed's calendar (outside it, service on is an error).
-    func inRange(_ s: Session, _ day: String) -> Bool {
-        s.failure("feed | service on \(day)")?.message.contains("outside") != true
-    }
+    func inRange(_ s: Session, _ day: String) -> Bool { TransitReference.inRange(s, day) }
 
     @Test(arguments: feeds)
     func serviceOnADay(_ feed: String) throws {
@@ -119,6 +101,39 @@ import Testing
         // explain shows the steps: the calendar, the additions, the removals.
         let plan = PlanPrinter.text(try s.plan("feed | service on 2026-05-01"))
         #expect(plan.contains("where (date = ") && plan.contains("exception_type = 2") && plan.contains("friday = 1"))
+    }
+}
+
+/// Tests/Support/gtfs_reference.py, run on a feed, and a session with the feed loaded.
+enum TransitReference {
+    static func run(_ arguments: [String]) throws -> Any {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Repo.path("Tests/Support/gtfs_reference.py")] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
+    }
+
+    static func session(_ feed: String) -> Session {
+        let s = makeSession()
+        s.run("load \(feed) as feed") { _, _ in }
+        return s
+    }
+
+    /// Whether a day is within the feed's calendar (outside it, service on is an error).
+    static func inRange(_ s: Session, _ day: String) -> Bool {
+        s.failure("feed | service on \(day)")?.message.contains("outside") != true
+    }
+
+    /// A duration or a clock time of the service day, in seconds.
+    static func seconds(_ v: Value) -> Double? {
+        if case .duration(let micros) = v { return Double(micros) / 1_000_000 }
+        return nil
     }
 }
 

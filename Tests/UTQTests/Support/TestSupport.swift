@@ -50,6 +50,24 @@ extension Session {
         return last
     }
 
+    /// Runs text and returns the last table, handing each note (an info line) to `info`.
+    func table(_ text: String, info: (String) -> Void) throws -> Table {
+        var notes: [String] = []
+        var last: Table? = nil
+        var failure: Diagnostic? = nil
+        run(text, name: "<test>") { _, outcome in
+            if let e = outcome.error { failure = e }
+            for output in outcome.outputs {
+                if case .table(let r) = output { last = r.table }
+                if case .info(let n) = output { notes.append(n) }
+            }
+        }
+        notes.forEach(info)
+        if let failure { throw TestError(description: DiagnosticRenderer.render(failure, showLocation: true)) }
+        guard let last else { throw TestError(description: "no table from: \(text)") }
+        return last
+    }
+
     /// The plan the binder makes of a query, nothing run.
     func plan(_ text: String) throws -> LogicalPlan {
         for block in LiterateScript.blocks(in: SourceText(name: "<test>", text: text)) {

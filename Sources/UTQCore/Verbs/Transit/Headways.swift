@@ -3,7 +3,7 @@
 enum HeadwaysVerb {
     static let spec = VerbSpec(
         name: "headways", category: .transit,
-        usage: "FEED | headways on DATE [between \"HH:MM\" and \"HH:MM\"] [by KEY, …]",
+        usage: "FEED | headways [on DATE] [between \"HH:MM\" and \"HH:MM\"] [by KEY, …]",
         summary: "Departures and the min / median / max gap between consecutive departures at each stop, on a day, summed up by keys.",
         details: """
         The trips of the day are those of `service on DATE`. At each stop, in each direction (and \
@@ -17,10 +17,7 @@ enum HeadwaysVerb {
                    "load datasets/gtfs/demo-transit.zip as feed; feed | headways on 2007-06-05 between \"07:00\" and \"19:00\" by route_id, stop_id"],
         completes: .column, keywords: ["on", "between", "and", "by"],
         parse: { p, _ in
-            guard p.eatKeyword("on") else {
-                throw Diagnostic("expected on and a date after headways, as in: headways on 2007-06-04 by route_id", at: p.current.span)
-            }
-            let day = try ServiceDay.parse(&p)
+            let day = try ServiceDay.parseOptional(&p)
             var window: (String, String)? = nil
             if p.eatKeyword("between") {
                 let from = try clock(&p)
@@ -53,27 +50,23 @@ enum HeadwaysVerb {
 
     struct Syntax: FeedSyntax {
         static let verb = "headways on"
-        var day: ServiceDay
+        var day: ServiceDay?
         var window: (String, String)?
         var keys: [String]
 
         var syntax: String {
-            "on \(day.text)" + (window.map { " between \"\($0.0)\" and \"\($0.1)\"" } ?? "") + (keys.isEmpty ? "" : " by " + keys.joined(separator: ", "))
+            (day.map { "on \($0.text)" } ?? "") + (window.map { " between \"\($0.0)\" and \"\($0.1)\"" } ?? "") + (keys.isEmpty ? "" : " by " + keys.joined(separator: ", "))
         }
 
-        func whyNoRows(_ feed: FeedTables) -> [String] { ServiceVerb.whyNoService(feed, day).map { [$0] } ?? [] }
+        func whyNoRows(_ feed: FeedTables) -> [String] { ServiceVerb.whyNoService(feed, day) }
 
-        /// Trips that repeat by frequencies.txt are a timetable run again every headway_secs;
-        /// their repeats are not rows of stop_times, so the gaps between them are not counted.
         func notes(_ feed: FeedTables) -> [String] {
-            guard let f = feed.table("frequencies"), f.rowCount > 0, let ids = f.column("trip_id") else { return [] }
-            let trips = Set((0..<f.rowCount).map { ids.value(at: $0).plainText })
-            return ["\(trips.count) trip\(trips.count == 1 ? "" : "s") of \(feed.name) repeat by frequencies.txt; each counts here as its timetable once, without its repeats (their headway_secs say how often they run)"]
+            ServiceDay.choiceNote(day, feed) + TripTimes.repeats(feed)
         }
 
         func bind(feed: FeedTables, _ binder: Binder) throws -> LogicalPlan {
             let text = PlanText(binder: binder, verb: Self.verb)
-            let trips = try ServiceVerb.trips(feed, on: day, text)
+            let trips = try ServiceVerb.trips(feed, on: try ServiceDay.resolve(day, feed, verb: Self.verb), text)
             let during = window.map { " and departure_time >= \"\($0.0)\" and departure_time <= \"\($0.1)\"" } ?? ""
             let departures = try text.pipeline(
                 "\(feed.ref("stop_times")) | where departure_time is not null\(during) | select trip_id, stop_id, departure_time")

@@ -2,40 +2,47 @@
 enum ServiceVerb {
     static let spec = VerbSpec(
         name: "service", category: .transit,
-        usage: "FEED | service on DATE",
+        usage: "FEED | service [on DATE]",
         summary: "The trips a GTFS feed runs on a day: calendar days and dates, plus calendar_dates additions, minus removals.",
         details: """
         A trip runs when its service_id runs: calendar.txt says on which weekdays between \
         start_date and end_date, and calendar_dates.txt adds a service on a date (exception_type 1) \
         or takes it away (2). Feeds with only calendar_dates.txt work the same. Each trip comes \
-        with its route, its service_id and why it runs that day. explain shows the steps.
+        with its route, its service_id and why it runs that day. Without a date, the feed's busiest \
+        day is taken (the one with the most trips), and said. explain shows the steps.
         """,
         examples: ["load datasets/gtfs/demo-transit.zip as feed; feed | service on 2007-06-05 | count by route_id",
                    "load datasets/gtfs/demo-transit.zip as feed; feed | service on 2007-06-09 | count by why"],
         completes: .keyword(["on"]), keywords: ["on"],
         parse: { p, _ in
-            guard p.eatKeyword("on") else {
-                throw Diagnostic("expected on and a date after service, as in: service on 2007-06-04", at: p.current.span)
-            }
-            return Syntax(day: try ServiceDay.parse(&p))
+            Syntax(day: try ServiceDay.parseOptional(&p))
         })
 
     struct Syntax: FeedSyntax {
         static let verb = "service on"
-        var day: ServiceDay
+        var day: ServiceDay?
 
-        var syntax: String { "on \(day.text)" }
+        var syntax: String { day.map { "on \($0.text)" } ?? "" }
 
         func bind(feed: FeedTables, _ binder: Binder) throws -> LogicalPlan {
             let text = PlanText(binder: binder, verb: Self.verb)
+            let day = try ServiceDay.resolve(day, feed, verb: Self.verb)
             return try text.stages("sort route_id, trip_id", on: try ServiceVerb.trips(feed, on: day, text))
         }
 
-        func whyNoRows(_ feed: FeedTables) -> [String] { ServiceVerb.whyNoService(feed, day).map { [$0] } ?? [] }
+        func whyNoRows(_ feed: FeedTables) -> [String] { ServiceVerb.whyNoService(feed, day) }
+        func notes(_ feed: FeedTables) -> [String] { ServiceDay.choiceNote(day, feed) }
     }
 
     /// Why no service runs on a day, when none does: the calendar's services take that day off,
     /// or none runs on that weekday and calendar_dates adds none.
+    static func whyNoService(_ feed: FeedTables, _ day: ServiceDay?) -> [String] {
+        guard let day = try? ServiceDay.resolve(day, feed, verb: verb) else { return [] }
+        return whyNoService(feed, day).map { [$0] } ?? []
+    }
+
+    static let verb = "service on"
+
     static func whyNoService(_ feed: FeedTables, _ day: ServiceDay) -> String? {
         func rows(_ file: String) -> [[String: Value]] {
             guard let t = feed.table(file) else { return [] }
