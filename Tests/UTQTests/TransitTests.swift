@@ -159,6 +159,29 @@ enum TransitReference {
         #expect(try s.table("feed.agency | select agency_name").strings("agency_name") == ["Town Transit"])
     }
 
+    /// The load summary ends with how many warnings each code has, those the list leaves out
+    /// ("7 more missing cells warnings") included.
+    @Test func theSummaryCountsEachCode() throws {
+        let dir = Repo.path("Tests/Fixtures/gtfs-transitfeed/duplicate_stop")
+        // Lines whose number of cells differs from the header's (these files quote nothing).
+        var short = 0
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir) where name.hasSuffix(".txt") {
+            let lines = try String(contentsOfFile: dir + "/" + name, encoding: .utf8).split(whereSeparator: \.isNewline)
+            let cells = { (line: Substring) in line.split(separator: ",", omittingEmptySubsequences: false).count }
+            short += lines.dropFirst().filter { !$0.isEmpty && cells($0) != cells(lines[0]) }.count
+        }
+        #expect(short > 20)
+        let s = makeSession()
+        var info: [String] = []
+        s.run("load \(dir) as feed") { _, o in for case .info(let n) in o.outputs { info.append(n) } }
+        let counts = try #require(info.last?.split(separator: "\n").last.map(String.init))
+        #expect(counts == "notices: invalid_row_length \(short) · stops_too_close 1 (help gtfs CODE says what each means)")
+        // A feed without warnings says nothing of notices.
+        info = []
+        s.run("load Tests/Fixtures/gtfs-headways as clean") { _, o in for case .info(let n) in o.outputs { info.append(n) } }
+        #expect(!(info.last ?? "").contains("notices"))
+    }
+
     /// Every kind of warning the checks file is under a notice: a new check without one fails here.
     @Test func everyCheckHasACode() throws {
         let dir = Repo.path("Sources/UTQCore/Ingest/GTFS")

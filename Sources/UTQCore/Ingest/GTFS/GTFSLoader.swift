@@ -65,7 +65,9 @@ public enum GTFSLoader {
 
         let ordered = GTFSSchema.files.compactMap { feed[$0.name]?.table } + extras.map(\.table)
         let current = feed[currentFile]?.table.name
-        return LoadResult(tables: ordered, summary: summary(name, feed, tables: ordered.count, zone: zone, current: current),
+        // The counts per notice follow the summary, so a long list of warnings ends with its tally.
+        let head = summary(name, feed, tables: ordered.count, zone: zone, current: current)
+        return LoadResult(tables: ordered, summary: report.noticeCounts.map { head + "\n" + $0 } ?? head,
                           warnings: report.finish(), current: current)
     }
 

@@ -7,6 +7,9 @@ struct GTFSNotice: Sendable {
     /// in a space stands for every kind that starts with it (`duplicate ` for `duplicate stop_id`).
     let kinds: [String]
     let meaning: String
+    /// Words that mark a warning of reading (a file's cells, its dates) as this notice: those
+    /// warnings come from the CSV reader, which knows no GTFS kinds.
+    var says: [String] = []
 }
 
 enum GTFSNotices {
@@ -53,6 +56,27 @@ enum GTFSNotices {
                    meaning: "Two stops a few metres apart, likely one stop given twice; counts per stop split between them."),
         GTFSNotice(code: "unknown_shape", kinds: ["shape_id"],
                    meaning: "A trip names a shape shapes.txt does not have; distances come from stops instead."),
+        GTFSNotice(code: "invalid_row_length", kinds: [],
+                   meaning: "A line has more or fewer cells than the header; missing cells are empty, extra cells are dropped, so values may sit under the wrong column.",
+                   says: ["cells where the header has", "missing cells", "extra cells"]),
+        GTFSNotice(code: "invalid_date", kinds: [],
+                   meaning: "A date not written YYYYMMDD is left empty; a service with an empty start_date or end_date runs on no day.",
+                   says: ["is not a date written YYYYMMDD"]),
+        GTFSNotice(code: "invalid_time", kinds: [],
+                   meaning: "A time not written HH:MM:SS is left empty; the stop counts as having no time (as a stop that is no timepoint).",
+                   says: ["is not a time of day", "is not a GTFS time"]),
+        GTFSNotice(code: "missing_required_file", kinds: [],
+                   meaning: "A file GTFS requires is not in the feed; questions that need it cannot be answered, and without agency.txt times are read in UTC.",
+                   says: ["which GTFS requires; without an agency_timezone"]),
+        GTFSNotice(code: "missing_calendar_and_calendar_date_files", kinds: [],
+                   meaning: "Neither calendar.txt nor calendar_dates.txt: the feed does not say on which days its trips run, so service on and the other transit verbs cannot choose a day.",
+                   says: ["there is neither calendar.txt nor calendar_dates.txt"]),
+        GTFSNotice(code: "empty_file", kinds: [],
+                   meaning: "A file with nothing in it (not even a header) is left out; the feed is read as if it had no such file.",
+                   says: ["the file is empty"]),
+        GTFSNotice(code: "unknown_file", kinds: [],
+                   meaning: "A file GTFS does not define; loaded as a table of its own, unchecked. A name close to a GTFS file is often a typo.",
+                   says: ["is not a GTFS file"]),
     ]
 
     /// The notice a kind of warning is filed under.
@@ -62,4 +86,10 @@ enum GTFSNotices {
     }
 
     static func notice(_ code: String) -> GTFSNotice? { all.first { $0.code == code } }
+
+    /// The notice a warning of reading is, by what it says; nil for what no notice covers
+    /// (an encoding converted, line ends mixed).
+    static func code(forMessage message: String) -> String? {
+        all.first { n in n.says.contains { message.contains($0) } }?.code
+    }
 }
