@@ -73,6 +73,7 @@ public enum Loaders {
         if BehaviourMapperExport.looksLike(head) {
             return try BehaviourMapperExport.load(path: path, name: name, head: head, cancel: request.cancel)
         }
+        if PLDP.looksLike(head) { return try PLDP.load(request, name: name, head: head) }
         var options = CSVOptions()
         options.progress = request.progress
         let loaded = try CSVLoader.load(path: path, name: name, zone: request.zone, options: options, cancel: request.cancel)

@@ -41,6 +41,29 @@ public enum HelpTopics {
             "select `legend` as behaviour | count by behaviour",
             "where time >= \"2017-03-23 12:00\" and time < \"2017-03-23 12:15\" | count",
         ]),
+        Entry(name: "pldp", summary: "Public Life Data Protocol surveys (Gehl): people staying and people moving, as cities publish them.", details: """
+        load knows a PLDP file by its startedAt column and the protocol's count columns
+        (posture…, gender…, age…, mode…, activity…, group…, object…), and reads it so that
+        the standard questions are one line each:
+          startedAt, endedAt   timestamps: US dates with 12-hour clocks (09/22/17 10:00 PM)
+                               are read month first, in the zone set before the load
+                               (set timezone America/Los_Angeles)
+          count columns        whole numbers; an empty cell is 0, as the protocol writes it
+          people               how many the row counts: a staying survey's posture columns
+                               added up (each person has one posture), a moving survey's mode
+                               columns added up; both are counts by eye, so shares are estimates
+          lng, lat             the location "-122.418, 37.7796" as two numbers
+        Names with spaces after them (postureStanding ) are read without them. Columns the
+        protocol does not name are kept as they are, and the load says which.
+        The usual questions, on the shipped San Francisco samples (datasets/pldp-sf):
+          staying | sum people by name, hour(startedAt)         people staying per place and hour
+          staying | unpivot postureStanding, postureSitting, postureLying as posture, n |
+            sum n as n by posture | let share = n / sum(n)      share by posture
+          moving | sum people by every 10m                       people moving per 10 minutes
+        """, examples: [
+            "set timezone America/Los_Angeles; load datasets/pldp-sf/civic-center-staying.csv as staying; staying | sum people by name",
+            "load datasets/pldp-sf/civic-center-staying.csv as staying; staying | unpivot age0To14, age15To24, age25To64, age65Plus as age, n | sum n as n by age | let share = round(n / sum(n), 3)",
+        ]),
         Entry(name: "notebooks", summary: "Numbered results, history, :save, :record, and notebooks of scripts.", details: """
         Every result is numbered [n] as it is shown, tables and charts alike: $n is result n and _
         the last one, so a line can go on from any of them. let NAME = PIPELINE keeps one by name.

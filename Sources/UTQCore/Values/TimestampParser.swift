@@ -44,8 +44,14 @@ public enum TimestampParser {
         } else if first.digits <= 2 {
             guard let sep = r.peek(), sep == UInt8(ascii: "/") || sep == UInt8(ascii: ".") || sep == UInt8(ascii: "-") else { return nil }
             r.advance()
-            guard let second = r.number(maxDigits: 2), r.eat(sep), let y = r.number(maxDigits: 4), y.digits == 4 else { return nil }
-            year = y.value
+            guard let second = r.number(maxDigits: 2), r.eat(sep), let y = r.number(maxDigits: 4) else { return nil }
+            // Two-digit years are read only month-first, as US spreadsheets write them
+            // (09/22/17): 00–68 are 2000–2068 and 69–99 are 1969–1999, as POSIX's %y.
+            switch y.digits {
+            case 4: year = y.value
+            case 2 where order == .monthFirst: year = y.value < 69 ? 2000 + y.value : 1900 + y.value
+            default: return nil
+            }
             switch order {
             case .dayFirst, .compact: day = first.value; month = second.value
             case .monthFirst: month = first.value; day = second.value
@@ -75,9 +81,16 @@ public enum TimestampParser {
                 micro = frac
             }
         }
-        guard h.value <= 24, mi.value < 60, sec <= 60 else { return nil }
-        if h.value == 24 && (mi.value != 0 || sec != 0) { return nil }
-        result.wall += Int64(h.value) * CivilTime.microsPerHour + Int64(mi.value) * CivilTime.microsPerMinute
+        var hour = h.value
+        // A 12-hour clock: 10:00 PM, 12:05 am.
+        r.skipSpaces()
+        if let pm = r.meridiem() {
+            guard (1...12).contains(hour) else { return nil }
+            hour = hour % 12 + (pm ? 12 : 0)
+        }
+        guard hour <= 24, mi.value < 60, sec <= 60 else { return nil }
+        if hour == 24 && (mi.value != 0 || sec != 0) { return nil }
+        result.wall += Int64(hour) * CivilTime.microsPerHour + Int64(mi.value) * CivilTime.microsPerMinute
             + Int64(min(sec, 59)) * CivilTime.microsPerSecond + Int64(micro)
         result.hasTime = true
         r.skipSpaces()
@@ -143,6 +156,21 @@ public enum TimestampParser {
             let start = index
             while index < bytes.count && (bytes[index] == 0x20 || bytes[index] == 0x09) { index += 1 }
             return index > start
+        }
+
+        /// AM or PM in any case, with or without dots (a.m.): true for PM.
+        mutating func meridiem() -> Bool? {
+            let start = index
+            func letter() -> UInt8? {
+                guard let c = peek() else { return nil }
+                index += 1
+                return c | 0x20
+            }
+            guard let half = letter(), half == UInt8(ascii: "a") || half == UInt8(ascii: "p") else { index = start; return nil }
+            _ = eat(UInt8(ascii: "."))
+            guard letter() == UInt8(ascii: "m") else { index = start; return nil }
+            _ = eat(UInt8(ascii: "."))
+            return half == UInt8(ascii: "p")
         }
 
         mutating func eatWord(_ word: StaticString) -> Bool {
