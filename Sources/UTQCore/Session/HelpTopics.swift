@@ -46,8 +46,9 @@ public enum HelpTopics {
         (posture…, gender…, age…, mode…, activity…, group…, object…), and reads it so that
         the standard questions are one line each:
           startedAt, endedAt   timestamps: US dates with 12-hour clocks (09/22/17 10:00 PM)
-                               are read month first, in the zone set before the load
-                               (set timezone America/Los_Angeles)
+                               are read month first; set timezone America/Los_Angeles
+                               (before or after the load) puts them in the study's zone,
+                               the clock readings as written
           count columns        whole numbers; an empty cell is 0, as the protocol writes it
           people               how many the row counts: a staying survey's posture columns
                                added up (each person has one posture), a moving survey's mode
