@@ -103,9 +103,10 @@ import Testing
         let path = try temporaryFile("huge-icon.csv", text)
         let loaded = try Loaders.load(LoadRequest(path: path, zone: .utc))
         let legends = try #require(loaded.tables.first { $0.name.hasSuffix(".legends") })
-        #expect(legends.strings("legend") == ["Bike", "Walking"])
+        // Legends list in icon order; the one without an icon comes after.
+        #expect(legends.strings("legend") == ["Walking", "Bike"])
         // Icons are whole numbers: one past 64 bits is no icon, left empty with a warning.
-        #expect(legends.strings("icon") == ["null", "3"])
+        #expect(legends.strings("icon") == ["3", "null"])
         #expect(loaded.warnings.contains { $0.message == "Icon \"-922337203685477580802\" is not a whole number; left empty" }, "\(loaded.warnings)")
         // And a value with no whole number inside 64 bits becomes null, not a trap.
         let c = Column.from(values: [.double(-9.3e20), .double(7.9), .int(3), .double(.nan)], type: .int)

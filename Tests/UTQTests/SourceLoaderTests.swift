@@ -51,8 +51,9 @@ import Testing
         #expect(t.strings("note") == ["null", "Stopped and talked on phone"])
         // Day first: 4 May, in Europe/Oslo (summer time, +02:00).
         #expect(t.strings("time") == ["2017-05-04T23:21:00+02:00", "2017-05-04T23:21:00+02:00"])
+        // Legends list in icon order (Adult's icon is 1), as the project the app made them in.
         let legends = try s.table("fig.legends")
-        #expect(legends.strings("legend") == ["Sitting adult", "Adult"])
+        #expect(legends.strings("legend") == ["Adult", "Sitting adult"])
     }
 
     @Test func exportAndProjectAgree() throws {
@@ -64,6 +65,27 @@ import Testing
         }
         #expect(counts(a) == counts(b))
         #expect(counts(a).count == 7)
+    }
+
+    /// The project file and the app's export of it are the same table, cell by cell: an empty
+    /// note is null in both, legends sort in the project's order, times agree to the minute
+    /// (the export writes no seconds). Only the project has tag ids.
+    @Test func exportAndProjectAreTheSameTable() throws {
+        let s = makeSession()
+        let a = try s.table("load datasets/market.json as project; project")
+        let b = try s.table("load datasets/market-export.csv as exported; exported")
+        #expect(a.rowCount == 516 && b.rowCount == a.rowCount)
+        for name in ["legend", "icon", "x", "y", "angle", "note"] {
+            let (ca, cb) = (try #require(a.column(name)), try #require(b.column(name)))
+            #expect(ca.type == cb.type, "\(name)")
+            #expect(a.values(name) == b.values(name), "\(name)")
+        }
+        #expect(a.column("note")?.nullCount == 486)
+        let minute = { (v: Value) -> Int64? in if case .timestamp(let t) = v { return t / 60_000_000 } else { return nil } }
+        #expect(a.values("time").map(minute) == b.values("time").map(minute))
+        // Sorted and counted, legends come in the same order.
+        #expect(try s.table("project | count by legend").strings("legend") == (try s.table("exported | count by legend").strings("legend")))
+        #expect(try s.table("exported.legends").strings("legend") == ["Walking", "Bike", "Stroller", "Dog walking", "Jogging", "Standing", "Sitting"])
     }
 
     // MARK: Prishtina

@@ -75,8 +75,10 @@ public enum BehaviourMapper {
             notes.append(e.member("note", "_note")?.string ?? "")
             if let t = e.member("tagId", "_tagId")?.int { tags.append(Int64(t)); tagValid.append(true) } else { tags.append(0); tagValid.append(false) }
         }
+        // An empty note is no note, as the app's CSV export (an empty cell) says it.
         var noteInterner = ByteInterner()
         let noteCodes = notes.map { noteInterner.intern($0) }
+        let noteValid = bitmap(notes.map { !$0.trimmingCharacters(in: .whitespaces).isEmpty })
         var columns = [
             Column(name: "time", storage: .timestamp(times), validity: timeValid),
             Column(name: "legend", storage: .string(StringStorage(codes: legendCodes, dictionary: legendNames, ordered: true))),
@@ -84,7 +86,8 @@ public enum BehaviourMapper {
             Column(name: "x", storage: .double(xs), validity: posValid),
             Column(name: "y", storage: .double(ys), validity: posValid),
             Column(name: "angle", storage: .double(angles), validity: angleValid),
-            Column(name: "note", storage: .string(StringStorage(codes: noteCodes, dictionary: noteInterner.strings().isEmpty ? [""] : noteInterner.strings()))),
+            Column(name: "note", storage: .string(StringStorage(codes: noteCodes, dictionary: noteInterner.strings().isEmpty ? [""] : noteInterner.strings())),
+                   validity: noteValid),
         ]
         if tags.count > 0 && tagValid.setCount > 0 {
             columns.append(Column(name: "tag", storage: .int(tags), validity: tagValid))

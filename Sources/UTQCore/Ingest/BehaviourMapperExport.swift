@@ -39,6 +39,25 @@ public enum BehaviourMapperExport {
         return nil
     }
 
+    /// The legends in the order of their icons, the order the app numbers them as they are
+    /// made (and a project file lists them), so that the export sorts and charts its legends
+    /// as the project does; a legend without an icon comes after, in order of appearance.
+    static func inIconOrder(_ legend: Column, icons: Column?) -> Column {
+        guard case .string(let s) = legend.storage else { return legend }
+        var first: [Int] = Array(repeating: Int.max, count: s.dictionary.count)
+        var icon: [Int64] = Array(repeating: Int64.max, count: s.dictionary.count)
+        for i in 0..<legend.count where legend.isValid(i) {
+            let c = Int(s.codes[i])
+            first[c] = min(first[c], i)
+            if let icons, case .int(let v)? = Optional(icons.storage), icons.isValid(i) { icon[c] = min(icon[c], v[i]) }
+        }
+        let order = s.dictionary.indices.sorted { (icon[$0], first[$0]) < (icon[$1], first[$1]) }
+        var newCode = [UInt32](repeating: 0, count: order.count)
+        for (k, old) in order.enumerated() { newCode[old] = UInt32(k) }
+        let storage = StringStorage(codes: s.codes.map { newCode[Int($0)] }, dictionary: order.map { s.dictionary[$0] }, ordered: true)
+        return Column(name: legend.name, storage: .string(storage), validity: legend.validity)
+    }
+
     public static func load(path: String, name: String, head: [UInt8], cancel: CancellationFlag?) throws -> LoadResult {
         let zone = ZoneRules.named(BehaviourMapper.zone) ?? .utc
         var options = CSVOptions(delimiter: UInt8(ascii: ";"))
@@ -83,7 +102,7 @@ public enum BehaviourMapperExport {
         }
         let columns = [
             time.renamed("time"),
-            (find("legend") ?? Column.nulls("legend", count: n)).renamed("legend"),
+            inIconOrder(find("legend") ?? Column.nulls("legend", count: n), icons: find("icon")).renamed("legend"),
             (find("icon") ?? Column.nulls("icon", count: n)).renamed("icon"),
             Column(name: "x", storage: .double(xs), validity: valid),
             Column(name: "y", storage: .double(ys), validity: valid),
@@ -91,7 +110,7 @@ public enum BehaviourMapperExport {
             (find("note") ?? Column.nulls("note", count: n)).renamed("note"),
         ]
         let table = Table(name: name, columns: columns, zone: zone, timeColumn: "time", rowNoun: "entries")
-        // The legends, in the order they first appear, with their icons and counts.
+        // The legends, in icon order (as the entries' legend sorts), with their icons and counts.
         var legendTable = RowTable(name: name + ".legends", [("legend", .string), ("icon", [.double, .string].contains(columns[2].type) ? columns[2].type : .int), ("entries", .int)])
         if case .string(let s) = columns[1].storage {
             var seen: [UInt32: Int] = [:]
@@ -101,7 +120,7 @@ public enum BehaviourMapperExport {
                 if seen[c] == nil { order.append(c); seen[c] = 0 }
                 seen[c]! += 1
             }
-            for c in order {
+            for c in order.sorted() {
                 let row = (0..<n).first { columns[1].isValid($0) && s.codes[$0] == c } ?? 0
                 legendTable.append([.string(s.dictionary[Int(c)]), columns[2].value(at: row), .int(Int64(seen[c]!))])
             }
