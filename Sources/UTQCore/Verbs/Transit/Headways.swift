@@ -61,7 +61,13 @@ enum HeadwaysVerb {
         func whyNoRows(_ feed: FeedTables) -> [String] { ServiceVerb.whyNoService(feed, day) }
 
         func notes(_ feed: FeedTables) -> [String] {
-            ServiceDay.choiceNote(day, feed) + TripTimes.repeats(feed)
+            ServiceDay.choiceNote(day, feed) + untimed(feed) + TripTimes.repeats(feed)
+        }
+
+        /// Stops that are no timepoints have no departure time, so no headway; say how many.
+        func untimed(_ feed: FeedTables) -> [String] {
+            guard let t = feed.table("stop_times"), let c = t.column("departure_time"), c.nullCount > 0 else { return [] }
+            return ["\(NumberText.counted(c.nullCount, "stop time")) of \(feed.name) \(c.nullCount == 1 ? "has" : "have") no departure time (stops that are no timepoints) and \(c.nullCount == 1 ? "is" : "are") left out"]
         }
 
         func bind(feed: FeedTables, _ binder: Binder) throws -> LogicalPlan {
