@@ -113,14 +113,14 @@ import Testing
     @Test func decimalsPerColumn() {
         #expect(CellFormat.decimals(for: [1, 2.5, 3.25]) == 2)
         #expect(CellFormat.decimals(for: [1, 2, 3]) == 0)
-        #expect(CellFormat.decimals(for: [1.0 / 3]) == 6)
+        #expect(CellFormat.decimals(for: [1.0 / 3]) == 4)
         #expect(CellFormat.decimals(for: [1_000_000.5]) == 1)
-        #expect(CellFormat.decimals(for: [123_456.789]) == 2)  // about six significant digits, at least two
+        #expect(CellFormat.decimals(for: [123_456.789]) == 3)  // up to four decimals, whatever comes before the point
         #expect(CellFormat.decimals(for: [.nan, .infinity, 2.5]) == 1)
         let t = Table(name: "t", columns: [Column.doubles("a", [1, 2.5, 3.25]), Column.doubles("b", [1.0 / 3, 2, nil])])
         let out = lines(t)
-        // b's largest value has one digit before the point, so it gets five after.
-        #expect(out[2...4].map { $0 } == ["1.00  0.33333", "2.50  2.00000", "3.25        ·"])
+        // b shows four decimals in every row, so the points line up.
+        #expect(out[2...4].map { $0 } == ["1.00  0.3333", "2.50  2.0000", "3.25       ·"])
     }
 
     @Test func timesAtTheirUnit() {

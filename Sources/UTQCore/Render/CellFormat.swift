@@ -6,6 +6,7 @@ struct CellFormat {
     let decimals: Int
     let unit: DisplayUnit
     let nullText: String
+    let durations: DurationStyle?
 
     /// `digits`: the decimals `set digits` asks for; nil chooses them from the values.
     init(_ c: Column, zone: ZoneRules, nullText: String, rows: [Int], digits: Int? = nil) {
@@ -25,25 +26,38 @@ struct CellFormat {
             if !valid.isEmpty && valid.allSatisfy({ CivilTime.floorMod(zone.wallMicros(a[$0]), CivilTime.microsPerDay) == 0 }) { unit = .day }
         }
         self.unit = unit
+        if case .duration(let a) = c.storage, unit == .automatic {
+            durations = DurationStyle(rows.lazy.filter { c.isValid($0) }.map { a[$0] })
+        } else {
+            durations = nil
+        }
     }
 
-    /// Decimals for a column: enough to show each value (up to about six significant
-    /// digits), the same for every row so the points line up.
+    /// Decimals for a column, the same for every row so the points line up: enough to show
+    /// each value, up to 4 significant decimals (0.0001235, 1.9630), and more where two
+    /// different values would otherwise print alike (up to 12).
     static func decimals(for values: [Double]) -> Int {
-        let finite = values.filter(\.isFinite)
+        let finite = Array(values.lazy.filter(\.isFinite).prefix(2000))
         guard let maxAbs = finite.map({ abs($0) }).max() else { return 0 }
-        let intDigits = maxAbs < 1 ? 0 : Int(log10(maxAbs)) + 1
-        let cap = min(6, max(2, 6 - intDigits))
+        // Below 1, the zeros after the point are no significant decimals.
+        let cap = maxAbs >= 1 || maxAbs == 0 ? 4 : min(12, Int(-log10(maxAbs).rounded(.down)) - 1 + 4)
+        func shows(_ v: Double, _ d: Int) -> Bool {
+            let scale = pow(10, Double(d))
+            return abs((v * scale).rounded() / scale - v) <= 1e-9 * max(1, abs(v))
+        }
         var needed = 0
-        for v in finite.prefix(2000) {
-            var d = needed
-            while d < cap {
-                let scale = pow(10, Double(d))
-                if abs((v * scale).rounded() / scale - v) <= 1e-9 * max(1, abs(v)) { break }
-                d += 1
-            }
-            needed = max(needed, d)
+        for v in finite {
+            while needed < cap && !shows(v, needed) { needed += 1 }
             if needed == cap { break }
+        }
+        // A last decimal that is 0 in every row says nothing (1.96299 to 4 decimals is 1.9630).
+        while needed > 0 && finite.allSatisfy({ NumberText.fixed($0, decimals: needed).hasSuffix("0") }) { needed -= 1 }
+        // Values that differ must not print alike: 1.00004 and 1.00001 need 5 decimals.
+        let distinct = Set(finite).sorted()
+        guard distinct.count > 1 else { return needed }
+        func alike(_ a: Double, _ b: Double, _ d: Int) -> Bool { NumberText.fixed(a, decimals: d) == NumberText.fixed(b, decimals: d) }
+        for k in 1..<distinct.count where alike(distinct[k - 1], distinct[k], needed) {
+            while needed < 12 && alike(distinct[k - 1], distinct[k], needed) { needed += 1 }
         }
         return needed
     }
@@ -63,7 +77,7 @@ struct CellFormat {
         case .bool(let a): return a[row] ? "true" : "false"
         case .string(let s): return TextWidth.printable(s.dictionary[Int(s.codes[row])])
         case .timestamp(let a): return TimeText.display(a[row], zone: zone, unit: unit)
-        case .duration(let a): return TimeText.duration(a[row], unit: unit)
+        case .duration(let a): return durations?.text(a[row]) ?? TimeText.duration(a[row], unit: unit)
         case .null: return nullText
         }
     }

@@ -10,17 +10,17 @@ public enum OutputText {
             }
             return TableWriter.text(r.table, format: settings.output, options: options)
         case .text(let s):
-            let safe = TextWidth.printableLines(s)
+            let safe = options.plain(TextWidth.printableLines(s))
             return safe.hasSuffix("\n") ? safe : safe + "\n"
         case .chart(let c):
             guard let footer = c.footer else { return c.text }
             return c.text + options.dim(footer) + "\n"
         case .info(let s):
             // Notes and warnings quote file and column names: escape what they carry.
-            let safe = TextWidth.printableLines(s)
+            let safe = options.plain(TextWidth.printableLines(s))
             return (options.color ? "\u{1B}[2m" + safe + "\u{1B}[0m" : safe) + "\n"
         case .warning(let s):
-            return (options.color ? "\u{1B}[33mwarning:\u{1B}[0m " : "warning: ") + TextWidth.printableLines(s) + "\n"
+            return (options.color ? "\u{1B}[33mwarning:\u{1B}[0m " : "warning: ") + options.plain(TextWidth.printableLines(s)) + "\n"
         }
     }
 

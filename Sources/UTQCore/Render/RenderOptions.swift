@@ -18,6 +18,34 @@ public struct RenderOptions: Sendable {
     var nullText: String { charset == .ascii ? "null" : "·" }
     var ellipsis: String { charset == .ascii ? "..." : "…" }
 
+    /// Text for the charset: under ascii, the signs notes and summaries use (· → — …) become
+    /// their ASCII spellings, so a terminal or file without Unicode reads them.
+    func plain(_ text: String) -> String {
+        guard charset == .ascii, !text.utf8.allSatisfy({ $0 < 0x80 }) else { return text }
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for ch in text.unicodeScalars {
+            switch ch {
+            case "·", "•": out += "-"
+            case "→": out += "->"
+            case "←": out += "<-"
+            case "—": out += "--"
+            case "–", "─", "━": out += "-"
+            case "…": out += "..."
+            case "×": out += "x"
+            case "≤": out += "<="
+            case "≥": out += ">="
+            case "≈": out += "~"
+            case "‘", "’": out += "'"
+            case "“", "”": out += "\""
+            case "│", "┃": out += "|"
+            case "°": out += " deg"
+            default: out.unicodeScalars.append(ch)
+            }
+        }
+        return out
+    }
+
     func dim(_ s: String) -> String { color ? "\u{1B}[2m" + s + "\u{1B}[0m" : s }
     func bold(_ s: String) -> String { color ? "\u{1B}[1m" + s + "\u{1B}[0m" : s }
 }
