@@ -70,6 +70,10 @@ import Testing
         #expect(svg.names.filter { $0 == "rect" }.count >= 1 + hours.rowCount)
         let text = svg.texts.joined(separator: " ")
         #expect(text.contains("market: count by hour"))
+        // A title names the filters the rows went through, each condition of an and alone.
+        let filtered = dir + "/bikes.svg"
+        _ = try run(s, "where legend = \"Bike\" and hour > 9 | count by hour | where count > 0 | chart bar to \(filtered)")
+        #expect(try parse(filtered).texts.joined().contains("market where legend = \"Bike\" and hour(time) > 9 and count > 0: count by hour"))
         for (hour, count) in zip(hours.strings("hour"), hours.strings("count")) {
             #expect(text.contains(Int(hour)! < 10 ? "0" + hour : hour))
             #expect(text.contains(count))

@@ -48,6 +48,25 @@ public indirect enum LogicalPlan: Sendable {
         }
     }
 
+    /// The conditions of the filters on the way from the source to this node (first one first),
+    /// as a chart's title names them; a join's right side is another table's and not counted.
+    public var filters: [String] {
+        let below: [String]
+        switch self {
+        case .join(let l, _, _, _, _, _, _, _): below = l.filters
+        case .union: below = []
+        default: below = inputs.first?.filters ?? []
+        }
+        if case .filter(_, let predicate) = self { return below + Self.conditions(predicate) }
+        return below
+    }
+
+    /// `a and b` as its two conditions, each without parentheses around it.
+    private static func conditions(_ e: BoundExpr) -> [String] {
+        if case .binary(.and, let l, let r, _) = e { return conditions(l) + conditions(r) }
+        return [e.describeBare]
+    }
+
     /// The plans this node reads.
     public var inputs: [LogicalPlan] {
         switch self {

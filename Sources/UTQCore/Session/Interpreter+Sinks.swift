@@ -16,9 +16,9 @@ extension Interpreter {
 
     /// `chart KIND`: the rows drawn for the terminal (and kept as a result, so `$n | chart
     /// line` draws them again), or into a file.
-    func chart(_ table: Table, _ request: ChartRequest, into outcome: inout CommandOutcome) throws {
+    func chart(_ table: Table, _ request: ChartRequest, filters: [String] = [], into outcome: inout CommandOutcome) throws {
         let render = session.settings.render
-        let chart = try ChartBuilder.build(request, table: table, keyColumns: table.groupKeys, render: render)
+        let chart = try ChartBuilder.build(request, table: table, keyColumns: table.groupKeys, filters: filters, render: render)
         guard let file = request.file else {
             let n = workspace.keep(table)
             outcome.outputs.append(.chart(ChartOutput(chart: chart, text: chart.text(render), number: n, rows: table.rowCount)))

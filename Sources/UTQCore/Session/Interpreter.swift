@@ -65,7 +65,7 @@ struct Interpreter {
             case .save(let request):
                 try save(table, request, into: &outcome)
             case .chart(let request):
-                try chart(table, request, into: &outcome)
+                try chart(table, request, filters: query.plan.filters, into: &outcome)
             }
         }
         if let sinkStage { try sinkStage.locating { try send(&outcome) } } else { try send(&outcome) }

@@ -3,7 +3,8 @@
 /// words; a table without rows is an empty chart, not an error.
 enum ChartBuilder {
     /// - Parameter keyColumns: the group keys when the table is a summary, else nil.
-    static func build(_ request: ChartRequest, table: Table, keyColumns: [String]?, render: RenderOptions) throws -> Chart {
+    /// - Parameter filters: the conditions rows were kept by, which the title names.
+    static func build(_ request: ChartRequest, table: Table, keyColumns: [String]?, filters: [String] = [], render: RenderOptions) throws -> Chart {
         let style = ChartStyle(render, chart: request.options)
         let body: any ChartBody
         var what: String
@@ -22,7 +23,10 @@ enum ChartBuilder {
             try checkKeys(input, request)
             body = table.rowCount == 0 ? EmptyChart(message: "no rows to chart") : try make(request, input, style)
         }
-        if !table.name.isEmpty && !["tables", "describe"].contains(table.name) { what = table.name + ": " + what }
+        // The title says which rows: `market where legend = "Bike": count by hour`.
+        let which = filters.isEmpty ? "" : " where " + filters.joined(separator: " and ")
+        if !table.name.isEmpty && !["tables", "describe"].contains(table.name) { what = table.name + which + ": " + what }
+        else if !which.isEmpty { what = String(which.dropFirst()) + ": " + what }
         return Chart(kind: request.kind, title: request.options.title ?? what, body: body, options: request.options)
     }
 
