@@ -113,3 +113,17 @@ import UTQCore
         #expect(try s.table("where weekday = \"Caturday\" | count").strings("count") == ["0"])
     }
 }
+
+/// The README's table of ways to run utq names every option the program has.
+@Suite struct ReadmeOptionsTests {
+    @Test func everyOptionIsInTheReadme() throws {
+        let help = try runUTQ(["run", "--help"])
+        let readme = try String(contentsOfFile: Repo.path("README.md"), encoding: .utf8)
+        let options = Set(help.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "[" || $0 == "]" || $0 == "," })
+            .filter { $0.hasPrefix("--") && $0.count > 2 }.map(String.init))
+        #expect(options.contains("--interactive") && options.count >= 6, "\(options)")
+        for option in options.sorted() where option != "--help" && option != "--version" {
+            #expect(readme.contains(option), "README.md does not mention \(option)")
+        }
+    }
+}

@@ -286,6 +286,26 @@ import Testing
 
     @Test func thereAreExamples() { #expect(Self.blocks.count >= 5) }
 
+    /// The --set example: the values of its command line put into its script, run from the
+    /// project's folder as a reader would.
+    @Test func theSetExampleRuns() throws {
+        let doc = try String(contentsOfFile: Repo.path("docs/notebooks.md"), encoding: .utf8)
+        let command = try #require(doc.components(separatedBy: "\n").first { $0.hasPrefix("utq lesson.utq --set") })
+        var values: [String: String] = [:]
+        for pair in command.components(separatedBy: "--set ").dropFirst() {
+            let kv = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1).map(String.init)
+            values[kv[0]] = kv[1]
+        }
+        let script = try #require(doc.components(separatedBy: "```").first { $0.hasPrefix("text\n## Bus lines of ${city}") })
+        let (text, used) = try ScriptVariables.substitute(String(script.dropFirst(5)), values: values, name: "lesson.utq")
+        #expect(used == Set(values.keys))
+        let s = Session(workingDirectory: Repo.path(""), defaultZone: .utc)
+        var tables = 0
+        let errors = s.run(text, name: "lesson.utq") { _, o in for case .table in o.outputs { tables += 1 } }
+        #expect(errors.isEmpty, "\(errors.map(\.message))")
+        #expect(tables == 1)
+    }
+
     @Test(arguments: blocks)
     func everyExampleRuns(_ block: String) throws {
         let (s, dir) = try SessionTests.market()

@@ -351,3 +351,43 @@ import Testing
         #expect(kept.strings("hour") == ["12"])
     }
 }
+
+/// A script finds its files from the current folder, or beside it and in the folders above
+/// it; when both have one, the current folder's is read and a note says so.
+@Suite struct ScriptPathTests {
+    @Test func aScriptFindsFilesBesideItOrAboveIt() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("utq-paths-\(getpid())").path
+        try? FileManager.default.removeItem(atPath: root)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for dir in ["project/datasets", "project/lessons", "elsewhere/datasets"] {
+            try FileManager.default.createDirectory(atPath: root + "/" + dir, withIntermediateDirectories: true)
+        }
+        try "a,b\n1,2\n".write(toFile: root + "/project/datasets/t.csv", atomically: true, encoding: .utf8)
+        try "a,b\n1,2\n3,4\n".write(toFile: root + "/elsewhere/datasets/t.csv", atomically: true, encoding: .utf8)
+        let script = "load datasets/t.csv as t\nt | count\n"
+        // Run from the lessons folder: the project's datasets are two levels up from nothing,
+        // one up from the script.
+        let s = Session(workingDirectory: root + "/project/lessons", defaultZone: .utc)
+        var counts: [String] = [], notes: [String] = []
+        s.run(script, name: root + "/project/lessons/lesson.utq") { _, o in
+            for output in o.outputs {
+                if case .table(let r) = output { counts += r.table.strings("count") }
+                if case .info(let n) = output { notes.append(n) }
+            }
+            #expect(o.error == nil)
+        }
+        #expect(counts == ["1"])
+        #expect(!notes.contains { $0.contains("read from the current folder") })
+        // From another folder with a file of the same name: that one, and a note.
+        let other = Session(workingDirectory: root + "/elsewhere", defaultZone: .utc)
+        counts = []; notes = []
+        other.run(script, name: root + "/project/lessons/lesson.utq") { _, o in
+            for output in o.outputs {
+                if case .table(let r) = output { counts += r.table.strings("count") }
+                if case .info(let n) = output { notes.append(n) }
+            }
+        }
+        #expect(counts == ["2"])
+        #expect(notes.first == "datasets/t.csv: read from the current folder; \(root)/project/datasets/t.csv is there too, beside the script")
+    }
+}

@@ -10,18 +10,35 @@ public struct FileOutput: Sendable {
     /// A path made absolute: relative to the working directory, or to the script's folder
     /// when the file is only found there.
     public func resolve(_ path: String, relativeTo source: SourceText? = nil) -> String {
+        lookUp(path, relativeTo: source).path
+    }
+
+    /// Where a file to read is: the current folder first, then the script's folder and the
+    /// folders above it (so `cd examples/lessons && utq 01-counting.utq` finds the project's
+    /// datasets/). `note` says which was used when the current folder and the script's side
+    /// both have a file of that name.
+    public func lookUp(_ path: String, relativeTo source: SourceText? = nil) -> (path: String, note: String?) {
         var p = path
         if p.hasPrefix("~/") { p = NSHomeDirectory() + String(p.dropFirst(1)) }
-        if p.hasPrefix("/") { return p }
+        if p.hasPrefix("/") { return (p, nil) }
         let fromCwd = (workingDirectory as NSString).appendingPathComponent(p)
-        if FileManager.default.fileExists(atPath: fromCwd) { return fromCwd }
-        if let source, source.name.contains("/") || source.name.hasSuffix(".utq") {
-            let dir = ((source.name as NSString).deletingLastPathComponent as NSString)
-            let base = dir.isAbsolutePath ? dir as String : (workingDirectory as NSString).appendingPathComponent(dir as String)
-            let fromScript = (base as NSString).appendingPathComponent(p)
-            if FileManager.default.fileExists(atPath: fromScript) { return fromScript }
+        let here = FileManager.default.fileExists(atPath: fromCwd)
+        guard let source, source.name.contains("/") || source.name.hasSuffix(".utq") else { return (fromCwd, nil) }
+        let dir = (source.name as NSString).deletingLastPathComponent
+        var folder = ((dir as NSString).isAbsolutePath ? dir : (workingDirectory as NSString).appendingPathComponent(dir) as String)
+        folder = (folder as NSString).standardizingPath
+        for _ in 0..<8 {
+            let candidate = (folder as NSString).appendingPathComponent(p)
+            if FileManager.default.fileExists(atPath: candidate) {
+                guard here else { return (candidate, nil) }
+                let same = (candidate as NSString).standardizingPath == (fromCwd as NSString).standardizingPath
+                return (fromCwd, same ? nil : "\(path): read from the current folder; \(candidate) is there too, beside the script")
+            }
+            let up = (folder as NSString).deletingLastPathComponent
+            if up == folder || up.isEmpty { break }
+            folder = up
         }
-        return fromCwd
+        return (fromCwd, nil)
     }
 
     /// Writes a file atomically. An existing file is kept unless `replace`; the message then

@@ -3,7 +3,8 @@ import Foundation
 extension Interpreter {
     /// `load`: reads the file whole first; only then do the tables change.
     func load(path: String, alias: String?, at: String?, into outcome: inout CommandOutcome) throws {
-        let full = session.files.resolve(path, relativeTo: source)
+        let (full, which) = session.files.lookUp(path, relativeTo: source)
+        if let which { outcome.outputs.append(.info(which)) }
         let request = LoadRequest(path: full, name: alias ?? Loaders.tableName(for: path), at: at, zone: session.defaultZone,
                                   cancel: session.cancel, progress: session.progress, memoryLimit: session.settings.memoryLimit)
         let size = (try? FileManager.default.attributesOfItem(atPath: full)[.size] as? Int) ?? 0
