@@ -122,6 +122,9 @@ import Testing
         $1 | chart column
         load datasets/market-weather.csv as weather
         market | join weather on hour | count by sky
+        help count
+        market | count by legend | save counts.csv
+        market | count by hour | chart bar to hours.svg
         """, name: "<input>")
         #expect(typed.errors.map(\.message) == ["unknown column \"nothing\""])
         #expect(typed.results.contains("[4]\nhour,count\n12,154\n16,145\n19,103\n23,78\n8,36\n"))
@@ -133,6 +136,9 @@ import Testing
         #expect(!script.contains("nothing"))
         #expect(script.hasPrefix("# utq session\nload datasets/market.json\ncount by legend\n"))
         #expect(script.contains("\n:clear\n"))
+        // Help changes nothing a script needs; files the session wrote are replaced on a rerun.
+        #expect(!script.contains("help"))
+        #expect(script.contains("\nmarket | count by legend | save! counts.csv\nmarket | count by hour | chart bar to! hours.svg\n"))
 
         // Run again in a new session, from the script's own folder: no error, and the same
         // results under the same numbers.

@@ -93,7 +93,7 @@ public final class Session: @unchecked Sendable {
             var isSetting = false
             if case .command(let stage) = statement, stage.verb == SetVerb.spec.name { isSetting = true }
             if settings.timer && !isSetting { outcome.outputs.append(.info("time: " + Session.formatSeconds(elapsed))) }
-            if case .session = statement {} else { history.append(command.text) }
+            if let kept = HistoryText.of(command, statement) { history.append(kept) }
         } catch var d as Diagnostic {
             d.source = d.source ?? command.source
             if d.span == nil { d.span = command.span }
