@@ -49,8 +49,9 @@ struct Run: ParsableCommand {
         if let problem = MemoryBudget.environmentProblem { Terminal.err("warning: " + TextWidth.printable(problem) + "\n") }
         let session = Session(cancel: interruptFlag)
         MemoryTuning.follow(session)
-        session.settings.render.width = Terminal.width
-        session.settings.render.height = Terminal.height
+        // Read again before every command: a resized window draws the next result to fit.
+        session.terminalSize = { (Terminal.width, Terminal.height) }
+        session.followTerminal(settings: &session.settings)
         session.settings.render.color = Terminal.colorAllowed
         if !Terminal.stdoutIsTTY { session.settings.render.maxRows = 10_000_000 }
         session.settings.replaceFiles = force

@@ -391,3 +391,41 @@ import Testing
         #expect(notes.first == "datasets/t.csv: read from the current folder; \(root)/project/datasets/t.csv is there too, beside the script")
     }
 }
+
+/// Width and height follow the terminal as it is resized, until a number is set; `set width
+/// auto` follows it again.
+@Suite struct TerminalSizeTests {
+    final class Size: @unchecked Sendable { var width = 140 }
+
+    func widest(_ s: Session, _ line: String) -> Int {
+        var widest = 0
+        s.run(line) { _, o in
+            for case .chart(let c) in o.outputs { widest = max(widest, c.text.split(separator: "\n").map { TextWidth.of(String($0)) }.max() ?? 0) }
+        }
+        return widest
+    }
+
+    @Test func theNextChartFitsAResizedTerminal() throws {
+        let (s, _) = try SessionTests.market()
+        let size = Size()
+        s.terminalSize = { (size.width, 40) }
+        let chart = "count by every 10m | chart line"
+        #expect(widest(s, chart) > 100 && widest(s, chart) <= 140)
+        size.width = 60
+        #expect(widest(s, chart) <= 60 && widest(s, chart) > 40)
+        #expect(s.failure("set width 100") == nil)
+        size.width = 140
+        #expect(widest(s, chart) <= 100 && widest(s, chart) > 80)
+        #expect(try Help.text(for: "width").contains("auto"))
+        #expect(s.failure("set width auto") == nil)
+        #expect(widest(s, chart) > 100)
+        var shown = ""
+        s.run("set width") { _, o in
+            for output in o.outputs {
+                if case .info(let t) = output { shown += t }
+                if case .text(let t) = output { shown += t }
+            }
+        }
+        #expect(shown.trimmingCharacters(in: .newlines) == "width auto (140)")
+    }
+}

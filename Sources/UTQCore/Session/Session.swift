@@ -19,6 +19,16 @@ public final class Session: @unchecked Sendable {
     /// Told true as a load starts reading and false when it is done, so a shell can tune
     /// its allocator for each kind of work.
     public var loadPhase: (@Sendable (_ loading: Bool) -> Void)?
+    /// The terminal's size now, when there is one: the program that knows the terminal sets
+    /// it, and each command reads it again, so a resized window draws the next chart to fit.
+    public var terminalSize: (@Sendable () -> (width: Int, height: Int))?
+
+    /// Takes the terminal's size into the settings that follow it.
+    public func followTerminal(settings: inout Settings) {
+        guard let size = terminalSize?() else { return }
+        if settings.widthFollowsTerminal { settings.render.width = max(20, size.width) }
+        if settings.heightFollowsTerminal { settings.render.height = max(5, size.height) }
+    }
     /// Commands that succeeded, for `:save` and `history`.
     public private(set) var history: [String] = []
     /// The notebook being made (`utq notebook`): each command, heading and paragraph goes in.
@@ -80,6 +90,7 @@ public final class Session: @unchecked Sendable {
     /// Runs one command.
     public func execute(_ command: ScriptCommand) -> CommandOutcome {
         cancel.reset()
+        followTerminal(settings: &settings)
         var outcome = CommandOutcome()
         do {
             let statement = try Session.parse(command)

@@ -3,6 +3,10 @@ public struct Settings: Sendable {
     public var output: OutputFormat = .table
     public var timer = false
     public var render = RenderOptions()
+    /// Width and height follow the terminal (when the program says how big it is) until a
+    /// `set width N` / `set height N`; `set width auto` follows it again.
+    public var widthFollowsTerminal = true
+    public var heightFollowsTerminal = true
     public var csvSafe = false
     /// `--force` on the command line: `save` replaces files as `save!` does.
     public var replaceFiles = false
@@ -91,13 +95,33 @@ public enum SettingsRegistry {
                     values: { s in s.workspace.currentTable.flatMap { s.workspace.catalog[$0] }?.columns.filter { $0.type == .timestamp || $0.type == .duration }.map(\.name) ?? [] },
                     apply: { c in try c.session.setTimeColumn(c.value, span: c.span) },
                     current: { s in s.workspace.currentTable.flatMap { s.workspace.catalog[$0]?.timeColumn } ?? "(none)" }),
-        SettingSpec("width", summary: "The width results and charts are drawn to (default: the terminal's).", examples: ["set width 100"],
-                    apply: { c in c.settings.render.width = try c.number(20...1000); return nil },
-                    current: { String($0.settings.render.width) }),
-        SettingSpec("height", summary: "The lines charts size their plots to (default: the terminal's; LINES).",
+        SettingSpec("width", summary: "The width results and charts are drawn to: a number of columns, or auto (the terminal's, as it is resized; the default).",
+                    examples: ["set width 100", "set width auto"], values: { _ in ["auto", "80", "100", "140"] },
+                    apply: { c in
+                        if c.value.lowercased() == "auto" {
+                            c.settings.widthFollowsTerminal = true
+                            c.session.followTerminal(settings: &c.settings)
+                        } else {
+                            c.settings.render.width = try c.number(20...1000)
+                            c.settings.widthFollowsTerminal = false
+                        }
+                        return nil
+                    },
+                    current: { s in s.settings.widthFollowsTerminal && s.terminalSize != nil ? "auto (\(s.settings.render.width))" : String(s.settings.render.width) }),
+        SettingSpec("height", summary: "The lines charts size their plots to: a number, or auto (the terminal's; LINES).",
                     details: "Column, line and histogram plots take about half of it; a map takes most of it.", examples: ["set height 40"],
-                    apply: { c in c.settings.render.height = try c.number(5...1000); return nil },
-                    current: { String($0.settings.render.height) }),
+                    values: { _ in ["auto", "24", "40"] },
+                    apply: { c in
+                        if c.value.lowercased() == "auto" {
+                            c.settings.heightFollowsTerminal = true
+                            c.session.followTerminal(settings: &c.settings)
+                        } else {
+                            c.settings.render.height = try c.number(5...1000)
+                            c.settings.heightFollowsTerminal = false
+                        }
+                        return nil
+                    },
+                    current: { s in s.settings.heightFollowsTerminal && s.terminalSize != nil ? "auto (\(s.settings.render.height))" : String(s.settings.render.height) }),
         SettingSpec("digits", aliases: ["decimals"],
                     summary: "Decimals shown for numbers in tables: a count from 0 to 12, or auto (as many as the values need).",
                     details: "Only what is shown changes: saved files and results reused as $n keep every digit.",
