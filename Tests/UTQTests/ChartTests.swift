@@ -114,6 +114,28 @@ import Testing
         #expect(walking.contains("█"))
         let dog = try #require(lines.first { $0.hasPrefix("Dog walking") })
         #expect(!dog.contains("█") && dog.contains("░"))
+        // The shades are quarters of the cells, so the other legends are not all the lowest:
+        // Bike's 13 at 16:00 is in the third quarter. Numbers stand beside their shades.
+        let bike = try #require(lines.first { $0.hasPrefix("Bike") })
+        #expect(bike.contains("▓▓  13") && bike.contains("▒▒   5"))
+        #expect(walking.contains("██ 132"))
+        #expect(lines.contains { $0.contains("░ 1   ▒ 4–5   ▓ 6–13   █ 31–132") })
+        #expect(text.contains("shades: quarters of the cells"))
+        // Too narrow for numbers: shades alone.
+        s.settings.render.width = 30
+        let narrow = try chart(s, "count by legend, hour | chart heatmap")
+        #expect(!narrow.contains("132") || narrow.contains("31–132"))
+        #expect(try #require(narrow.split(separator: "\n").first { $0.hasPrefix("Walking") }).allSatisfy { !$0.isNumber })
+    }
+
+    /// Bars and columns start at zero; a line may not, and then says so.
+    @Test func aLineSaysWhenItsAxisDoesNotStartAtZero() throws {
+        let s = try market()
+        let high = try chart(s, "count by every 1m | where count > 20 | chart line")
+        #expect(high.contains("y axis from 23, not 0: changes look larger than they are"))
+        let low = try chart(s, "count by every 10m | chart line")
+        #expect(!low.contains("y axis from"))
+        #expect(!(try chart(s, "count by every 1m | where count > 20 | chart column")).contains("y axis from"))
     }
 
     @Test func mapKeepsTheSquaresProportions() throws {

@@ -1,5 +1,6 @@
 /// `chart heatmap`: the first key down, the second across, each cell a shade of its value
-/// (four shades, a dot for zero, blank where the table has no row), with the scale below.
+/// (four shades, each a quarter of the cells from lowest to highest; a dot for zero, blank
+/// where the table has no row), with its number beside it when all fit, and the scale below.
 struct HeatmapChart: ChartBody {
     var data: CrossTable
     var notes: [String] { data.notes }
@@ -9,26 +10,35 @@ struct HeatmapChart: ChartBody {
         return (min(lo, 0), hi)
     }
 
-    /// 0 for a zero at the bottom of the scale, else 1 … 4.
-    func level(_ v: Double, _ lo: Double, _ hi: Double) -> Int {
-        if v == lo && lo == 0 { return 0 }
-        guard hi > lo else { return 4 }
-        return max(1, min(4, Int(cells: ((v - lo) / (hi - lo) * 4).rounded(.up))))
+    /// The tops of the four shades: the quartiles of the cells' values (a zero at the bottom
+    /// of the scale aside), so the shades spread over what the table holds. A linear scale
+    /// would give one large cell the top shade and every other cell the lowest.
+    func breaks(_ lo: Double, _ hi: Double) -> [Double] {
+        let values = data.cells.flatMap { $0 }.compactMap { $0 }.filter { !(lo == 0 && $0 == 0) }.sorted()
+        guard !values.isEmpty else { return [hi, hi, hi, hi] }
+        func quantile(_ q: Double) -> Double { values[min(values.count - 1, max(0, Int((q * Double(values.count)).rounded(.up)) - 1))] }
+        return [quantile(0.25), quantile(0.5), quantile(0.75), values.last!]
     }
 
-    /// What each shade stands for: "1–33" for whole numbers, "≤ 0.25" otherwise.
-    func legend(_ lo: Double, _ hi: Double, _ style: ChartStyle) -> [String] {
+    /// 0 for a zero at the bottom of the scale, else 1 … 4.
+    func level(_ v: Double, _ lo: Double, _ breaks: [Double]) -> Int {
+        if v == lo && lo == 0 { return 0 }
+        return (breaks.firstIndex { v <= $0 } ?? 3) + 1
+    }
+
+    /// What each shade stands for: "1–33" for whole numbers, "≤ 0.25" otherwise; a shade no
+    /// cell has is left out.
+    func legend(_ lo: Double, _ breaks: [Double], _ style: ChartStyle) -> [(shade: Int, text: String)] {
         let whole = data.format.kind == .number && data.format.decimals == 0
-        var out: [String] = []
-        for k in 1...4 {
-            let top = lo + (hi - lo) * Double(k) / 4
-            let bottom = lo + (hi - lo) * Double(k - 1) / 4
+        let values = data.cells.flatMap { $0 }.compactMap { $0 }
+        var out: [(Int, String)] = []
+        for k in 0..<4 {
+            let members = values.filter { level($0, lo, breaks) == k + 1 }
+            guard let a = members.min(), let b = members.max() else { continue }
             if whole {
-                let a = k == 1 && lo != 0 ? bottom.rounded(.up) : (bottom + 1e-9).rounded(.down) + 1, b = (top + 1e-9).rounded(.down)
-                if b < a { continue }
-                out.append(a == b ? data.format.value(a) : data.format.value(a) + style.glyphs.dash + data.format.value(b))
+                out.append((k, a == b ? data.format.value(a) : data.format.value(a) + style.glyphs.dash + data.format.value(b)))
             } else {
-                out.append(style.glyphs.lessOrEqual + " " + data.format.value(top))
+                out.append((k, style.glyphs.lessOrEqual + " " + data.format.value(b)))
             }
         }
         return out
@@ -44,9 +54,15 @@ struct HeatmapChart: ChartBody {
         let room = max(columns, style.width - labelWidth - 2)
         let colLabels = data.series.map { style.label($0) }
         let widest = colLabels.map(TextWidth.of).max() ?? 1
+        let breaks = breaks(lo, hi)
+        // Each value as a number beside its shade when every one fits (as the SVG writes them).
+        let texts = data.cells.map { $0.map { $0.map { data.format.value($0) } } }
+        let numberWidth = texts.flatMap { $0 }.compactMap { $0 }.map(TextWidth.of).max() ?? 0
+        let numbered = numberWidth > 0 && columns * (numberWidth + 4) <= room
         // Four characters, or up to eight when the labels need them (dates); wider cells
         // would read as bars. Labels that still do not fit are shortened.
-        let cell = max(1, min(max(4, min(widest + 1, 8)), room / columns))
+        let cell = numbered ? max(numberWidth + 4, min(widest + 1, 8))
+            : max(1, min(max(4, min(widest + 1, 8)), room / columns))
         let fill = cell >= 3 ? cell - 1 : cell
         var out: [String] = []
         // Labels start over their cells (centred when the cell is wider).
@@ -63,9 +79,11 @@ struct HeatmapChart: ChartBody {
             for s in data.series.indices {
                 let run: String
                 if let v = data.cells[c][s] {
-                    let k = level(v, lo, hi)
+                    let k = level(v, lo, breaks)
                     let glyph = k == 0 ? style.glyphs.zero : style.glyphs.shades[k - 1]
-                    run = k == 0 ? style.dim(String(repeating: glyph, count: fill)) : style.paint(String(repeating: glyph, count: fill), code: Palette.heatANSI[k - 1])
+                    let shade = String(repeating: glyph, count: numbered ? 2 : fill)
+                    run = (k == 0 ? style.dim(shade) : style.paint(shade, code: Palette.heatANSI[k - 1]))
+                        + (numbered ? style.padLeft(texts[c][s] ?? "", fill - 2) : "")
                 } else {
                     run = String(repeating: " ", count: fill)
                 }
@@ -75,9 +93,10 @@ struct HeatmapChart: ChartBody {
         }
         out.append("")
         var items = [style.dim(style.glyphs.zero) + " 0"]
-        for (k, text) in legend(lo, hi, style).enumerated() {
+        for (k, text) in legend(lo, breaks, style) {
             items.append(style.paint(style.glyphs.shades[k], code: Palette.heatANSI[k]) + " " + text)
         }
+        items.append("(shades: quarters of the cells)")
         items.append("(blank: no row)")
         let name = style.fit(style.label(data.valueName), max(6, style.width / 4))
         let lines = TextKey.flow(items, style, indent: TextWidth.of(name) + 2, gap: 3)

@@ -3,7 +3,12 @@
 /// evenly. Missing rows break a line; after fill they are zeros.
 struct LineChart: ChartBody {
     var data: CrossTable
-    var notes: [String] { data.notes }
+    var notes: [String] {
+        let (lo, _) = yRange()
+        // A y axis that does not start at zero makes a small change look large: say so.
+        let from = lo > 0 ? ["y axis from \(data.format.value(lo)), not 0: changes look larger than they are"] : []
+        return data.notes + from
+    }
 
     /// Whether x positions come from the key's values (numbers, times) or its order.
     var continuous: Bool { data.axis != nil && data.categories.allSatisfy { $0.position != nil } }
