@@ -55,3 +55,24 @@ import Testing
         #expect(summary.unicodeScalars.allSatisfy { $0.isASCII })
     }
 }
+
+/// `month = "March"` means March of any year, as `weekday = "Saturday"` means Saturdays.
+@Suite struct MonthNameTests {
+    @Test func aMonthsNameMatchesThatMonth() throws {
+        let s = makeSession()
+        #expect(s.failure("load datasets/rides.csv") == nil)
+        let march = try s.table("where month = \"2020-03\" | count").strings("count")
+        #expect(march != ["0"])
+        for name in ["March", "march", "Mar", " MARCH "] {
+            #expect(try s.table("where month = \"\(name)\" | count").strings("count") == march, "\(name)")
+        }
+        let all = try s.table("count").strings("count")
+        let notMarch = try s.table("where month != \"March\" | count").strings("count")
+        #expect(Int(notMarch[0])! + Int(march[0])! == Int(all[0])!)
+        // The month of the year as a bucket of its own, January first.
+        #expect(try s.table("count by month_of_year").strings("month_of_year") == ["Feb", "Mar", "Apr"])
+        #expect(try s.table("where month_of_year = \"April\" | count").strings("count") == (try s.table("where month = \"2020-04\" | count").strings("count")))
+        // Before and after are not guessed from a name.
+        #expect(s.failure("where month < \"March\" | count") != nil)
+    }
+}

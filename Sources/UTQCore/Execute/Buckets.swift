@@ -52,6 +52,12 @@ enum Buckets {
                 out[i] = lastYear
             }
             return Column(name: "", storage: .int(out), validity: validity, unit: .year)
+        case .monthOfYear:
+            var codes = [UInt32](repeating: 0, count: n)
+            for i in 0..<n where validity?[i] ?? true {
+                codes[i] = UInt32(CivilTime.civilFromDays(CivilTime.floorDiv(cursor.wall(a[i]), day)).month - 1)
+            }
+            return Column(name: "", storage: .string(StringStorage(codes: codes, dictionary: CivilTime.monthNames, ordered: true)), validity: validity)
         case .timeOfDay:
             var out = [Int64](repeating: 0, count: n)
             for i in 0..<n { out[i] = CivilTime.floorMod(cursor.wall(a[i]), day) }

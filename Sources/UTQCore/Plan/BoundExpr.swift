@@ -73,8 +73,10 @@ public enum TimeBucket: Sendable, Equatable {
     case every(Int64)
     /// Hour and minute of the day as a duration since midnight (for clock-style keys).
     case timeOfDay
+    /// Jan … Dec, sorted January first: the month of the year, whatever the year.
+    case monthOfYear
 
-    public static let names = ["minute", "hour", "weekday", "day", "date", "week", "month", "year"]
+    public static let names = ["minute", "hour", "weekday", "day", "date", "week", "month", "month_of_year", "year"]
 
     public static func named(_ word: String) -> TimeBucket? {
         switch word.lowercased() {
@@ -86,6 +88,7 @@ public enum TimeBucket: Sendable, Equatable {
         case "month": return .month
         case "year": return .year
         case "time_of_day", "timeofday": return .timeOfDay
+        case "month_of_year", "monthofyear": return .monthOfYear
         default: return nil
         }
     }
@@ -101,13 +104,14 @@ public enum TimeBucket: Sendable, Equatable {
         case .year: return "year"
         case .every: return "every"
         case .timeOfDay: return "time_of_day"
+        case .monthOfYear: return "month_of_year"
         }
     }
 
     public func resultType(for input: DataType) -> DataType {
         switch self {
         case .hour, .year: return .int
-        case .weekday: return .string
+        case .weekday, .monthOfYear: return .string
         case .timeOfDay: return .duration
         case .minute, .every:
             return input == .duration ? .duration : .timestamp
@@ -123,6 +127,7 @@ public enum TimeBucket: Sendable, Equatable {
         case .week: return .week
         case .month: return .month
         case .timeOfDay: return .clock
+        case .monthOfYear, .weekday: return .automatic
         // Hour and year keys are whole numbers; the unit tells a chart they are times of
         // day and years (labels 08, 12 …), not quantities.
         case .hour: return .hour

@@ -108,9 +108,33 @@ struct ExprBinder {
         return .literal(.string(CivilTime.weekdayNames[day]), type)
     }
 
+    /// `month = "March"`: a month's name (or its first three letters or more) beside the
+    /// month bucket means that month of any year, so both sides become the month of the year.
+    static func monthName(_ a: BoundExpr, _ b: BoundExpr) -> (BoundExpr, BoundExpr)? {
+        func name(_ e: BoundExpr) -> (String, DataType)? {
+            guard case .literal(.string(let s), let type) = e else { return nil }
+            let said = s.trimmingCharacters(in: .whitespaces).lowercased()
+            let full = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]
+            guard said.count >= 3, let m = full.firstIndex(where: { $0.hasPrefix(said) }) else { return nil }
+            return (CivilTime.monthNames[m], type)
+        }
+        func ofYear(_ e: BoundExpr) -> BoundExpr? {
+            guard case .bucket(.month, let inner, let zone) = e, inner.type == .timestamp else { return nil }
+            return .bucket(.monthOfYear, inner, zone)
+        }
+        if let bucket = ofYear(a), let (n, t) = name(b) { return (bucket, .literal(.string(n), t)) }
+        if let bucket = ofYear(b), let (n, t) = name(a) { return (.literal(.string(n), t), bucket) }
+        if case .bucket(.monthOfYear, _, _) = a, let (n, t) = name(b) { return (a, .literal(.string(n), t)) }
+        if case .bucket(.monthOfYear, _, _) = b, let (n, t) = name(a) { return (.literal(.string(n), t), b) }
+        return nil
+    }
+
     func binary(_ op: BinaryOp, _ l: Expr, _ r: Expr, _ span: SourceSpan) throws -> BoundExpr {
         var a = try bind(l)
         var b = op.isArithmetic || op == .and || op == .or ? try bind(r) : try bind(r, beside: a)
+        if op == .equal || op == .notEqual, let (x, y) = Self.monthName(a, b) {
+            return .binary(op, x, y, .bool)
+        }
         switch op {
         case .and, .or:
             for (x, e) in [(a, l), (b, r)] where x.type != .bool && x.type != .null {

@@ -15,7 +15,7 @@ enum FillBinder {
                     case .day: inferred = target.type == .duration ? .integer : .micros(CivilTime.microsPerDay)
                     case .week: inferred = .micros(7 * CivilTime.microsPerDay)
                     case .month: inferred = .months(1)
-                    case .weekday, .timeOfDay: inferred = nil
+                    case .weekday, .timeOfDay, .monthOfYear: inferred = nil
                     }
                     if inferred != nil { break }
                 }
