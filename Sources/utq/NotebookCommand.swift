@@ -16,6 +16,7 @@ struct NotebookCommand: ParsableCommand {
         Examples:
           utq notebook examples/lessons/01-counting.utq -o counting.md
           utq notebook lesson.utq --set city=Prishtina -o prishtina.html
+          utq notebook lesson.utq --no-answers -o handout.html
         """)
 
     @Argument(help: "The script (.utq) to run.", completion: .file(extensions: ["utq"]))
@@ -26,6 +27,9 @@ struct NotebookCommand: ParsableCommand {
 
     @Flag(name: .long, help: "Replace the output file if it exists.")
     var force = false
+
+    @Flag(name: .customLong("no-answers"), help: "A handout: exercises keep their questions and hints, without their answers or what follows them.")
+    var noAnswers = false
 
     @OptionGroup var variables: VariableOptions
 
@@ -52,7 +56,7 @@ struct NotebookCommand: ParsableCommand {
         let session = Session()
         MemoryTuning.follow(session)
         session.settings.render = RenderOptions(width: width, height: 24, maxRows: 40, charset: .unicode, color: false)
-        let notebook = session.notebook(text, name: script)
+        let notebook = session.notebook(text, name: script, answers: !noAnswers)
         let format = output.flatMap(NotebookFormat.forFile) ?? .markdown
         let page = format.render(notebook)
         if let output {

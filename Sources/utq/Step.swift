@@ -18,7 +18,12 @@ struct Stepper {
     /// Runs one script a step at a time; `failed` becomes true when a command fails.
     func run(_ text: String, name: String, failed: inout Bool) -> End {
         let blocks = LiterateScript.blocks(in: SourceText(name: name, text: text))
-        let total = blocks.reduce(0) { n, b in if case .command = b { return n + 1 } else { return n } }
+        let total = blocks.reduce(0) { n, b in
+            switch b {
+            case .command, .answer: return n + 1
+            default: return n
+            }
+        }
         var step = 0
         var afterHeading = false
         for block in blocks {
@@ -32,7 +37,12 @@ struct Stepper {
                 let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { dim(String($0)) }
                 Terminal.out((afterHeading ? "" : "\n") + lines.joined(separator: "\n") + "\n")
                 session.remark(block)
-            case .command(let command):
+            case .hint(let text):
+                Terminal.out(dim("Hint: " + text) + "\n")
+                session.remark(block)
+            case .wrong:
+                continue
+            case .command(let command), .answer(let command):
                 step += 1
                 Terminal.out("utq> " + command.text.replacingOccurrences(of: "\n", with: "\n ...> ") + "\n")
                 guard waitForEnter(step: step, of: total) else { return .quit }

@@ -44,8 +44,8 @@ import Testing
             case .heading(_, let t):
                 if let o = open { Issue.record("\(path): \(o) has no answer") }
                 open = t.hasPrefix("Exercise ") ? t : nil
-            case .command: open = nil
-            case .prose: break
+            case .command, .answer: open = nil
+            case .prose, .hint, .wrong: break
             }
         }
         #expect(open == nil, "\(path): the last exercise has no answer")

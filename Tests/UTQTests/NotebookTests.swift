@@ -11,6 +11,9 @@ import Testing
             case .heading(let level, let text): return "h\(level) \(text)"
             case .prose(let text): return "p " + text
             case .command(let c): return "c " + c.text
+            case .answer(let c): return "a " + c.text.trimmingCharacters(in: .whitespaces)
+            case .hint(let text): return "? " + text
+            case .wrong(let c): return "x " + c.text.trimmingCharacters(in: .whitespaces)
             }
         }
     }

@@ -5,6 +5,13 @@ public enum ScriptBlock: Sendable {
     /// Consecutive `#` comment lines, without the `#`; lines keep their breaks.
     case prose(String)
     case command(ScriptCommand)
+    /// `#> PIPELINE`: an exercise's answer, a command that runs as any other unless a
+    /// handout leaves answers out.
+    case answer(ScriptCommand)
+    /// `#? text`: a hint to the exercise it follows.
+    case hint(String)
+    /// `#x PIPELINE`: a wrong answer a lesson's check must see rejected; never run or shown.
+    case wrong(ScriptCommand)
 }
 
 /// Reads a script as a literate file, so one `.utq` file is both a runnable script and the
@@ -53,6 +60,21 @@ public enum LiterateScript {
                 endParagraph()  // a blank line (or a stray ;) ends a paragraph
                 continue
             }
+            if let kind = ExerciseLines.kind(trimmed) {
+                endParagraph()
+                // Consecutive lines of one kind are one text (a pipeline may go on over lines).
+                var end = lineEnd
+                while end < bytes.count {
+                    var nextEnd = end + 1
+                    while nextEnd < bytes.count && bytes[nextEnd] != 0x0A { nextEnd += 1 }
+                    let following = String(decoding: bytes[(end + 1)..<nextEnd], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                    guard kind != "?", ExerciseLines.kind(following) == kind else { break }
+                    end = nextEnd
+                }
+                out += ExerciseLines.blocks(kind, source, lineStart, end)
+                lineEnd = end
+                continue
+            }
             let hashes = trimmed.prefix { $0 == "#" }.count
             let rest = trimmed.dropFirst(hashes)
             let text = (rest.first == " " ? rest.dropFirst() : rest).trimmingCharacters(in: .whitespaces)
@@ -72,6 +94,40 @@ public enum LiterateScript {
         endParagraph()
         out += commands[next...].map { .command($0) }
         return out
+    }
+}
+
+/// The lines of an exercise: `#>` answers, `#?` hints, `#x` wrong answers.
+enum ExerciseLines {
+    /// ">", "?" or "x" for a line that starts with one of the marks, else nil.
+    static func kind(_ trimmed: String) -> String? {
+        for mark in [">", "?", "x"] where trimmed.hasPrefix("#" + mark) {
+            let after = trimmed.dropFirst(2).first
+            if after == nil || after == " " { return mark }
+        }
+        return nil
+    }
+
+    /// The blocks of the lines from `start` to `end`: a hint's text, or commands read from the
+    /// file with everything but the pipelines blanked, so their lines and columns are the file's.
+    static func blocks(_ kind: String, _ source: SourceText, _ start: Int, _ end: Int) -> [ScriptBlock] {
+        var bytes = source.bytes
+        let text = String(decoding: bytes[start..<end], as: UTF8.self)
+        if kind == "?" {
+            let hint = text.trimmingCharacters(in: .whitespaces).dropFirst(2).trimmingCharacters(in: .whitespaces)
+            return hint.isEmpty ? [] : [.hint(hint)]
+        }
+        for i in bytes.indices where (i < start || i >= end) && bytes[i] != 0x0A { bytes[i] = 0x20 }
+        // Blank each line's mark (`#>`, `#x`) too.
+        var i = start
+        while i < end {
+            while i < end && bytes[i] == 0x20 { i += 1 }
+            if i + 1 < end && bytes[i] == UInt8(ascii: "#") { bytes[i] = 0x20; bytes[i + 1] = 0x20 }
+            while i < end && bytes[i] != 0x0A { i += 1 }
+            i += 1
+        }
+        let masked = SourceText(name: source.name, text: String(decoding: bytes, as: UTF8.self))
+        return Script.commands(in: masked).map { kind == ">" ? .answer($0) : .wrong($0) }
     }
 }
 

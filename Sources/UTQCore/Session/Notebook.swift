@@ -97,16 +97,35 @@ public enum NotebookFormat: String, Sendable, CaseIterable {
 extension Session {
     /// Runs a script as a notebook: every command, going on after errors, with its headings
     /// and prose. The session keeps its tables and results afterwards.
-    public func notebook(_ text: String, name: String) -> Notebook {
+    /// `answers: false` makes a handout: exercises' answers are neither run nor shown.
+    public func notebook(_ text: String, name: String, answers: Bool = true) -> Notebook {
         let source = SourceText(name: name, text: text)
         var blocks = LiterateScript.blocks(in: source)
         notebook = Notebook(title: Notebook.title(of: blocks, name: name), source: name)
         defer { notebook = nil }
         // The heading a script starts with is its title: the page's one top-level heading.
         if case .heading(_, let text) = blocks.first { blocks[0] = .heading(level: 1, text: text) }
+        // In a handout, what follows an answer up to the next heading explains it: left out too.
+        var afterAnswer = false
         for block in blocks {
-            guard case .command(let command) = block else { remark(block); continue }
-            if execute(command).quit { break }
+            switch block {
+            case .heading:
+                afterAnswer = false
+                remark(block)
+            case .command(let command):
+                if !answers && afterAnswer { continue }
+                if execute(command).quit { return notebook! }
+            case .answer(let command):
+                afterAnswer = true
+                if answers, execute(command).quit { return notebook! }
+            case .wrong:
+                continue
+            case .hint:
+                remark(block)
+            case .prose:
+                if !answers && afterAnswer { continue }
+                remark(block)
+            }
         }
         return notebook!
     }
@@ -117,7 +136,8 @@ extension Session {
         switch block {
         case .heading(let level, let text): entry = .heading(level: level, text: text)
         case .prose(let text): entry = .prose(text)
-        case .command: return
+        case .hint(let text): entry = .prose("Hint: " + text)
+        case .command, .answer, .wrong: return
         }
         note(entry)
     }

@@ -67,7 +67,13 @@ public final class Session: @unchecked Sendable {
         var errors: [Diagnostic] = []
         for block in LiterateScript.blocks(in: source) {
             // Headings and prose only matter to a notebook or a recording.
-            guard case .command(let command) = block else { remark(block); continue }
+            // An exercise's answer runs as the commands around it do.
+            let command: ScriptCommand
+            switch block {
+            case .command(let c), .answer(let c): command = c
+            case .wrong: continue
+            default: remark(block); continue
+            }
             let outcome = execute(command)
             emit(command, outcome)
             if let e = outcome.error {

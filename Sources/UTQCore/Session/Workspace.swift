@@ -42,4 +42,18 @@ public final class Workspace: @unchecked Sendable {
     }
 
     func use(_ name: String) { currentTable = name }
+
+    /// Everything the workspace holds, to go back to (a lesson tries each answer from the
+    /// same point). Tables are shared, not copied.
+    struct State {
+        var catalog: Catalog, currentTable: String?, results: [Int: Table], lastResult: Int?, nextResult: Int
+    }
+
+    var state: State {
+        get { State(catalog: catalog, currentTable: currentTable, results: results, lastResult: lastResult, nextResult: nextResult) }
+        set {
+            catalog = newValue.catalog; currentTable = newValue.currentTable; results = newValue.results
+            lastResult = newValue.lastResult; nextResult = newValue.nextResult
+        }
+    }
 }

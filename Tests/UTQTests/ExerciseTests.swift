@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+@testable import UTQCore
+
+/// Exercises in lessons: the markup, grading by result on the data and altered copies,
+/// `utq lesson check`, and handouts without answers.
+@Suite struct ExerciseTests {
+    static let bikes = """
+    load datasets/market.json
+    ## Counting
+    count by legend
+    ## Exercise 1
+    # Which hour had the most entries?
+    #> count by hour | top 1 by count
+    #? Count by hour first.
+    #? Then keep the top one by count.
+    #x count by hour | limit 1
+
+    # The answer: lunchtime.
+    ## Exercise 2
+    # How many people were standing?
+    #> where legend = "Standing" | count
+    #x count
+    """
+
+    func grader(_ text: String) -> LessonGrader {
+        LessonGrader(lesson: Lesson(SourceText(name: "bikes.utq", text: text)), workingDirectory: Repo.path(""), zone: .utc)
+    }
+
+    func feedback(_ v: LessonGrader.Verdict) -> String? {
+        if case .rejected(let s) = v { return s }
+        return nil
+    }
+
+    @Test func theMarkupIsRead() {
+        let lesson = Lesson(SourceText(name: "bikes.utq", text: Self.bikes))
+        #expect(lesson.exercises.map(\.title) == ["Exercise 1", "Exercise 2"])
+        #expect(lesson.exercises[0].question == ["Which hour had the most entries?"])
+        #expect(lesson.exercises[0].hints == ["Count by hour first.", "Then keep the top one by count."])
+        #expect(lesson.exercises[0].answer.map { $0.text.trimmingCharacters(in: .whitespaces) } == ["count by hour | top 1 by count"])
+        #expect(lesson.exercises[0].wrong.map(\.line) == [9])
+        #expect(lesson.problems.isEmpty)
+        // A hint with no exercise is named.
+        #expect(Lesson(SourceText(name: "x.utq", text: "#? a hint\ncount")).problems == ["x.utq: a hint (#?) outside an exercise: a hint"])
+    }
+
+    @Test func answersAreGradedByTheirResults() throws {
+        let g = grader(Self.bikes)
+        // Written differently from the key: accepted.
+        #expect(feedback(try g.grade(0, "count by hour | sort count desc | limit 1")) == nil)
+        #expect(feedback(try g.grade(0, "count by hour | top 1 by count")) == nil)
+        // Wrong: what differs, not the answer.
+        #expect(feedback(try g.grade(0, "count by hour")) == "your result has 5 rows; the answer's has 1")
+        #expect(feedback(try g.grade(0, "count by legend | top 1 by count")) == "row 1 differs from the answer's in legend")
+        #expect(feedback(try g.grade(0, "count by hour | sort count | limit 1")) == "row 1 differs from the answer's in hour")
+        #expect(feedback(try g.grade(0, "count by hour, legend | top 1 by count")) == "your result has 3 columns; the answer's has 2")
+        // A number copied from the answer passes on the data, not on the altered copies.
+        #expect(feedback(try g.grade(1, "count | let count = 21")) == "your result has a row the answer does not (count = 21); look at count (on a changed copy of the data: a right pipeline works on any data)")
+        #expect(feedback(try g.grade(1, "where legend = \"Standing\" | count as n")) == nil)
+        // An error is the error, and the exercise stays.
+        guard case .failed(let e) = try g.grade(1, "where legnd = \"Standing\" | count") else { Issue.record("no error"); return }
+        #expect(e.message.hasPrefix("unknown column \"legnd\""))
+    }
+
+    @Test func checkNamesAWrongAnswerThatIsRight() throws {
+        #expect(grader(Self.bikes).check().isEmpty)
+        let bad = Self.bikes.replacingOccurrences(of: "#x count by hour | limit 1", with: "#x count by hour | sort count desc | limit 1")
+        #expect(grader(bad).check() == ["bikes.utq:9: Exercise 1: the wrong answer `count by hour | sort count desc | limit 1` gives the answer's result, so it is no wrong answer"])
+        let broken = Self.bikes.replacingOccurrences(of: "#> where legend = \"Standing\" | count", with: "#> where legend = \"Standing\" | count by nothing")
+        #expect(grader(broken).check().first?.hasPrefix("bikes.utq:14: exercise 2 of 2 (Exercise 2): its answer fails: unknown column \"nothing\"") == true)
+    }
+
+    /// Every shipped lesson passes its own check (the CLI's `utq lesson check` runs the same).
+    @Test(arguments: ["01-counting", "02-time-and-charts", "03-bus-lines", "04-rides", "05-comparing"])
+    func everyShippedLessonChecks(_ name: String) throws {
+        let path = "examples/lessons/\(name).utq"
+        let lesson = Lesson(SourceText(name: path, text: try String(contentsOfFile: Repo.path(path), encoding: .utf8)))
+        #expect(lesson.exercises.count >= 3)
+        for e in lesson.exercises {
+            #expect(e.hints.count >= 2 && !e.wrong.isEmpty && !e.answer.isEmpty, "\(path): \(e.title)")
+        }
+        let problems = LessonGrader(lesson: lesson, workingDirectory: Repo.path(""), zone: .local).check()
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
+    @Test func aHandoutHasTheQuestionsAndNoAnswers() throws {
+        let path = "examples/lessons/01-counting.utq"
+        let text = try String(contentsOfFile: Repo.path(path), encoding: .utf8)
+        let lesson = Lesson(SourceText(name: path, text: text))
+        let s = Session(workingDirectory: Repo.path(""), defaultZone: .utc)
+        let handout = NotebookFormat.markdown.render(s.notebook(text, name: path, answers: false))
+        for e in lesson.exercises {
+            for q in e.question { #expect(handout.contains(q.components(separatedBy: "\n")[0]), "\(q)") }
+            for h in e.hints { #expect(handout.contains(h)) }
+            for a in e.answer { #expect(!handout.contains(a.text.trimmingCharacters(in: .whitespaces))) }
+        }
+        #expect(!handout.contains("Seven different notes"))
+        // With answers, they run and show.
+        let full = NotebookFormat.markdown.render(Session(workingDirectory: Repo.path(""), defaultZone: .utc).notebook(text, name: path))
+        #expect(full.contains("where legend = \"Standing\" | count"))
+    }
+}
