@@ -38,7 +38,7 @@ import Testing
         #expect(lesson.exercises[0].question == ["Which hour had the most entries?"])
         #expect(lesson.exercises[0].hints == ["Count by hour first.", "Then keep the top one by count."])
         #expect(lesson.exercises[0].answer.map { $0.text.trimmingCharacters(in: .whitespaces) } == ["count by hour | top 1 by count"])
-        #expect(lesson.exercises[0].wrong.map(\.line) == [9])
+        #expect(lesson.exercises[0].wrong.map { $0[0].line } == [9])
         #expect(lesson.problems.isEmpty)
         // A hint with no exercise is named.
         #expect(Lesson(SourceText(name: "x.utq", text: "#? a hint\ncount")).problems == ["x.utq: a hint (#?) outside an exercise: a hint"])
@@ -98,5 +98,21 @@ import Testing
         // With answers, they run and show.
         let full = NotebookFormat.markdown.render(Session(workingDirectory: Repo.path(""), defaultZone: .utc).notebook(text, name: path))
         #expect(full.contains("where legend = \"Standing\" | count"))
+    }
+
+    /// `utq lesson check` from the shell: exit 0 on the shipped lessons, 1 naming the exercise.
+    @Test func theCheckCommandExitsByWhatItFinds() throws {
+        let good = try runUTQ(["lesson", "check", Repo.path("examples/lessons/01-counting.utq")])
+        #expect(good.status == 0 && good.stdout.contains("3 exercises checked; 6 wrong answers rejected"))
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("utq-lesson-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bad = dir.appendingPathComponent("bad.utq").path
+        let text = Self.bikes.replacingOccurrences(of: "datasets/market.json", with: Repo.path("datasets/market.json"))
+            .replacingOccurrences(of: "#x count by hour | limit 1", with: "#x count by hour | top 1 by count")
+        try text.write(toFile: bad, atomically: true, encoding: .utf8)
+        let failed = try runUTQ(["lesson", "check", bad])
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("bad.utq:9: Exercise 1: the wrong answer `count by hour | top 1 by count` gives the answer's result"))
     }
 }

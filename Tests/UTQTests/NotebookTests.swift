@@ -13,7 +13,7 @@ import Testing
             case .command(let c): return "c " + c.text
             case .answer(let c): return "a " + c.text.trimmingCharacters(in: .whitespaces)
             case .hint(let text): return "? " + text
-            case .wrong(let c): return "x " + c.text.trimmingCharacters(in: .whitespaces)
+            case .wrong(let c): return "x " + c.map { $0.text.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
             }
         }
     }

@@ -11,7 +11,8 @@ public enum ScriptBlock: Sendable {
     /// `#? text`: a hint to the exercise it follows.
     case hint(String)
     /// `#x PIPELINE`: a wrong answer a lesson's check must see rejected; never run or shown.
-    case wrong(ScriptCommand)
+    /// One line (and the lines it goes on over) is one wrong answer, of one or more commands.
+    case wrong([ScriptCommand])
 }
 
 /// Reads a script as a literate file, so one `.utq` file is both a runnable script and the
@@ -63,13 +64,18 @@ public enum LiterateScript {
             if let kind = ExerciseLines.kind(trimmed) {
                 endParagraph()
                 // Consecutive lines of one kind are one text (a pipeline may go on over lines).
+                // A wrong answer goes on only where its line ends in | or , (each #x line is
+                // a wrong answer of its own); answer lines all make one answer.
                 var end = lineEnd
+                var current = trimmed
                 while end < bytes.count {
                     var nextEnd = end + 1
                     while nextEnd < bytes.count && bytes[nextEnd] != 0x0A { nextEnd += 1 }
                     let following = String(decoding: bytes[(end + 1)..<nextEnd], as: UTF8.self).trimmingCharacters(in: .whitespaces)
                     guard kind != "?", ExerciseLines.kind(following) == kind else { break }
+                    if kind == "x" && !(current.hasSuffix("|") || current.hasSuffix(",")) { break }
                     end = nextEnd
+                    current = following
                 }
                 out += ExerciseLines.blocks(kind, source, lineStart, end)
                 lineEnd = end
@@ -127,7 +133,8 @@ enum ExerciseLines {
             i += 1
         }
         let masked = SourceText(name: source.name, text: String(decoding: bytes, as: UTF8.self))
-        return Script.commands(in: masked).map { kind == ">" ? .answer($0) : .wrong($0) }
+        let commands = Script.commands(in: masked)
+        return kind == ">" ? commands.map { .answer($0) } : commands.isEmpty ? [] : [.wrong(commands)]
     }
 }
 

@@ -9,7 +9,8 @@ public struct Lesson: Sendable {
         public var question: [String]
         public var answer: [ScriptCommand]
         public var hints: [String]
-        public var wrong: [ScriptCommand]
+        /// Each wrong answer: its commands (usually one).
+        public var wrong: [[ScriptCommand]]
         /// Where the exercise starts among the lesson's blocks: the blocks before it set it up.
         public var blockIndex: Int
     }
@@ -55,7 +56,7 @@ public struct Lesson: Sendable {
                 if current == nil { problems.append("\(source.name): a hint (#?) outside an exercise: \(text)") }
                 current?.hints.append(text)
             case .wrong(let c):
-                if current == nil { problems.append("\(source.name):\(c.line): a wrong answer (#x) outside an exercise") }
+                if current == nil { problems.append("\(source.name):\(c[0].line): a wrong answer (#x) outside an exercise") }
                 current?.wrong.append(c)
             case .command:
                 break
@@ -68,7 +69,8 @@ public struct Lesson: Sendable {
     static func line(of k: Int, in blocks: [ScriptBlock], _ source: SourceText) -> Int {
         for block in blocks[k...] {
             switch block {
-            case .command(let c), .answer(let c), .wrong(let c): return c.line
+            case .command(let c), .answer(let c): return c.line
+            case .wrong(let c): return c[0].line
             default: continue
             }
         }

@@ -51,9 +51,12 @@ public final class LessonGrader {
         var last: Table? = nil
         var plan: LogicalPlan? = nil
         for c in commands {
+            let before = session.workspace.lastResult
             let outcome = session.execute(c)
             if let e = outcome.error { return .failure(e) }
             for case .table(let r) in outcome.outputs { last = r.table }
+            // A chart keeps the rows it drew as a result: those are what it answers.
+            if case .chart? = outcome.outputs.last, let n = session.workspace.lastResult, n != before { last = session.workspace.results[n] }
             if case .query(let p)? = try? Session.parse(c) { plan = try? Binder(context: session.workspace.bindContext).bind(p).plan }
         }
         guard let last else { return .failure(Diagnostic("this gives no table to compare; write a pipeline, as in: count by legend")) }
@@ -98,8 +101,9 @@ public final class LessonGrader {
             if e.answer.isEmpty { problems.append("\(lesson.describe(k)): no answer (#>)"); continue }
             do {
                 for wrong in e.wrong {
-                    if case .accepted = try grade(k, [wrong]) {
-                        problems.append("\(lesson.name):\(wrong.line): \(e.title): the wrong answer `\(wrong.text.trimmingCharacters(in: .whitespaces))` gives the answer's result, so it is no wrong answer")
+                    if case .accepted = try grade(k, wrong) {
+                        let text = wrong.map { $0.text.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
+                        problems.append("\(lesson.name):\(wrong[0].line): \(e.title): the wrong answer `\(text)` gives the answer's result, so it is no wrong answer")
                     }
                 }
                 if case .accepted = try grade(k, e.answer) {} else {
