@@ -7,8 +7,9 @@ import UTQCore
 struct LessonCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lesson",
-        abstract: "Lessons with exercises (## Exercise, #> answer, #? hint, #x wrong answer).",
-        subcommands: [Check.self])
+        abstract: "Lessons with exercises (## Exercise, #> answer, #? hint, #x wrong answer): utq lesson FILE works through one.",
+        subcommands: [LessonStart.self, Check.self],
+        defaultSubcommand: LessonStart.self)
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(

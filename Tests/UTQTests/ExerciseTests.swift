@@ -115,4 +115,47 @@ import Testing
         #expect(failed.status == 1)
         #expect(failed.stderr.contains("bad.utq:9: Exercise 1: the wrong answer `count by hour | top 1 by count` gives the answer's result"))
     }
+
+    /// The lesson> prompt without a terminal: feedback, hints, the next exercise, and a
+    /// lesson that resumes where it stopped.
+    @Test func aStudentWorksThroughALessonAndResumes() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("utq-progress-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let lesson = Lesson(SourceText(name: "bikes.utq", text: Self.bikes))
+        func tutor() -> LessonTutor {
+            var progress = LessonProgress(lessonPath: "bikes.utq", text: Self.bikes, folder: folder)
+            progress.check()
+            return LessonTutor(lesson: lesson, session: Session(workingDirectory: Repo.path(""), defaultZone: .utc), progress: progress)
+        }
+        func texts(_ outputs: [Output]) -> [String] {
+            outputs.compactMap { o -> String? in
+                switch o {
+                case .info(let t), .text(let t), .warning(let t): return t
+                default: return nil
+                }
+            }
+        }
+        let t = tutor()
+        let opening = texts(t.start()).joined()
+        #expect(opening.contains("Exercise 1 (exercise 1 of 2)\nWhich hour had the most entries?"))
+        #expect(!opening.contains("top 1 by count") && !opening.contains("lunchtime"))
+        #expect(texts(t.handle("count by hour")).last == "not yet: your result has 5 rows; the answer's has 1 (hint helps)")
+        #expect(texts(t.handle("hint")) == ["hint 1 of 2: Count by hour first."])
+        let right = texts(t.handle("count by hour | sort count desc | limit 1")).joined(separator: "\n")
+        #expect(right.contains("right!") && right.contains("The answer: lunchtime.") && right.contains("Exercise 2 (exercise 2 of 2)"))
+        #expect(t.current == 1)
+        _ = t.handle("quit")
+        #expect(t.finished)
+        // Again: it resumes at exercise 2.
+        let again = tutor()
+        #expect(texts(again.start()).first?.hasPrefix("resuming at exercise 2 of 2") == true)
+        #expect(again.current == 1)
+        #expect(texts(again.handle("where legend = \"Standing\" | count")).contains("lesson done: 2 of 2 right"))
+        // A progress file that cannot be read is set aside, and the lesson starts over.
+        let path = LessonProgress(lessonPath: "bikes.utq", text: Self.bikes, folder: folder).path
+        try "{not json".write(toFile: path, atomically: true, encoding: .utf8)
+        let fresh = tutor()
+        #expect(texts(fresh.start()).first?.contains("kept as \(path).old") == true)
+        #expect(fresh.current == 0)
+    }
 }

@@ -1,0 +1,222 @@
+import Foundation
+
+/// `utq lesson FILE` without the terminal: the lesson's text up to each exercise, the
+/// exercise, and what a student types graded by its result. The shell reads the lines and
+/// prints the outputs; the student's commands run in a session of their own, which follows
+/// the lesson (an exercise right or skipped runs its answer there too).
+public final class LessonTutor {
+    public let lesson: Lesson
+    public let session: Session
+    let grader: LessonGrader
+    let progress: LessonProgress?
+    public private(set) var current = 0
+    public private(set) var finished = false
+    private var hintsShown = 0
+    private var ranUpTo = 0
+    private var right = Set<Int>()
+
+    public init(lesson: Lesson, session: Session, progress: LessonProgress?) {
+        self.lesson = lesson
+        self.session = session
+        self.progress = progress
+        grader = LessonGrader(lesson: lesson, workingDirectory: session.workingDirectory, zone: session.defaultZone)
+    }
+
+    /// The lesson from its start, or from where it stopped last time.
+    public func start() -> [Output] {
+        var out: [Output] = []
+        if lesson.exercises.isEmpty { finished = true; return [.warning("\(lesson.name) has no exercises (## Exercise headings with #> answers)")] }
+        if let progress, let resume = progress.load(), resume.exercise > 0, resume.exercise < lesson.exercises.count {
+            silently(upTo: lesson.exercises[resume.exercise].blockIndex)
+            current = resume.exercise
+            right = resume.right
+            out.append(.info("resuming at exercise \(current + 1) of \(lesson.exercises.count) (delete \(progress.path) to start over)"))
+        } else if let note = progress?.setAside {
+            out.append(.info(note))
+        }
+        return out + show(upTo: lesson.exercises[current].blockIndex) + present()
+    }
+
+    /// What a line typed at the `lesson>` prompt does.
+    public func handle(_ line: String) -> [Output] {
+        let word = line.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !finished else { return [] }
+        let exercise = lesson.exercises[current]
+        switch word {
+        case "":
+            return []
+        case "hint", "?":
+            guard hintsShown < exercise.hints.count else {
+                return [.info("no more hints for this one; skip goes on without it")]
+            }
+            hintsShown += 1
+            return [.info("hint \(hintsShown) of \(exercise.hints.count): " + exercise.hints[hintsShown - 1])]
+        case "skip":
+            return [.info("skipped (back returns to it)")] + advance()
+        case "back":
+            guard current > 0 else { return [.info("this is the first exercise")] }
+            current -= 1
+            hintsShown = 0
+            save()
+            return present()
+        case "quit", "exit", ":quit", "q":
+            save()
+            finished = true
+            return [.info("stopped at exercise \(current + 1) of \(lesson.exercises.count); utq lesson \(lesson.name) goes on from here")]
+        default:
+            var out: [Output] = []
+            var failed = false
+            session.run(line, name: "<lesson>") { _, outcome in
+                out += outcome.outputs
+                if let e = outcome.error { out.append(.text(DiagnosticRenderer.render(e, showLocation: false))); failed = true }
+            }
+            if failed { return out + [.info("that did not run; this is still exercise \(current + 1)")] }
+            do {
+                switch try grader.grade(current, line) {
+                case .accepted:
+                    right.insert(current)
+                    return out + [.info("right!")] + advance()
+                case .rejected(let why):
+                    return out + [.info("not yet: \(why)" + (hintsShown < exercise.hints.count ? " (hint helps)" : ""))]
+                case .failed(let e):
+                    return out + [.text(DiagnosticRenderer.render(e, showLocation: false))]
+                }
+            } catch let d as Diagnostic {
+                return out + [.warning(d.message)]
+            } catch {
+                return out + [.warning("\(error)")]
+            }
+        }
+    }
+
+    /// On to the next exercise: this one's answer runs in the student's session (so what
+    /// comes next finds what it needs), then the lesson's text up to the next one.
+    func advance() -> [Output] {
+        let exercise = lesson.exercises[current]
+        // The answer runs (silently); the lesson's words after it are shown, not the question.
+        var after = exercise.blockIndex + 1
+        var k = after
+        while k < lesson.blocks.count {
+            if case .heading = lesson.blocks[k] { break }
+            if case .answer = lesson.blocks[k] { after = k + 1 }
+            k += 1
+        }
+        if ranUpTo < after {
+            for c in exercise.answer { _ = session.execute(c) }
+            ranUpTo = after
+        }
+        hintsShown = 0
+        current += 1
+        save()
+        guard current < lesson.exercises.count else {
+            finished = true
+            progress?.clear()
+            return show(upTo: lesson.blocks.count) + [.info("lesson done: \(right.count) of \(lesson.exercises.count) right")]
+        }
+        return show(upTo: lesson.exercises[current].blockIndex) + present()
+    }
+
+    func present() -> [Output] {
+        let e = lesson.exercises[current]
+        var text = "\n\(e.title) (exercise \(current + 1) of \(lesson.exercises.count))\n"
+        text += e.question.joined(separator: "\n\n") + "\n"
+        text += "Type a pipeline; or hint, skip, back, quit.\n"
+        return [.text(text)]
+    }
+
+    /// The lesson's headings, prose and commands (with their outputs) up to a block; an
+    /// exercise's answers and hints on the way are not shown.
+    func show(upTo end: Int) -> [Output] {
+        var out: [Output] = []
+        var inExercise = false
+        while ranUpTo < end {
+            let block = lesson.blocks[ranUpTo]
+            ranUpTo += 1
+            switch block {
+            case .heading(let level, let text):
+                inExercise = Lesson.isExercise(text)
+                if !inExercise { out.append(.text("\n" + String(repeating: "#", count: level) + " " + text + "\n")) }
+            case .prose(let text) where !inExercise:
+                out.append(.text(text + "\n"))
+            case .command(let c):
+                out.append(.text("utq> " + c.text + "\n"))
+                let outcome = session.execute(c)
+                out += outcome.outputs
+                if let e = outcome.error { out.append(.text(DiagnosticRenderer.render(e, showLocation: true))) }
+            case .answer(let c):
+                _ = session.execute(c)
+            default:
+                continue
+            }
+        }
+        return out
+    }
+
+    func silently(upTo end: Int) {
+        while ranUpTo < end {
+            switch lesson.blocks[ranUpTo] {
+            case .command(let c), .answer(let c): _ = session.execute(c)
+            default: break
+            }
+            ranUpTo += 1
+        }
+    }
+
+    func save() { progress?.save(exercise: current, right: right) }
+}
+
+/// Where a student stopped in a lesson: a small JSON file in the user's data folder, tied to
+/// the lesson's text (an edited lesson starts over; a file that cannot be read is set aside).
+public struct LessonProgress: Sendable {
+    public let path: String
+    let version: String
+    /// Said when a progress file was set aside.
+    public private(set) var setAside: String?
+
+    public init(lessonPath: String, text: String, folder: String) {
+        let absolute = URL(fileURLWithPath: lessonPath).standardizedFileURL.path
+        let safe = absolute.map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
+        path = (folder as NSString).appendingPathComponent(String(safe.suffix(120)) + ".json")
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in text.utf8 { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
+        version = String(hash, radix: 16)
+    }
+
+    /// The user's data folder for lessons: $XDG_DATA_HOME/utq/lessons or ~/.local/share/utq/lessons.
+    public static func folder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let custom = environment["UTQ_LESSON_PROGRESS"], !custom.isEmpty { return custom }
+        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share")
+        return base + "/utq/lessons"
+    }
+
+    public func load() -> (exercise: Int, right: Set<Int>)? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let k = object["exercise"] as? Int, let v = object["version"] as? String else {
+            return nil
+        }
+        guard v == version else { return nil }
+        return (k, Set(object["right"] as? [Int] ?? []))
+    }
+
+    /// A file that is not ours to read (corrupt, or of an edited lesson) is renamed, not lost.
+    public mutating func check() {
+        guard let data = FileManager.default.contents(atPath: path) else { return }
+        let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        let fine = (object?["exercise"] as? Int) != nil && (object?["version"] as? String) == version
+        guard !fine else { return }
+        let aside = path + ".old"
+        try? FileManager.default.removeItem(atPath: aside)
+        try? FileManager.default.moveItem(atPath: path, toPath: aside)
+        setAside = "the saved progress of this lesson was from another version of it (or could not be read); it is kept as \(aside) and the lesson starts over"
+    }
+
+    func save(exercise: Int, right: Set<Int>) {
+        let object: [String: Any] = ["version": version, "exercise": exercise, "right": right.sorted()]
+        guard let data = try? JSONSerialization.data(withJSONObject: object) else { return }
+        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try? AtomicFile.write(Array(data), to: path, replace: true)
+    }
+
+    func clear() { try? FileManager.default.removeItem(atPath: path) }
+}
