@@ -32,6 +32,10 @@ struct LessonStart: ParsableCommand {
         let folder = LessonProgress.folder()
         var progress = LessonProgress(lessonPath: lesson, text: text, folder: folder)
         progress.check()
+        // A notebook of the student's own session, to read again or hand in.
+        let recap = (folder as NSString).appendingPathComponent(((lesson as NSString).lastPathComponent as NSString).deletingPathExtension + "-session.md")
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        session.run(":record! \(recap)") { _, _ in }
         let tutor = LessonTutor(lesson: parsed, session: session, progress: progress)
         let printer = Printer(session: session, showLocation: false)
         for o in tutor.start() { printer.print(o) }
@@ -51,5 +55,7 @@ struct LessonStart: ParsableCommand {
             for o in tutor.handle(line) { printer.print(o) }
             interruptFlag.reset()
         }
+        session.run(":record off") { _, _ in }
+        Terminal.err("a notebook of your session: \(recap)\n")
     }
 }

@@ -74,9 +74,12 @@ struct Run: ParsableCommand {
         if step {
             let stepper = Stepper(session: session, printer: Printer(session: session, showLocation: true))
             var failed = false
+            var quit = false
             for (name, text) in texts {
-                if stepper.run(text, name: name, failed: &failed) == .quit { break }
+                if stepper.run(text, name: name, failed: &failed) == .quit { quit = true; break }
             }
+            // With --interactive the prompt opens after the last step, everything loaded.
+            if interactive && !quit && Terminal.stdinIsTTY { REPL(session: session).run(banner: false) }
             throw ExitCode(failed ? 1 : 0)
         }
         for (name, text) in texts {

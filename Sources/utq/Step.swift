@@ -3,7 +3,9 @@ import UTQCore
 
 /// Presenter mode (`utq --step lesson.utq`): shows each heading and paragraph of a script,
 /// then each command, and runs the command only when Enter is pressed, so a teacher can
-/// talk through a lesson one result at a time. `q` and Enter (or the end of input) stops.
+/// talk through a lesson one result at a time. A command typed at a step runs first (a
+/// student's question, tried there and then); `back` shows the step before again; `q` and
+/// Enter (or the end of input) stops.
 /// Errors are shown and the lesson goes on, as in class.
 struct Stepper {
     let session: Session
@@ -15,18 +17,24 @@ struct Stepper {
     func bold(_ s: String) -> String { color ? "\u{1B}[1m" + s + "\u{1B}[0m" : s }
     func dim(_ s: String) -> String { color ? "\u{1B}[2m" + s + "\u{1B}[0m" : s }
 
-    /// Runs one script a step at a time; `failed` becomes true when a command fails.
+    /// Runs one script a step at a time; `failed` becomes true when a command fails. What
+    /// the presenter types at a step runs instead (and is kept in the history), then the
+    /// step waits again; `back` goes to the step before.
     func run(_ text: String, name: String, failed: inout Bool) -> End {
         let blocks = LiterateScript.blocks(in: SourceText(name: name, text: text))
-        let total = blocks.reduce(0) { n, b in
-            switch b {
-            case .command, .answer: return n + 1
-            default: return n
+        let steps = blocks.indices.filter { k in
+            switch blocks[k] {
+            case .command, .answer: return true
+            default: return false
             }
         }
+        let total = steps.count
         var step = 0
         var afterHeading = false
-        for block in blocks {
+        var k = 0
+        while k < blocks.count {
+            let block = blocks[k]
+            k += 1
             defer { if case .heading = block { afterHeading = true } else { afterHeading = false } }
             switch block {
             case .heading(let level, let text):
@@ -43,9 +51,24 @@ struct Stepper {
             case .wrong:
                 continue
             case .command(let command), .answer(let command):
-                step += 1
-                Terminal.out("utq> " + command.text.replacingOccurrences(of: "\n", with: "\n ...> ") + "\n")
-                guard waitForEnter(step: step, of: total) else { return .quit }
+                step = (steps.firstIndex(of: k - 1) ?? 0) + 1
+                var decided = false
+                while !decided {
+                    Terminal.out("utq> " + command.text.replacingOccurrences(of: "\n", with: "\n ...> ") + "\n")
+                    switch waitForEnter(step: step, of: total) {
+                    case .run:
+                        decided = true
+                    case .quit:
+                        return .quit
+                    case .back:
+                        // The step before: its command shows again and runs on Enter.
+                        if step > 1 { k = steps[step - 2]; decided = true }
+                        else { Terminal.err("this is the first step\n") }
+                    case .typed(let line):
+                        session.run(line, name: "<step>", keepGoing: true) { _, outcome in printer.print(outcome) }
+                    }
+                }
+                if k != steps[step - 1] + 1 { continue }
                 let outcome = session.execute(command)
                 printer.print(outcome)
                 if !outcome.succeeded { failed = true }
@@ -55,16 +78,18 @@ struct Stepper {
         return .finished
     }
 
+    enum Key { case run, quit, back, typed(String) }
+
     /// Shows what the keys do and waits; false when asked to stop.
-    func waitForEnter(step: Int, of total: Int) -> Bool {
+    func waitForEnter(step: Int, of total: Int) -> Key {
         let errColor = Terminal.stderrIsTTY && Terminal.colorAllowed
         // A Ctrl-C that stopped the command before is spent; only one pressed now stops.
         interruptFlag.reset()
-        let hint = "  step \(step) of \(total) · Enter runs it · q and Enter quits "
+        let hint = "  step \(step) of \(total) · Enter runs it · type a command to try it · back · q quits "
         Terminal.err(errColor ? "\u{1B}[2m" + hint + "\u{1B}[0m" : hint)
         guard let answer = Stepper.readKeys() else {
             Terminal.err("\n")
-            return false  // no more input, or Ctrl-C: no Enter will come
+            return .quit  // no more input, or Ctrl-C: no Enter will come
         }
         if Terminal.stdinIsTTY && Terminal.stderrIsTTY {
             // The Enter moved to a new line: go back up and clear the hint, so the screen
@@ -73,8 +98,13 @@ struct Stepper {
         } else if !Terminal.stdinIsTTY {
             Terminal.err("\n")  // keys read from a pipe are not echoed
         }
-        let word = answer.trimmingCharacters(in: .whitespaces).lowercased()
-        return !(word == "q" || word == "quit" || word == "exit")
+        let typed = answer.trimmingCharacters(in: .whitespaces)
+        switch typed.lowercased() {
+        case "": return .run
+        case "q", "quit", "exit": return .quit
+        case "back", "b": return .back
+        default: return .typed(typed)
+        }
     }
 
     /// A line typed on standard input, or nil at its end or when Ctrl-C interrupts the wait.

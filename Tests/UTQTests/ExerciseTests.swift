@@ -159,3 +159,46 @@ import Testing
         #expect(fresh.current == 0)
     }
 }
+
+/// `utq lesson FILE` from the shell, keys from a pipe: the progress and a notebook of the
+/// student's session are written to the data folder.
+@Suite struct LessonPromptTests {
+    @Test func theLessonPromptKeepsProgressAndANotebook() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("utq-lp-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let r = try runUTQ(["lesson", Repo.path("examples/lessons/01-counting.utq")],
+                           stdin: "count\nwhere legend = \"Standing\" | count\nquit\n", environment: ["UTQ_LESSON_PROGRESS": folder])
+        #expect(r.status == 0)
+        let all = r.stdout + r.stderr
+        #expect(all.contains("not yet: ") && all.contains("right!") && all.contains("stopped at exercise 2 of 3"))
+        let notebook = try String(contentsOfFile: folder + "/01-counting-session.md", encoding: .utf8)
+        #expect(notebook.contains("where legend = \"Standing\" | count"))
+        #expect(r.stderr.contains("a notebook of your session: \(folder)/01-counting-session.md"))
+    }
+}
+
+/// Presenter mode: a command typed at a step runs there, `back` shows the step before again,
+/// and with --interactive the prompt opens after the last step with everything loaded.
+@Suite struct PresenterTests {
+    @Test func aTypedCommandRunsBackWorksAndThePromptOpensAtTheEnd() throws {
+        let script = "load datasets/market.json\ncount by legend\ncount by hour\n"
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("utq-step-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("s.utq").path
+        try script.write(toFile: path, atomically: true, encoding: .utf8)
+        let keys: [(wait: Double, text: String)] = [
+            (1.0, "\n"),                         // step 1: load
+            (1.5, "where legend = \"Jogging\" | count as joggers\n"),  // typed at step 2
+            (1.5, "back\n"),                     // step 1 again
+            (1.0, "\n"), (1.5, "\n"), (1.0, "\n"),  // load, count by legend, count by hour
+            (2.0, "count as all_entries\n"),     // at the prompt, market loaded
+            (1.5, "\u{4}"),
+        ]
+        let r = try runUTQInTerminal(keys, arguments: ["--step", "--interactive", path], environment: ["UTQ_HISTORY": ""])
+        #expect(r.screen.contains("joggers"))
+        #expect(r.screen.components(separatedBy: "step 1 of 3").count >= 3, "back shows step 1 again")
+        #expect(r.screen.contains("utq> count as all_entries") && r.screen.contains("all_entries"))
+        #expect(r.screen.contains("516"))
+    }
+}

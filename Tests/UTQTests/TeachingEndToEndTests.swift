@@ -113,7 +113,7 @@ import Testing
         #expect(r.stdout.contains("utq> count by hour\n"))
         #expect(!r.stdout.contains("hour  count"))
         #expect(!r.stdout.contains("utq> count\n"))
-        #expect(r.stderr.contains("step 1 of 4 · Enter runs it · q and Enter quits"))
+        #expect(r.stderr.contains("step 1 of 4 · Enter runs it · type a command to try it · back · q quits"))
         #expect(r.stderr.contains("step 3 of 4"))
         #expect(!r.stderr.contains("step 4 of 4"))
         // The end of input stops too, after what was asked for.
