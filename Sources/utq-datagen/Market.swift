@@ -1,3 +1,4 @@
+import UTQCore
 import Foundation
 
 /// The Stavanger market square ("Torget") study of Thursday 23.03.2017: five 5-minute

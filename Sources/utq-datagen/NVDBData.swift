@@ -1,3 +1,4 @@
+import UTQCore
 import Foundation
 
 /// A small NVDB search response for speed limits (object type 105) on a few road links of

@@ -1,18 +1,7 @@
-/// A small deterministic generator (SplitMix64): the same seed gives the same data on every
-/// machine and every Swift version, which the shipped datasets and the tests rely on.
-struct SeededRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+import UTQCore
+/// What the generators draw from UTQCore's SeededRandom (SplitMix64): the same seed gives
+/// the same data on every machine, which the shipped datasets and the tests rely on.
+extension SeededRandom {
     /// Uniform in [0, 1).
     mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 

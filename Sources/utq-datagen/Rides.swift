@@ -1,3 +1,4 @@
+import UTQCore
 import Foundation
 
 /// Ride histories of the friends' lift-sharing app, in the schema utq defines for it

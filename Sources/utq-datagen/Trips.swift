@@ -1,3 +1,4 @@
+import UTQCore
 import Foundation
 
 /// Trips planned with the green-transport app in Tromsø: origin and destination as

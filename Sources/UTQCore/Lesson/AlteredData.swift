@@ -7,7 +7,7 @@ enum AlteredData: CaseIterable {
     func apply(_ t: Table) -> Table {
         let n = t.rowCount
         guard n > 1 else { return t }
-        var random = SplitMix(seed: UInt64(n) &* 0x9E37_79B9)
+        var random = SeededRandom(seed: UInt64(n) &* 0x9E37_79B9)
         var rows = (0..<n).map { Int32($0) }
         switch self {
         case .shuffled:
@@ -31,18 +31,5 @@ enum AlteredData: CaseIterable {
             }
         }
         return out
-    }
-}
-
-/// A small seeded generator, so the altered copies are the same on every run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -2,20 +2,7 @@ import Foundation
 @testable import UTQCore
 
 /// Helpers the unit tests use to compute expectations without the code under test:
-/// a seeded random generator (tests stay deterministic) and Foundation's calendar.
-
-/// SplitMix64: small, fast and the same on every machine.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// Foundation's calendar (seeded random numbers come from UTQCore's SeededRandom).
 
 /// Foundation's Gregorian calendar in a zone, as an independent reference for dates.
 enum Reference {
