@@ -68,6 +68,27 @@ public struct SettingSpec: Sendable {
     }
 
     static let onOff: @Sendable (Session) -> [String] = { _ in ["on", "off"] }
+
+    /// Width and height: a number, or auto to follow the terminal as it is resized.
+    static func terminalSize(_ name: String, summary: String, details: String = "", examples: [String], values: [String],
+                             range: ClosedRange<Int>, size: WritableKeyPath<Settings, Int> & Sendable,
+                             follows: WritableKeyPath<Settings, Bool> & Sendable) -> SettingSpec {
+        SettingSpec(name, summary: summary, details: details, examples: examples, values: { _ in values },
+                    apply: { c in
+                        if c.value.lowercased() == "auto" {
+                            c.settings[keyPath: follows] = true
+                            c.session.followTerminal(settings: &c.settings)
+                        } else {
+                            c.settings[keyPath: size] = try c.number(range)
+                            c.settings[keyPath: follows] = false
+                        }
+                        return nil
+                    },
+                    current: { s in
+                        let n = s.settings[keyPath: size]
+                        return s.settings[keyPath: follows] && s.terminalSize != nil ? "auto (\(n))" : String(n)
+                    })
+    }
     static func onOff(_ b: Bool) -> String { b ? "on" : "off" }
 }
 
@@ -95,33 +116,13 @@ public enum SettingsRegistry {
                     values: { s in s.workspace.currentTable.flatMap { s.workspace.catalog[$0] }?.columns.filter { $0.type == .timestamp || $0.type == .duration }.map(\.name) ?? [] },
                     apply: { c in try c.session.setTimeColumn(c.value, span: c.span) },
                     current: { s in s.workspace.currentTable.flatMap { s.workspace.catalog[$0]?.timeColumn } ?? "(none)" }),
-        SettingSpec("width", summary: "The width results and charts are drawn to: a number of columns, or auto (the terminal's, as it is resized; the default).",
-                    examples: ["set width 100", "set width auto"], values: { _ in ["auto", "80", "100", "140"] },
-                    apply: { c in
-                        if c.value.lowercased() == "auto" {
-                            c.settings.widthFollowsTerminal = true
-                            c.session.followTerminal(settings: &c.settings)
-                        } else {
-                            c.settings.render.width = try c.number(20...1000)
-                            c.settings.widthFollowsTerminal = false
-                        }
-                        return nil
-                    },
-                    current: { s in s.settings.widthFollowsTerminal && s.terminalSize != nil ? "auto (\(s.settings.render.width))" : String(s.settings.render.width) }),
-        SettingSpec("height", summary: "The lines charts size their plots to: a number, or auto (the terminal's; LINES).",
-                    details: "Column, line and histogram plots take about half of it; a map takes most of it.", examples: ["set height 40"],
-                    values: { _ in ["auto", "24", "40"] },
-                    apply: { c in
-                        if c.value.lowercased() == "auto" {
-                            c.settings.heightFollowsTerminal = true
-                            c.session.followTerminal(settings: &c.settings)
-                        } else {
-                            c.settings.render.height = try c.number(5...1000)
-                            c.settings.heightFollowsTerminal = false
-                        }
-                        return nil
-                    },
-                    current: { s in s.settings.heightFollowsTerminal && s.terminalSize != nil ? "auto (\(s.settings.render.height))" : String(s.settings.render.height) }),
+        SettingSpec.terminalSize("width", summary: "The width results and charts are drawn to: a number of columns, or auto (the terminal's, as it is resized; the default).",
+                     examples: ["set width 100", "set width auto"], values: ["auto", "80", "100", "140"], range: 20...1000,
+                     size: \.render.width, follows: \.widthFollowsTerminal),
+        SettingSpec.terminalSize("height", summary: "The lines charts size their plots to: a number, or auto (the terminal's; LINES).",
+                     details: "Column, line and histogram plots take about half of it; a map takes most of it.",
+                     examples: ["set height 40"], values: ["auto", "24", "40"], range: 5...1000,
+                     size: \.render.height, follows: \.heightFollowsTerminal),
         SettingSpec("digits", aliases: ["decimals"],
                     summary: "Decimals shown for numbers in tables: a count from 0 to 12, or auto (as many as the values need).",
                     details: "Only what is shown changes: saved files and results reused as $n keep every digit.",
