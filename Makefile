@@ -31,13 +31,14 @@ tour: release
 test: deps oracle-deps
 	$(SWIFT) test
 
-# The differential oracle runs DuckDB from Python: use the system's when it has duckdb and
-# pytz, else a virtual environment of our own in .build (not committed).
+# The differential oracle runs DuckDB from Python, and .ipynb files are validated with
+# nbformat: use the system's Python when it has them, else a virtual environment of our own
+# in .build (not committed).
 ORACLE_VENV := .build/oracle-venv
 oracle-deps:
-	@python3 -c "import duckdb, pytz" 2>/dev/null || $(ORACLE_VENV)/bin/python -c "import duckdb, pytz" 2>/dev/null || { \
-	  echo "installing duckdb into $(ORACLE_VENV) for the differential oracle ..."; \
-	  python3 -m venv $(ORACLE_VENV) && $(ORACLE_VENV)/bin/python -m pip install -q duckdb pytz; }
+	@python3 -c "import duckdb, pytz, nbformat" 2>/dev/null || $(ORACLE_VENV)/bin/python -c "import duckdb, pytz, nbformat" 2>/dev/null || { \
+	  echo "installing duckdb and nbformat into $(ORACLE_VENV) for the differential oracle and the notebook checks ..."; \
+	  python3 -m venv $(ORACLE_VENV) && $(ORACLE_VENV)/bin/python -m pip install -q duckdb pytz nbformat; }
 
 # Any number of oracle cases from any seed: make oracle SEED=7 CASES=10000
 SEED ?= 1

@@ -8,7 +8,7 @@ import UTQCore
 struct NotebookCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "notebook",
-        abstract: "Run a script and write a notebook of it: Markdown (.md) or a self-contained HTML page (.html).",
+        abstract: "Run a script and write a notebook of it: Markdown (.md), a self-contained HTML page (.html) or a Jupyter notebook (.ipynb).",
         discussion: """
         Each command appears with its output; ## comment lines become headings and the # lines
         after them paragraphs, so a lesson is one literate .utq file. Errors are shown where they
@@ -22,7 +22,7 @@ struct NotebookCommand: ParsableCommand {
     @Argument(help: "The script (.utq) to run.", completion: .file(extensions: ["utq"]))
     var script: String
 
-    @Option(name: .shortAndLong, help: "Where to write: a .md or .html file. Without it, Markdown goes to standard output.")
+    @Option(name: .shortAndLong, help: "Where to write: a .md, .html or .ipynb file. Without it, Markdown goes to standard output.")
     var output: String?
 
     @Flag(name: .long, help: "Replace the output file if it exists.")
@@ -38,7 +38,7 @@ struct NotebookCommand: ParsableCommand {
 
     func validate() throws {
         if let output, NotebookFormat.forFile(output) == nil {
-            throw ValidationError("cannot tell the kind of notebook from \"\(output)\": end it with .md or .html")
+            throw ValidationError("cannot tell the kind of notebook from \"\(output)\": end it with .md, .html or .ipynb")
         }
         guard (20...1000).contains(width) else { throw ValidationError("--width is a whole number from 20 to 1000") }
     }

@@ -69,7 +69,7 @@ import Testing
     @Test func notebookRefusesWhatItCannotWrite() throws {
         let bad = try runUTQ(["notebook", "examples/tour.utq", "-o", "tour.pdf"])
         #expect(bad.status != 0)
-        #expect(bad.stderr.contains("cannot tell the kind of notebook from \"tour.pdf\": end it with .md or .html"))
+        #expect(bad.stderr.contains("cannot tell the kind of notebook from \"tour.pdf\": end it with .md, .html or .ipynb"))
         let missing = try runUTQ(["notebook", "no/such.utq"])
         #expect(missing.status == 1)
         #expect(missing.stderr == "utq: no/such.utq: no such file\n")

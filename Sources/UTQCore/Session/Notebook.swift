@@ -57,18 +57,28 @@ public struct NotebookCell: Sendable {
 
 /// The kinds of page a notebook is written as.
 public enum NotebookFormat: String, Sendable, CaseIterable {
-    case markdown, html
+    case markdown, html, ipynb
 
-    /// The format a file name asks for: `.md` or `.html`.
+    /// The format a file name asks for: `.md`, `.html` or `.ipynb`.
     public static func forFile(_ path: String) -> NotebookFormat? {
         let lower = path.lowercased()
+        if lower.hasSuffix(".ipynb") { return .ipynb }
         if lower.hasSuffix(".md") || lower.hasSuffix(".markdown") { return .markdown }
         if lower.hasSuffix(".html") || lower.hasSuffix(".htm") { return .html }
         return nil
     }
 
     public func render(_ notebook: Notebook) -> String {
-        head(notebook) + notebook.entries.map(entry).joined() + tail(notebook)
+        page(notebook, notebook.entries.map(entry))
+    }
+
+    /// A whole page from entries already drawn (a recording keeps them).
+    func page(_ notebook: Notebook, _ drawn: [String]) -> String {
+        let top = head(notebook)
+        switch self {
+        case .ipynb: return top.replacingOccurrences(of: IpynbNotebook.idMark, with: "title") + IpynbNotebook.joined(drawn) + tail(notebook)
+        default: return top + drawn.joined() + tail(notebook)
+        }
     }
 
     /// The parts of a page, so a recording can keep the entries it has drawn and only add.
@@ -76,6 +86,7 @@ public enum NotebookFormat: String, Sendable, CaseIterable {
         switch self {
         case .markdown: return MarkdownNotebook.head(notebook)
         case .html: return HTMLNotebook.head(notebook)
+        case .ipynb: return IpynbNotebook.head(notebook)
         }
     }
 
@@ -83,6 +94,7 @@ public enum NotebookFormat: String, Sendable, CaseIterable {
         switch self {
         case .markdown: return MarkdownNotebook.entry(entry)
         case .html: return HTMLNotebook.entry(entry)
+        case .ipynb: return IpynbNotebook.entry(entry)
         }
     }
 
@@ -90,6 +102,7 @@ public enum NotebookFormat: String, Sendable, CaseIterable {
         switch self {
         case .markdown: return MarkdownNotebook.tail(notebook)
         case .html: return HTMLNotebook.tail(notebook)
+        case .ipynb: return IpynbNotebook.tail(notebook)
         }
     }
 }

@@ -27,7 +27,7 @@ final class NotebookRecording: @unchecked Sendable {
     }
 
     private func write(replace: Bool) throws {
-        let page = format.head(notebook) + drawn.joined() + format.tail(notebook)
+        let page = format.page(notebook, drawn)
         try AtomicFile.write(Array(page.utf8), to: path, replace: replace)
     }
 }

@@ -49,7 +49,7 @@ public enum SessionCommands {
                                          span: call.span, replaceHint: "write :save! \(file) to replace it")
             outcome.outputs.append(.info("saved \(history.count) commands to \(file)"))
         },
-        SessionCommandSpec(name: "record", aliases: [], usage: ":record FILE.md | FILE.html | off",
+        SessionCommandSpec(name: "record", aliases: [], usage: ":record FILE.md | FILE.html | FILE.ipynb | off",
                            summary: "Keep a notebook of everything from now on; :record off stops.", bare: false) { call, outcome in
             try call.session.record(call.argument, replace: call.replace, span: call.span, into: &outcome)
         },

@@ -101,12 +101,12 @@ enum Oracle {
     }
 
     /// Python with duckdb: the one on the PATH, or the one `make test` keeps in .build.
-    static func python() -> String? {
+    static func python(with modules: String = "duckdb, pytz") -> String? {
         for candidate in [Repo.path(".build/oracle-venv/bin/python"), "/usr/bin/env python3"] {
             let parts = candidate.split(separator: " ").map(String.init)
             let p = Process()
             p.executableURL = URL(fileURLWithPath: parts[0])
-            p.arguments = Array(parts.dropFirst()) + ["-c", "import duckdb, pytz"]
+            p.arguments = Array(parts.dropFirst()) + ["-c", "import " + modules]
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle.nullDevice
             guard (try? p.run()) != nil else { continue }
