@@ -429,3 +429,17 @@ import Testing
         #expect(shown.trimmingCharacters(in: .newlines) == "width auto (140)")
     }
 }
+
+/// A part of a path that reads like a huge duration (`1195E07D`, as temporary folders are
+/// named) is a part of the path, not an error; as a value it is still refused.
+@Suite struct PathTokenTests {
+    @Test func aPathMayHoldWhatLooksLikeADuration() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("utq-1195E07D-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (s, _) = try SessionTests.market()
+        #expect(s.failure("count by legend | save \(dir)/counts.csv") == nil)
+        #expect(FileManager.default.fileExists(atPath: dir + "/counts.csv"))
+        #expect(s.failure("where time > time + 1e300d | count")?.message == "the duration 1e300d is too long")
+    }
+}

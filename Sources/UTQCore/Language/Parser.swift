@@ -89,6 +89,13 @@ public struct Parser {
         return (source.slice(SourceSpan(start, end)), SourceSpan(start, end))
     }
 
+    /// Where a duration is read: one too long to count is said so.
+    func refuseTooLong() throws {
+        if case .tooLong(let text) = current.kind {
+            throw Diagnostic("the duration \(text) is too long", at: current.span, hint: "durations reach about 292,000 years")
+        }
+    }
+
     /// The rest of the command as raw text (for `set` values and `help` topics).
     public mutating func restOfCommand() -> (String, SourceSpan)? {
         guard !atEnd else { return nil }
@@ -497,6 +504,9 @@ public struct Parser {
             return .column(name, t.span)
         case .unknown(let c):
             throw Diagnostic("unexpected character '\(c)'", at: t.span)
+        case .tooLong:
+            try refuseTooLong()
+            throw Diagnostic("expected a value", at: t.span)
         default:
             if t.isEnd { throw Diagnostic("expected a value or a column name, found the end of the command", at: t.span) }
             throw Diagnostic("expected a value or a column name, found \(t.describe)", at: t.span)

@@ -126,6 +126,7 @@ extension Token {
         case .newline: return "newline"
         case .semicolon: return ";"
         case .unknown(let c): return "unknown(\(c))"
+        case .tooLong(let text): return "tooLong(\(text))"
         case .end: return "end"
         }
     }

@@ -18,6 +18,9 @@ public struct Token: Sendable, Equatable {
         case semicolon
         /// A character no token starts with.
         case unknown(Character)
+        /// A duration too long to count in microseconds (`1e300d`): an error where a value is
+        /// read, but a part of a path like any other (`to /tmp/run-1195E07D/x.svg`).
+        case tooLong(String)
         case end
     }
 
@@ -75,6 +78,7 @@ public struct Token: Sendable, Equatable {
         case .symbol(let s): return "'\(s.rawValue)'"
         case .newline, .semicolon, .end: return "the end of the command"
         case .unknown(let c): return "'\(c)'"
+        case .tooLong(let text): return "the duration \(text)"
         }
     }
 }

@@ -95,6 +95,7 @@ enum AggregateVerb {
         let start = p.current.span
         if p.current.isKeyword("every") {
             p.advance()
+            try p.refuseTooLong()
             guard case .duration(let step) = p.current.kind else {
                 throw Diagnostic("expected a span after every, such as 15m, 1h or 1d", at: p.current.span)
             }

@@ -12,6 +12,7 @@ enum FillVerb {
         examples: ["count by hour | fill", "count by every 30m | fill"],
         completes: .none,
         parse: { p, _ in
+            try p.refuseTooLong()
             if case .duration(let d) = p.current.kind { p.advance(); return Syntax(step: d) }
             return Syntax(step: nil)
         })
