@@ -4,6 +4,10 @@ import Foundation
 /// written whole or not at all, with messages that name the file as it was written.
 public struct FileOutput: Sendable {
     public var workingDirectory: String
+    /// Commands typed outside a script (a notebook's cells) also find files in the folders
+    /// above the working directory, as a script finds them above its own folder: a lesson
+    /// notebook in examples/lessons reads the project's datasets/.
+    public var searchesFoldersAbove = false
 
     public init(workingDirectory: String) { self.workingDirectory = workingDirectory }
 
@@ -23,8 +27,14 @@ public struct FileOutput: Sendable {
         if p.hasPrefix("/") { return (p, nil) }
         let fromCwd = (workingDirectory as NSString).appendingPathComponent(p)
         let here = FileManager.default.fileExists(atPath: fromCwd)
-        guard let source, source.name.contains("/") || source.name.hasSuffix(".utq") else { return (fromCwd, nil) }
-        let dir = (source.name as NSString).deletingLastPathComponent
+        let dir: String
+        if let source, source.name.contains("/") || source.name.hasSuffix(".utq") {
+            dir = (source.name as NSString).deletingLastPathComponent
+        } else if searchesFoldersAbove {
+            dir = workingDirectory
+        } else {
+            return (fromCwd, nil)
+        }
         var folder = ((dir as NSString).isAbsolutePath ? dir : (workingDirectory as NSString).appendingPathComponent(dir) as String)
         folder = (folder as NSString).standardizingPath
         for _ in 0..<8 {

@@ -138,6 +138,7 @@ public enum Verbs {
         SaveVerb.spec,
         ExplainVerb.spec,
         SetVerb.spec,
+        EchoVerb.spec,
         HelpVerb.spec,
     ]
 

@@ -47,44 +47,20 @@ enum IpynbNotebook {
     }
 
     static func code(_ cell: NotebookCell) -> String {
-        var outputs: [[String: Any]] = []
         var count: Int? = nil
         for output in cell.outputs {
-            switch output {
-            case .table(let r):
-                count = count ?? r.number
-                var data: [String: Any] = ["text/plain": lines(OutputText.text(output, settings: cell.settings))]
-                if cell.settings.output == .table && !r.table.columns.isEmpty {
-                    var render = cell.settings.render
-                    render.width = Int.max / 4
-                    data["text/html"] = lines(HTMLNotebook.table(TableLayout(r.table, options: render)))
-                }
-                outputs.append(["output_type": "execute_result", "execution_count": r.number.map { $0 as Any } ?? NSNull(),
-                                "data": data, "metadata": [String: Any]()])
-            case .chart(let c):
-                count = count ?? c.number
-                outputs.append(["output_type": "display_data", "metadata": [String: Any](),
-                                "data": ["image/svg+xml": lines(HTMLNotebook.inlineSVG(c.chart.svg())),
-                                         "text/plain": lines(c.footer ?? c.chart.title)]])
-            case .text:
-                outputs.append(stream("stdout", OutputText.text(output, settings: cell.settings)))
-            case .info:
-                outputs.append(stream("stdout", OutputText.text(output, settings: cell.settings)))
-            case .warning:
-                outputs.append(stream("stderr", OutputText.text(output, settings: cell.settings)))
-            }
+            if case .table(let r) = output { count = count ?? r.number }
+            if case .chart(let c) = output { count = count ?? c.number }
         }
-        if let e = cell.error {
-            let text = DiagnosticRenderer.render(e, showLocation: !(e.source?.name.hasPrefix("<") ?? true))
-            outputs.append(["output_type": "error", "ename": "utq", "evalue": e.message,
-                            "traceback": text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)])
+        // nbformat keeps text as a list of lines.
+        let outputs = JupyterOutputs.of(cell.outputs, error: cell.error, settings: cell.settings).map { output in
+            var o = output
+            if let text = o["text"] as? String { o["text"] = lines(text) }
+            if let data = o["data"] as? [String: Any] { o["data"] = data.mapValues { ($0 as? String).map(lines) ?? $0 } }
+            return o
         }
         return json(["cell_type": "code", "id": idMark, "metadata": [String: Any](), "source": lines(cell.command),
                      "execution_count": count.map { $0 as Any } ?? NSNull(), "outputs": outputs])
-    }
-
-    static func stream(_ name: String, _ text: String) -> [String: Any] {
-        ["output_type": "stream", "name": name, "text": lines(text)]
     }
 
     /// Text as Jupyter keeps it: a list of lines, each with its line break but the last.

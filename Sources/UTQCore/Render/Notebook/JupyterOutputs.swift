@@ -1,0 +1,48 @@
+import Foundation
+
+/// A command's outputs as Jupyter shows them, shared by the .ipynb writer and the kernel:
+/// a table as HTML with a plain-text fallback (an `execute_result`), a chart as SVG (a
+/// `display_data`), notes on stdout, warnings on stderr, an error with its caret message.
+/// Text values are whole strings; the notebook writer splits them into lines.
+public enum JupyterOutputs {
+    public static func of(_ outputs: [Output], error: Diagnostic?, settings: Settings) -> [[String: Any]] {
+        var result: [[String: Any]] = []
+        for output in outputs {
+            switch output {
+            case .table(let r):
+                var data: [String: Any] = ["text/plain": OutputText.text(output, settings: settings)]
+                if settings.output == .table && !r.table.columns.isEmpty {
+                    // All columns: the page scrolls sideways where a terminal would cut them.
+                    var render = settings.render
+                    render.width = Int.max / 4
+                    let layout = TableLayout(r.table, options: render)
+                    let number = r.number.map { "[\($0)] " } ?? ""
+                    data["text/html"] = HTMLNotebook.table(layout)
+                        + "<p>" + HTMLText.escape(number + layout.footer) + "</p>\n"
+                }
+                result.append(["output_type": "execute_result", "execution_count": r.number.map { $0 as Any } ?? NSNull(),
+                               "data": data, "metadata": [String: Any]()])
+            case .chart(let c):
+                result.append(["output_type": "display_data", "metadata": [String: Any](),
+                               "data": ["image/svg+xml": HTMLNotebook.inlineSVG(c.chart.svg()),
+                                        "text/plain": c.footer ?? c.chart.title]])
+            case .text, .info:
+                result.append(stream("stdout", OutputText.text(output, settings: settings)))
+            case .warning:
+                result.append(stream("stderr", OutputText.text(output, settings: settings)))
+            }
+        }
+        if let error { result.append(self.error(error)) }
+        return result
+    }
+
+    public static func error(_ e: Diagnostic) -> [String: Any] {
+        let text = DiagnosticRenderer.render(e, showLocation: !(e.source?.name.hasPrefix("<") ?? true))
+        return ["output_type": "error", "ename": "utq", "evalue": e.message,
+                "traceback": text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)]
+    }
+
+    static func stream(_ name: String, _ text: String) -> [String: Any] {
+        ["output_type": "stream", "name": name, "text": text]
+    }
+}
