@@ -2,7 +2,7 @@
 SWIFT ?= swift
 UTQ_RELEASE := .build/release/utq
 
-.PHONY: demo test build release deps oracle-deps oracle tour datasets bench clean fuzz fuzz-build sanitize sanitize-address sanitize-thread
+.PHONY: demo test build release deps oracle-deps oracle tour datasets bench clean fuzz fuzz-build sanitize sanitize-address sanitize-thread install dist jupyter
 
 # libedit (line editing) comes from the system; install it when pkg-config cannot find it.
 deps:
@@ -30,6 +30,49 @@ tour: release
 
 test: deps oracle-deps
 	$(SWIFT) test
+
+# The binary, its man page (made from its help) and shell completions under PREFIX.
+PREFIX ?= /usr/local
+install: release
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	install -m 755 $(UTQ_RELEASE) $(DESTDIR)$(PREFIX)/bin/utq
+	$(UTQ_RELEASE) manual > $(DESTDIR)$(PREFIX)/share/man/man1/utq.1
+	$(UTQ_RELEASE) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/utq
+	$(UTQ_RELEASE) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_utq
+	$(UTQ_RELEASE) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/utq.fish
+	@echo "installed utq in $(DESTDIR)$(PREFIX)/bin (man utq for the manual)"
+
+# utq and its Jupyter kernel into the active Python environment (a virtual environment,
+# conda, or the user's own site): then JupyterLab offers a utq kernel.
+jupyter:
+	@python3 -c "import sys" || { echo "make jupyter needs python3"; exit 1; }
+	$(MAKE) install PREFIX="$$(python3 -c 'import sys; print(sys.prefix)')"
+	python3 -m pip install -q ./jupyter
+	python3 -m utq_kernel.install --utq "$$(python3 -c 'import sys; print(sys.prefix)')/bin/utq" \
+	  $$(python3 -c 'import sys; print("--sys-prefix" if sys.prefix != sys.base_prefix else "--user")')
+
+# A tarball that runs on a Linux x86_64 without Swift or libedit: the Swift runtime, libedit
+# (with what it needs) and zlib linked in; ldd shows only the C library and the C++ runtime.
+# pkg-config is pointed at a libedit.pc of our own that names static archives only.
+VERSION := $(shell sed -n 's/.*version: "\(.*\)",/\1/p' Sources/utq/main.swift)
+DIST := utq-$(VERSION)-linux-x86_64
+STATIC_LIBS := $(CURDIR)/.build/static-libs
+dist: deps
+	@mkdir -p $(STATIC_LIBS)
+	@for l in edit tinfo bsd md z; do \
+	  a=$$(find /usr/lib /lib -name "lib$$l.a" 2>/dev/null | head -1); \
+	  [ -n "$$a" ] || { echo "make dist needs lib$$l.a (apt-get install libedit-dev libncurses-dev libbsd-dev libmd-dev zlib1g-dev)"; exit 1; }; \
+	  ln -sf "$$a" $(STATIC_LIBS)/lib$$l.a; done
+	@printf 'Name: libedit\nDescription: libedit and what it needs, linked statically\nVersion: 3.1\nLibs: -L%s -ledit -ltinfo -lbsd -lmd\nCflags: -I/usr/include/editline\n' $(STATIC_LIBS) > $(STATIC_LIBS)/libedit.pc
+	PKG_CONFIG_PATH=$(STATIC_LIBS) $(SWIFT) build -c release --static-swift-stdlib --product utq --scratch-path .build-dist
+	rm -rf dist/$(DIST) && mkdir -p dist
+	$(MAKE) install UTQ_RELEASE=.build-dist/release/utq PREFIX=/ DESTDIR=$(CURDIR)/dist/$(DIST) -o release
+	strip dist/$(DIST)/bin/utq
+	cp -R datasets examples README.md dist/$(DIST)/
+	tar -C dist -czf dist/$(DIST).tar.gz $(DIST)
+	@echo "wrote dist/$(DIST).tar.gz"; ldd dist/$(DIST)/bin/utq
 
 # The differential oracle runs DuckDB from Python, and .ipynb files are validated with
 # nbformat: use the system's Python when it has them, else a virtual environment of our own

@@ -23,7 +23,7 @@ struct UTQ: ParsableCommand {
         --interactive: see utq run --help (run is what utq does without a subcommand).
         """,
         version: "0.1.0",
-        subcommands: [Run.self, NotebookCommand.self, LessonCommand.self, KernelCommand.self],
+        subcommands: [Run.self, NotebookCommand.self, LessonCommand.self, KernelCommand.self, ManualCommand.self],
         defaultSubcommand: Run.self
     )
 }

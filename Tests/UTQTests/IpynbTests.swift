@@ -34,7 +34,7 @@ import Testing
         let table = try #require(outputs(3).first)
         #expect(table["output_type"] as? String == "execute_result" && table["execution_count"] as? Int == 1)
         let data = try #require(table["data"] as? [String: Any])
-        #expect((data["text/html"] as? [String])?.joined().contains("<td>Walking</td>") == true)
+        #expect((data["text/html"] as? [String])?.joined().contains(">Walking</td>") == true)
         #expect((data["text/plain"] as? [String])?.joined().contains("Walking") == true)
         let chart = try #require(outputs(4).first?["data"] as? [String: Any])
         #expect((chart["image/svg+xml"] as? [String])?.first?.hasPrefix("<svg") == true)

@@ -84,8 +84,12 @@ enum HTMLNotebook {
         }
     }
 
-    static func table(_ layout: TableLayout) -> String {
-        func cls(_ c: Int) -> String { layout.rightAligned[c] ? " class=\"num\"" : "" }
+    /// `alignInline`: text columns say their left alignment in a style attribute, for pages
+    /// without our style sheet (JupyterLab aligns every cell right).
+    static func table(_ layout: TableLayout, alignInline: Bool = false) -> String {
+        func cls(_ c: Int) -> String {
+            layout.rightAligned[c] ? " class=\"num\"" : alignInline ? " style=\"text-align: left\"" : ""
+        }
         let columns = 0..<layout.shown
         var out = "<div class=\"table-wrap\"><table class=\"result\">\n<thead><tr>"
         out += columns.map { "<th\(cls($0))>" + HTMLText.escape(layout.headers[$0]) + "</th>" }.joined()
@@ -96,7 +100,7 @@ enum HTMLNotebook {
             }
             out += "<tr>" + columns.map { c in
                 let text = HTMLText.escape(layout.cells[c][k])
-                if layout.isNull(c, k) { return "<td class=\"null\(layout.rightAligned[c] ? " num" : "")\">\(text)</td>" }
+                if layout.isNull(c, k) { return "<td class=\"null\(layout.rightAligned[c] ? " num" : "")\"\(layout.rightAligned[c] || !alignInline ? "" : " style=\"text-align: left\"")>\(text)</td>" }
                 return "<td\(cls(c))>\(text)</td>"
             }.joined() + "</tr>\n"
         }

@@ -17,7 +17,7 @@ public enum JupyterOutputs {
                     render.width = Int.max / 4
                     let layout = TableLayout(r.table, options: render)
                     let number = r.number.map { "[\($0)] " } ?? ""
-                    data["text/html"] = HTMLNotebook.table(layout)
+                    data["text/html"] = HTMLNotebook.table(layout, alignInline: true)
                         + "<p>" + HTMLText.escape(number + layout.footer) + "</p>\n"
                 }
                 result.append(["output_type": "execute_result", "execution_count": r.number.map { $0 as Any } ?? NSNull(),
