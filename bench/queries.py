@@ -30,19 +30,43 @@ QUERIES = [
      "SELECT count(*) FROM (SELECT * FROM e ORDER BY legend, x OFFSET 0)"),
     ("where legend = \"Bike\" | avg angle by day", "where legend = \"Bike\" | avg angle by day",
      "SELECT date_trunc('day', time) AS day, avg(angle) FROM e WHERE legend = 'Bike' GROUP BY ALL"),
+    # Every operator after load (sort, joins, expressions, quantiles, distinct, text search).
+    ("sort legend, x | limit 3", "sort legend, x | limit 3", "SELECT * FROM e ORDER BY legend, x LIMIT 3"),
+    ("join k on legend | count by kind", "join k on legend | count by kind",
+     "SELECT kind, count(*) FROM e JOIN k USING (legend) GROUP BY ALL"),
+    ("let z = x * 2 + y | sum z", "let z = x * 2 + y | sum z", "SELECT sum(x * 2 + y) FROM e"),
+    ("median x by legend", "median x by legend", "SELECT legend, median(x) FROM e GROUP BY ALL"),
+    ("count distinct note", "count distinct note", "SELECT count(DISTINCT note) FROM e"),
+    ("distinct legend, note | count", "distinct legend, note | count",
+     "SELECT count(*) FROM (SELECT DISTINCT legend, note FROM e)"),
+    # contains ignores case (and accents): ILIKE is the nearest in SQL.
+    ("where note contains \"phone\" | count", "where note contains \"phone\" | count",
+     "SELECT count(*) FROM e WHERE note ILIKE '%phone%'"),
 ]
 
+# The eight legends of the generated entries, each of a kind: the small side of the join.
+KINDS = {"Walking": "moving", "Bike": "moving", "Jogging": "moving", "Skate/scooter": "moving",
+         "Stroller": "moving", "Dog walking": "moving", "Standing": "staying", "Sitting": "staying"}
 
-def utq_times(csv, runs):
-    script = f"load {csv}\nset timer on\n" + "".join(q + "\n" for _, q, _ in QUERIES for _ in range(runs))
+
+def kinds_file(data):
+    path = os.path.join(data, "kinds.csv")
+    with open(path, "w") as f:
+        f.write("legend,kind\n" + "".join(f"{k},{v}\n" for k, v in KINDS.items()))
+    return path
+
+
+def utq_times(csv, kinds, runs):
+    script = f"load {kinds} as k\nload {csv} as e\nuse e\nset timer on\n" + "".join(q + "\n" for _, q, _ in QUERIES for _ in range(runs))
     r = subprocess.run([UTQ, "-c", script], capture_output=True, text=True, env={**os.environ, "TZ": "Europe/Oslo"})
     times = [float(m.group(1)) / (1000 if m.group(2) == "ms" else 1)
              for m in re.finditer(r"time: ([0-9.]+) (ms|s)", r.stderr)]
     return [statistics.median(times[k * runs:(k + 1) * runs]) for k in range(len(QUERIES))]
 
 
-def duckdb_times(csv, runs):
-    lines = ["SET TimeZone = 'Europe/Oslo';", f"CREATE TABLE e AS SELECT * FROM read_csv('{csv}');", ".timer on"]
+def duckdb_times(csv, kinds, runs):
+    lines = ["SET TimeZone = 'Europe/Oslo';", f"CREATE TABLE e AS SELECT * FROM read_csv('{csv}');",
+             f"CREATE TABLE k AS SELECT * FROM read_csv('{kinds}');", ".timer on"]
     for _, _, sql in QUERIES:
         lines += [sql + ";"] * runs
     r = subprocess.run(["duckdb"], input="\n".join(lines) + "\n", capture_output=True, text=True)
@@ -65,7 +89,8 @@ def main():
     csv = os.path.join(data, f"entries-{args.size}.csv")
     if not os.path.exists(csv):
         subprocess.run([DATAGEN, "entries", str(n), os.path.join(data, f"entries-{args.size}.json"), csv], check=True)
-    mine, theirs = utq_times(csv, args.runs), duckdb_times(csv, args.runs)
+    kinds = kinds_file(data)
+    mine, theirs = utq_times(csv, kinds, args.runs), duckdb_times(csv, kinds, args.runs)
     print(f"Query times after load, {n:,} entries, medians of {args.runs} (utq release build; DuckDB CLI):\n")
     print("| query | utq | DuckDB CLI | utq/DuckDB |\n|---|---:|---:|---:|")
     for (name, _, _), u, d in zip(QUERIES, mine, theirs):

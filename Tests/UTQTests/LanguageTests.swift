@@ -257,7 +257,7 @@ import Testing
             "unpivot": "unpivot a, b as k, v", "service": "feed | service on 2007-06-04",
             "headways": "feed | headways on 2007-06-04 between \"07:00\" and \"19:00\" by route_id",
             "span": "feed | span on 2007-06-04 by route_id", "peak": "feed | peak vehicles on 2007-06-04",
-            "route": "feed | route stats by route_id, direction_id",
+            "route": "feed | route stats by route_id, direction_id", "echo": "echo \"hello, world\"",
         ]
         for spec in Verbs.all {
             guard let line = lines[spec.name] else { Issue.record("no parse test for \(spec.name)"); continue }
