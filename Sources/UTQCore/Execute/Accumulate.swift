@@ -22,8 +22,21 @@ enum Accumulate {
 
         if a.distinct {
             let codes = try KeyCodes(arg)
-            var seen = Set<Int64>()
             var counts = [Int64](repeating: 0, count: groups)
+            let card = codes.cardinality
+            // A bit per (group, value) when that fits in 8 MB: a test and a set per row.
+            if groups.multipliedReportingOverflow(by: card).partialValue <= 1 << 26, groups <= (1 << 26) / max(1, card) {
+                var bits = [UInt64](repeating: 0, count: (groups * card + 63) / 64)
+                codes.codes.withUnsafeBufferPointer { c in groupOf.withUnsafeBufferPointer { g in bits.withUnsafeMutableBufferPointer { b in
+                    for i in 0..<n where ok(i) {
+                        let k = Int(g[i]) * card + Int(c[i])
+                        let m = UInt64(1) << UInt64(k & 63)
+                        if b[k >> 6] & m == 0 { b[k >> 6] |= m; counts[Int(g[i])] += 1 }
+                    }
+                } } }
+                return Column(name: a.name, storage: .int(counts))
+            }
+            var seen = Set<Int64>()
             for i in 0..<n where ok(i) {
                 let k = Int64(groupOf[i]) * Int64(codes.cardinality) + Int64(codes.codes[i])
                 if seen.insert(k).inserted { counts[Int(groupOf[i])] += 1 }
@@ -114,13 +127,16 @@ enum Accumulate {
             for i in 0..<n where ok(i) { let g = Int(groupOf[i]); sorted[fill[g]] = values[i]; fill[g] += 1 }
             var has = Bitmap(count: groups, value: false)
             var out = [Double](repeating: 0, count: groups)
-            for g in 0..<groups where starts[g + 1] > starts[g] {
-                var slice = Array(sorted[starts[g]..<starts[g + 1]])
-                slice.sort()
-                let rank = p * Double(slice.count - 1)
-                let lo = Int(rank.rounded(.down)), hi = Int(rank.rounded(.up))
-                out[g] = slice[lo] + (slice[hi] - slice[lo]) * (rank - Double(lo))
-                has[g] = true
+            // Each group's two middle values by selection (no group is sorted whole).
+            sorted.withUnsafeMutableBufferPointer { all in
+                for g in 0..<groups where starts[g + 1] > starts[g] {
+                    let part = UnsafeMutableBufferPointer(rebasing: all[starts[g]..<starts[g + 1]])
+                    let rank = p * Double(part.count - 1)
+                    let lo = Int(rank.rounded(.down)), hi = Int(rank.rounded(.up))
+                    let (a, b) = Selection.pair(part, lo, hi)
+                    out[g] = a + (b - a) * (rank - Double(lo))
+                    has[g] = true
+                }
             }
             return try typed(out, a.type, has, a)
 

@@ -89,6 +89,46 @@ enum Arithmetic {
         }
     }
 
+    /// op over a column and a constant number, in either order; nil for other pairs and for
+    /// a division by a constant zero (whose rows become null the general way).
+    static func scalarMap(_ op: BinaryOp, _ a: Vector, _ b: Vector, _ n: Int) -> [Double]? {
+        func number(_ v: Vector) -> Double? {
+            guard case .constant(let value, _) = v else { return nil }
+            switch value {
+            case .int(let x): return Double(x)
+            case .double(let x): return x
+            default: return nil
+            }
+        }
+        func column(_ v: Vector) -> [Double]? {
+            guard case .column(let c) = v else { return nil }
+            switch c.storage {
+            case .double(let d): return d
+            case .int(let a): return a.map { Double($0) }
+            default: return nil
+            }
+        }
+        let constantFirst: Bool
+        let k: Double, xs: [Double]
+        if let c = number(b), let x = column(a) { constantFirst = false; k = c; xs = x }
+        else if let c = number(a), let x = column(b) { constantFirst = true; k = c; xs = x }
+        else { return nil }
+        if op == .divide && !constantFirst && k == 0 { return nil }
+        if op == .divide && constantFirst { return nil }  // k / x: zeros in x become null, the general way
+        return [Double](unsafeUninitializedCapacity: n) { out, made in
+            xs.withUnsafeBufferPointer { x in
+                switch op {
+                case .add: for i in 0..<n { out[i] = x[i] + k }
+                case .subtract: if constantFirst { for i in 0..<n { out[i] = k - x[i] } } else { for i in 0..<n { out[i] = x[i] - k } }
+                case .multiply: for i in 0..<n { out[i] = x[i] * k }
+                case .divide: for i in 0..<n { out[i] = x[i] / k }
+                default: for i in 0..<n { out[i] = 0 }
+                }
+            }
+            made = n
+        }
+    }
+
     static func apply(_ op: BinaryOp, _ a: Vector, _ b: Vector, resultType: DataType, _ n: Int) throws -> Vector {
         var valid = combinedValidity(a, b, n)
         func mark(_ i: Int) {
@@ -125,6 +165,11 @@ enum Arithmetic {
             return .column(Column(name: "", storage: .int(out), validity: valid))
         case .double:
             // duration / duration is a ratio; everything else is plain numbers.
+            // A number and a column (x * 2): one loop with the number in a register, no
+            // column of copies of it.
+            if op != .modulo, let out = scalarMap(op, a, b, n) {
+                return .column(Column(name: "", storage: .double(out), validity: valid))
+            }
             let x = doubles(a, n), y = doubles(b, n)
             var out: [Double]
             switch op {

@@ -1,13 +1,68 @@
 /// Matches rows of two tables on equal keys: builds a hash table on the right side and
-/// probes it with each left row. Rows with a null key never match.
+/// probes it with each left row. Rows with a null key never match. The matches come out as
+/// two lists of row numbers, and each column is gathered once from them.
 enum HashJoin {
-    /// Keys are built a row at a time, as arrays of values: slow enough on millions of rows
-    /// that both loops look at the cancellation flag every 65,536 rows.
+    /// Loops over rows look at the cancellation flag every 65,536 rows.
     static func run(_ left: Table, _ right: Table, kind: JoinKind, leftKeys: [BoundExpr], rightKeys: [BoundExpr],
                     ranges: [RangeCondition] = [], rightColumns: [Int], schema: Schema, cancel: CancellationFlag? = nil, memoryLimit: Int? = nil, notes: RunNotes? = nil) throws -> Table {
-        func check(_ i: Int) throws { if i & 0xFFFF == 0, cancel?.isCancelled == true { throw CancellationError() } }
         let lk = try leftKeys.map { try Evaluator(table: left, notes: notes).column($0) }
         let rk = try rightKeys.map { try Evaluator(table: right, notes: notes).column($0) }
+        let pairs: (left: [Int32], right: [Int32])
+        if ranges.isEmpty, let keys = try JoinKeys(left: lk, right: rk, leftCount: left.rowCount, rightCount: right.rowCount, cancel: cancel) {
+            pairs = try matchedRows(keys, leftCount: left.rowCount, kind: kind, width: left.columns.count + rightColumns.count,
+                                    cancel: cancel, memoryLimit: memoryLimit)
+        } else {
+            pairs = try matchedRows(left, right, lk, rk, ranges: ranges, kind: kind, width: left.columns.count + rightColumns.count,
+                                    cancel: cancel, memoryLimit: memoryLimit, notes: notes)
+        }
+        let (leftRows, rightRows) = pairs
+        // Each left row once, in order (a lookup of one row per key): the left columns as they are.
+        let sameLeft = leftRows.count == left.rowCount && leftRows.elementsEqual(0..<Int32(left.rowCount))
+        var columns = sameLeft ? left.columns : left.columns.map { $0.gather(leftRows) }
+        for (k, c) in rightColumns.enumerated() {
+            var col = right.columns[c].gather(rightRows)
+            col.name = schema.fields[left.columns.count + k].name
+            columns.append(col)
+        }
+        var out = Table(name: left.name, columns: columns, zone: schema.zone, timeColumn: schema.timeColumn, rowNoun: left.rowNoun)
+        out.rowCount = leftRows.count
+        return out
+    }
+
+    /// The pairs of rows that match, through key ids: each left row's matches are one slice.
+    static func matchedRows(_ keys: JoinKeys, leftCount: Int, kind: JoinKind, width: Int, cancel: CancellationFlag?,
+                            memoryLimit: Int?) throws -> (left: [Int32], right: [Int32]) {
+        var total = 0
+        keys.left.withUnsafeBufferPointer { ids in keys.offsets.withUnsafeBufferPointer { off in
+            for id in ids {
+                let n = id >= 0 ? Int(off[Int(id) + 1] - off[Int(id)]) : 0
+                total += n == 0 && kind == .left ? 1 : n
+            }
+        } }
+        try checkSize(total, width: width, memoryLimit: memoryLimit)
+        var leftRows = [Int32](), rightRows = [Int32]()
+        leftRows.reserveCapacity(total)
+        rightRows.reserveCapacity(total)
+        for i in 0..<leftCount {
+            if i & 0xFFFF == 0, cancel?.isCancelled == true { throw CancellationError() }
+            let id = keys.left[i]
+            let from = id >= 0 ? Int(keys.offsets[Int(id)]) : 0, to = id >= 0 ? Int(keys.offsets[Int(id) + 1]) : 0
+            if from == to {
+                if kind == .left { leftRows.append(Int32(i)); rightRows.append(-1) }
+                continue
+            }
+            for k in from..<to { leftRows.append(Int32(i)); rightRows.append(keys.rows[k]) }
+            if to - from > 0xFFFF, cancel?.isCancelled == true { throw CancellationError() }
+        }
+        return (leftRows, rightRows)
+    }
+
+    /// The pairs of rows that match, with keys as values: for range joins and keys whose
+    /// types differ (a whole number matches the same decimal).
+    static func matchedRows(_ left: Table, _ right: Table, _ lk: [Column], _ rk: [Column], ranges: [RangeCondition],
+                            kind: JoinKind, width: Int, cancel: CancellationFlag?, memoryLimit: Int?,
+                            notes: RunNotes?) throws -> (left: [Int32], right: [Int32]) {
+        func check(_ i: Int) throws { if i & 0xFFFF == 0, cancel?.isCancelled == true { throw CancellationError() } }
         func key(_ cols: [Column], _ i: Int) -> [Value]? {
             var out: [Value] = []
             out.reserveCapacity(cols.count)
@@ -42,16 +97,7 @@ enum HashJoin {
             matchesOf[i] = Int32(clamping: n)
             total += n
         }
-        let bytes = total.multipliedReportingOverflow(by: 8 * (2 + left.columns.count + rightColumns.count))
-        if let limit = MemoryBudget.limit(setting: memoryLimit), bytes.overflow || bytes.partialValue > limit {
-            throw Diagnostic("this join would make \(NumberText.grouped(total)) rows, about \(MemoryBudget.describe(bytes.overflow ? .max : bytes.partialValue)) "
-                             + "of memory, and \(MemoryBudget.describe(limit)) is free",
-                             hint: "the keys repeat on both sides; join on more keys, or summarise one side first (count by KEY)")
-        }
-        guard total < Int(Int32.max) else {
-            throw Diagnostic("this join would make \(NumberText.grouped(total)) rows; utq holds at most \(NumberText.grouped(Int(Int32.max))) in a table",
-                             hint: "join on more keys, or summarise one side first (count by KEY)")
-        }
+        try checkSize(total, width: width, memoryLimit: memoryLimit)
         var leftRows = [Int32](), rightRows = [Int32]()
         leftRows.reserveCapacity(total)
         rightRows.reserveCapacity(total)
@@ -67,15 +113,22 @@ enum HashJoin {
                 leftRows.append(Int32(i)); rightRows.append(-1)
             }
         }
-        var columns = left.columns.map { $0.gather(leftRows) }
-        for (k, c) in rightColumns.enumerated() {
-            var col = right.columns[c].gather(rightRows)
-            col.name = schema.fields[left.columns.count + k].name
-            columns.append(col)
+        return (leftRows, rightRows)
+    }
+
+    /// A join that would make more rows than memory holds (keys repeating on both sides
+    /// multiply) is refused before any row is made.
+    static func checkSize(_ total: Int, width: Int, memoryLimit: Int?) throws {
+        let bytes = total.multipliedReportingOverflow(by: 8 * (2 + width))
+        if let limit = MemoryBudget.limit(setting: memoryLimit), bytes.overflow || bytes.partialValue > limit {
+            throw Diagnostic("this join would make \(NumberText.grouped(total)) rows, about \(MemoryBudget.describe(bytes.overflow ? .max : bytes.partialValue)) "
+                             + "of memory, and \(MemoryBudget.describe(limit)) is free",
+                             hint: "the keys repeat on both sides; join on more keys, or summarise one side first (count by KEY)")
         }
-        var out = Table(name: left.name, columns: columns, zone: schema.zone, timeColumn: schema.timeColumn, rowNoun: left.rowNoun)
-        out.rowCount = leftRows.count
-        return out
+        guard total < Int(Int32.max) else {
+            throw Diagnostic("this join would make \(NumberText.grouped(total)) rows; utq holds at most \(NumberText.grouped(Int(Int32.max))) in a table",
+                             hint: "join on more keys, or summarise one side first (count by KEY)")
+        }
     }
 
     /// Finds, for a left row, the right rows of its key whose ranges hold.

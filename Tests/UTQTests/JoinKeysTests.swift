@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+@testable import UTQCore
+
+/// Joins through key ids (text matched through the two dictionaries, numbers through one
+/// hash table) give the same pairs of rows, in the same order, as joins through keys made
+/// of values, on random tables with repeated keys, nulls, and values only one side has.
+@Suite struct JoinKeysTests {
+    static func text(_ name: String, _ values: [String?], dictionaryOrder: [String]) -> Column {
+        let codes = values.map { v in UInt32(v.flatMap { dictionaryOrder.firstIndex(of: $0) } ?? 0) }
+        var validity = Bitmap(count: values.count, value: true)
+        for (i, v) in values.enumerated() where v == nil { validity[i] = false }
+        return Column(name: name, storage: .string(StringStorage(codes: codes, dictionary: dictionaryOrder)),
+                      validity: values.contains(nil) ? validity : nil)
+    }
+
+    static func ints(_ name: String, _ values: [Int64?]) -> Column {
+        var validity = Bitmap(count: values.count, value: true)
+        for (i, v) in values.enumerated() where v == nil { validity[i] = false }
+        return Column(name: name, storage: .int(values.map { $0 ?? 0 }), validity: values.contains(nil) ? validity : nil)
+    }
+
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
+    func idsMatchValues(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        let words = ["Bike", "Walking", "Standing", "bike", "Café", "Cafe\u{301}", "Sitting"]  // é both ways: equal text
+        func pick<T>(_ xs: [T]) -> T { xs[Int(random.next() % UInt64(xs.count))] }
+        let leftCount = 50 + Int(random.next() % 200), rightCount = 1 + Int(random.next() % 30)
+        let leftText: [String?] = (0..<leftCount).map { _ in random.next() % 9 == 0 ? nil : pick(words) }
+        let rightText: [String?] = (0..<rightCount).map { _ in random.next() % 7 == 0 ? nil : pick(Array(words.dropFirst(2)) + ["Jogging"]) }
+        let leftInts: [Int64?] = (0..<leftCount).map { _ in random.next() % 11 == 0 ? nil : Int64(random.next() % 6) - 2 }
+        let rightInts: [Int64?] = (0..<rightCount).map { _ in random.next() % 5 == 0 ? nil : Int64(random.next() % 6) - 2 }
+        // Each side's dictionary in an order of its own.
+        let lt = Self.text("k", leftText, dictionaryOrder: words.shuffled(using: &random))
+        let rt = Self.text("k", rightText, dictionaryOrder: (words + ["Jogging"]).shuffled(using: &random))
+        let li = Self.ints("n", leftInts), ri = Self.ints("n", rightInts)
+        let left = Table(name: "l", columns: [lt, li]), right = Table(name: "r", columns: [rt, ri])
+        for keys in [[0], [1], [0, 1], [1, 0]] {
+            let lk = keys.map { left.columns[$0] }, rk = keys.map { right.columns[$0] }
+            let ids = try #require(try JoinKeys(left: lk, right: rk, leftCount: leftCount, rightCount: rightCount, cancel: nil))
+            for kind in [JoinKind.inner, .left] {
+                let fast = try HashJoin.matchedRows(ids, leftCount: leftCount, kind: kind, width: 4, cancel: nil, memoryLimit: nil)
+                let general = try HashJoin.matchedRows(left, right, lk, rk, ranges: [], kind: kind, width: 4,
+                                                      cancel: nil, memoryLimit: nil, notes: nil)
+                #expect(fast.left == general.left && fast.right == general.right, "seed \(seed) keys \(keys) \(kind)")
+            }
+        }
+    }
+
+    @Test func aWholeNumberMatchesTheSameDecimalThroughTheGeneralPath() throws {
+        let left = Table(name: "l", columns: [Self.ints("n", [1, 2, 3])])
+        let right = Table(name: "r", columns: [Column(name: "n", storage: .double([2.0, 3.5]))])
+        #expect(try JoinKeys(left: left.columns, right: right.columns, leftCount: 3, rightCount: 2, cancel: nil) == nil)
+        let general = try HashJoin.matchedRows(left, right, left.columns, right.columns, ranges: [], kind: .inner, width: 2,
+                                              cancel: nil, memoryLimit: nil, notes: nil)
+        #expect(general.left == [1] && general.right == [0])
+    }
+}
+
+/// Medians and percentiles by selection equal those of a full sort, with repeated values,
+/// NaN, and groups of one and two values.
+@Suite struct SelectionTests {
+    @Test(arguments: [1, 2, 3, 4, 5, 6])
+    func selectionEqualsSorting(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        for size in [1, 2, 3, 17, 100, 1000, 5000] {
+            var values = (0..<size).map { _ -> Double in
+                switch random.next() % 10 {
+                case 0: return .nan
+                case 1, 2: return 7
+                default: return Double(Int(random.next() % 200) - 100) / 4
+                }
+            }
+            let sorted = values.sorted(by: Selection.less)
+            for p in [0.0, 0.1, 0.5, 0.9, 0.99, 1.0] {
+                let rank = p * Double(size - 1)
+                let lo = Int(rank.rounded(.down)), hi = Int(rank.rounded(.up))
+                let (a, b) = values.withUnsafeMutableBufferPointer { Selection.pair($0, lo, hi) }
+                #expect(a.bitPattern == sorted[lo].bitPattern && b.bitPattern == sorted[hi].bitPattern, "size \(size) p \(p)")
+            }
+        }
+    }
+
+    @Test func aSortedRunAndAllEqualStayFast() {
+        // Already sorted and all-equal inputs are the classic bad cases of a quickselect.
+        var ascending = (0..<200_000).map(Double.init)
+        let (m, _) = ascending.withUnsafeMutableBufferPointer { Selection.pair($0, 100_000, 100_000) }
+        #expect(m == 100_000)
+        var same = [Double](repeating: 3, count: 200_000)
+        let (s, t) = same.withUnsafeMutableBufferPointer { Selection.pair($0, 99_999, 100_000) }
+        #expect(s == 3 && t == 3)
+    }
+}
