@@ -11,17 +11,23 @@ import UTQCore
 enum MemoryTuning {
     private static let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD
     private static let trimThreshold: Int32 = -1  // M_TRIM_THRESHOLD
+    private static let mmapMax: Int32 = -4        // M_MMAP_MAX
 
     static func forLoading() {
         // Give back what queries kept, then keep large blocks on their own mappings.
         _ = glibcMallocTrim(0)
+        _ = glibcMallopt(mmapMax, 65536)
         _ = glibcMallopt(mmapThreshold, 128 * 1024)
         _ = glibcMallopt(trimThreshold, 128 * 1024)
     }
 
+    /// glibc will not serve blocks above 32 MB from the heap by the threshold alone (a
+    /// column of ten million numbers is 80 MB), so queries take no mappings at all: a freed
+    /// column's pages are reused by the next, and up to 512 MB of them are kept.
     static func forQueries() {
-        _ = glibcMallopt(mmapThreshold, 64 * 1024 * 1024)
-        _ = glibcMallopt(trimThreshold, 64 * 1024 * 1024)
+        _ = glibcMallopt(mmapThreshold, 32 * 1024 * 1024)
+        _ = glibcMallopt(mmapMax, 0)
+        _ = glibcMallopt(trimThreshold, 512 * 1024 * 1024)
     }
 
     /// Switches between the two around every load the session runs.

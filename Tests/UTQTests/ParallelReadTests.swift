@@ -173,6 +173,40 @@ import Testing
         #expect(fast.strings("n")[2] == "6.02e+23")
     }
 
+    /// An array on one line (as APIs write it) is cut at `},{"name`: with strings that hold
+    /// the same characters escaped, objects nested in arrays whose first name is the records',
+    /// a byte-order mark and each way of spacing, every number of parts gives the table of one piece.
+    @Test(arguments: ["compact", "spaced", "nested", "bom"])
+    func oneLineArraysInPartsEqualOnePiece(variant: String) throws {
+        var items: [String] = []
+        for i in 0..<600 {
+            let text = [#"a},{\"id\": 1"#, #"plain"#, #"\\"#, #"},{"#, #"é \ud83d\ude00"#][i % 5]
+            let nested = variant == "nested" && i % 3 == 0 ? #","stops":[{"id":\#(i)},{"id":\#(i + 1),"t":"x"}]"# : ""
+            items.append(#"{"id":\#(i),"text":"\#(text)","n":\#(Double(i) / 4)\#(nested)}"#)
+        }
+        var document = "[" + items.joined(separator: ",") + "]"
+        if variant == "spaced" { document = "[ " + items.joined(separator: " ,\t") + " ]\t\n" }
+        if variant == "bom" { document = "\u{FEFF}" + document }
+        let path = try temporaryFile("oneline-\(variant).json", document)
+        let zone = ZoneRules.utc
+        let whole = try JSONRecordLoader.load(path: path, name: "t", zone: zone, chunkSize: 1 << 20, parts: 1).table
+        #expect(whole.rowCount == 600)
+        for parts in 2...12 {
+            for chunk in [1 << 20, 333] {
+                let t = try JSONRecordLoader.load(path: path, name: "t", zone: zone, chunkSize: chunk, parts: parts).table
+                #expect(difference(whole, t) == nil, "\(variant): \(parts) parts, chunk \(chunk)")
+            }
+        }
+        // The compact document is really cut, each part starting at a record.
+        if variant == "compact" {
+            let source = try FileSource(path: path)
+            let cuts = try jsonSplitPoints(source, from: 1, parts: 8, layout: .array)
+            #expect(cuts.count == 7)
+            let bytes = Array(document.utf8)
+            for cut in cuts { #expect(bytes[cut] == UInt8(ascii: "{") && bytes[cut - 1] == UInt8(ascii: ",")) }
+        }
+    }
+
     /// Strings are scanned eight bytes at a time: a quote, backslash, escape or control byte
     /// at every position of the word must read as Foundation's JSONSerialization reads it.
     @Test func stringsReadWordAtATimeEqualFoundation() throws {

@@ -65,6 +65,10 @@ enum Accumulate {
                 let (sums, has) = fold(v, groupOf, valid, n, groups, Int64(0), merge: { $0 += $1 }) { if $1 { $0 += 1 } }
                 return Column(name: a.name, storage: .int(sums), validity: has.bitmap)
             default:
+                if groups == 1, n >= 1 << 20, Workers.available > 1, case .double(let v) = arg.storage {
+                    let (sum, any) = parallelSum(v, valid, n)
+                    return Column(name: a.name, storage: .double([sum.value]), validity: any ? nil : Bitmap(count: 1, value: false))
+                }
                 let (sums, has) = fold(arg.doubles() ?? [], groupOf, valid, n, groups, CompensatedSum(), merge: { $0.merge($1) }) { $0.add($1) }
                 return Column(name: a.name, storage: .double(sums.map(\.value)), validity: has.bitmap)
             }
@@ -195,7 +199,15 @@ enum Accumulate {
         var seen = [Bool](repeating: false, count: groups)
         state.withUnsafeMutableBufferPointer { s in seen.withUnsafeMutableBufferPointer { h in
             values.withUnsafeBufferPointer { v in groupOf.withUnsafeBufferPointer { g in
-                if let valid {
+                if groups == 1 {
+                    // A summary of the whole table: every row is group 0, no need to read which.
+                    if let valid {
+                        for i in 0..<n where valid[i] { add(&s[i & (lanes &- 1)], v[i]); h[0] = true }
+                    } else {
+                        for i in 0..<n { add(&s[i & (lanes &- 1)], v[i]) }
+                        if n > 0 { h[0] = true }
+                    }
+                } else if let valid {
                     for i in 0..<n where valid[i] { let k = Int(g[i]); add(&s[k &* lanes &+ (i & (lanes &- 1))], v[i]); h[k] = true }
                 } else {
                     // Every group is made of rows, so with no nulls every group has a value.
@@ -241,6 +253,30 @@ enum Accumulate {
 
 /// A sum of doubles with Neumaier's compensation: the low digits each addition loses are
 /// kept and added back, so 184 + 1e15 − 1e15 is 184 in any order.
+/// The sum of a large column on every core: a stretch of rows each, four lanes per stretch
+/// (so the additions do not wait on each other), the partial sums merged with their lost digits.
+func parallelSum(_ v: [Double], _ valid: Bitmap?, _ n: Int) -> (CompensatedSum, Bool) {
+    let workers = Workers.available
+    let parts = ParallelParts<(CompensatedSum, Bool)>(count: workers)
+    DispatchQueue.concurrentPerform(iterations: workers) { w in
+        var lanes = [CompensatedSum](repeating: CompensatedSum(), count: 4)
+        var any = false
+        v.withUnsafeBufferPointer { x in
+            for i in (n * w / workers)..<(n * (w + 1) / workers) where valid?[i] ?? true {
+                lanes[i & 3].add(x[i]); any = true
+            }
+        }
+        for k in 1..<4 { lanes[0].merge(lanes[k]) }
+        parts.set(w, .success((lanes[0], any)))
+    }
+    var total = CompensatedSum()
+    var any = false
+    for w in 0..<workers {
+        if case .success(let (part, a)) = parts.own(w) { total.merge(part); any = any || a }
+    }
+    return (total, any)
+}
+
 struct CompensatedSum {
     private var sum = 0.0
     private var compensation = 0.0

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Row orders for sort and for the groups of a summary: natural text order (or a
 /// column's declared order), nulls last, ties kept in their original order.
 enum Sorting {
@@ -173,11 +175,26 @@ enum Sorting {
             return a < b
         }
 
+        /// Each core keeps the best of a stretch of rows; the best of their bests are the
+        /// answer (ties go to the earlier row everywhere, so the order is the same).
         func run(count: Int, cancel: CancellationFlag?) throws -> [Int32] {
             if size == 0 { return [] }
+            let workers = count >= 1 << 20 ? Workers.available : 1
+            guard workers > 1 else { return try best(0..<count, cancel: cancel).sorted(by: before) }
+            let parts = ParallelParts<[Int32]>(count: workers)
+            DispatchQueue.concurrentPerform(iterations: workers) { w in
+                parts.set(w, Result { try best(count * w / workers ..< count * (w + 1) / workers, cancel: cancel) })
+            }
+            var all: [Int32] = []
+            for w in 0..<workers { all += try parts.own(w).get() }
+            all.sort(by: before)
+            return Array(all.prefix(size))
+        }
+
+        func best(_ rows: Range<Int>, cancel: CancellationFlag?) throws -> [Int32] {
             var heap: [Int32] = []
             heap.reserveCapacity(size)
-            for r in 0..<Int32(count) {
+            for r in Int32(rows.lowerBound)..<Int32(rows.upperBound) {
                 if r & 0xFFFF == 0, cancel?.isCancelled == true { throw CancellationError() }
                 if heap.count < size {
                     heap.append(r)
@@ -187,7 +204,7 @@ enum Sorting {
                     siftDown(&heap, 0)
                 }
             }
-            return heap.sorted(by: before)
+            return heap
         }
 
         private func siftUp(_ h: inout [Int32], _ start: Int) {

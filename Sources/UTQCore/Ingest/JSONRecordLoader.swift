@@ -299,6 +299,11 @@ public enum JSONRecordLoader {
 /// inside a JSON string, so it always lies between tokens; for an array, the cut must also
 /// be followed by `{` and preceded by `,` — and if it still falls inside a nested array,
 /// the part before it will not end there, and the load is read again in one piece.
+///
+/// An array written on one line (as most APIs write it) has no line breaks: there the cut
+/// is at the `{` of `},{"k` where k starts a name. That cannot be inside a string of a valid
+/// document: the unescaped quote would end the string, and a name character may not follow
+/// a string's end. A cut inside a nested array of objects is found out as above.
 func jsonSplitPoints(_ source: FileSource, from dataStart: Int, parts: Int, layout: JSONRecordLoader.Layout) throws -> [Int] {
     guard parts > 1 else { return [] }
     var cuts: [Int] = []
@@ -307,13 +312,15 @@ func jsonSplitPoints(_ source: FileSource, from dataStart: Int, parts: Int, layo
         var offset = dataStart + (source.size - dataStart) * part / parts
         var found = false
         var buffer: [UInt8] = []
-        var previousNonSpace: UInt8 = 0
-        // The character before the first candidate break.
+        var previousNonSpace: UInt8 = 0, beforePrevious: UInt8 = 0
+        // The characters before the first candidate break.
         if offset > 0 {
             var before: [UInt8] = []
             let back = min(offset, 256)
             _ = try source.read(at: offset - back, count: back, into: &before, nuls: &nuls)
-            previousNonSpace = before.last(where: { $0 > 0x20 }) ?? 0
+            let seen = before.filter { $0 > 0x20 }
+            previousNonSpace = seen.last ?? 0
+            beforePrevious = seen.dropLast().last ?? 0
         }
         while !found && offset < source.size {
             buffer.removeAll(keepingCapacity: true)
@@ -325,6 +332,11 @@ func jsonSplitPoints(_ source: FileSource, from dataStart: Int, parts: Int, layo
                     let ok = layout == .lines ? next != nil : (next == 0x7B && previousNonSpace == 0x2C)
                     if ok { cuts.append(offset + j + 1); found = true; break }
                 } else if c > 0x20 {
+                    if layout == .array, c == 0x7B, previousNonSpace == 0x2C, beforePrevious == 0x7D,
+                       j + 2 < buffer.count, buffer[j + 1] == 0x22, startsName(buffer[j + 2]) {
+                        cuts.append(offset + j); found = true; break
+                    }
+                    beforePrevious = previousNonSpace
                     previousNonSpace = c
                 }
             }
@@ -333,4 +345,10 @@ func jsonSplitPoints(_ source: FileSource, from dataStart: Int, parts: Int, layo
         if !found { break }
     }
     return cuts
+}
+
+/// A byte that may start a member name but may not follow the end of a string: a letter,
+/// a digit, `_`, `$`, `@`, or the first byte of a character past ASCII.
+private func startsName(_ c: UInt8) -> Bool {
+    (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x5F || c == 0x24 || c == 0x40 || c >= 0x80
 }
