@@ -285,7 +285,11 @@ struct CompensatedSum {
         let t = sum + x
         // Past the range of doubles (or with NaN) there are no lost digits to keep.
         guard t.isFinite else { sum = t; return }
-        if Swift.abs(sum) >= Swift.abs(x) { compensation += (sum - t) + x } else { compensation += (x - t) + sum }
+        // The larger and smaller of the two chosen by selects, not a branch: which is larger
+        // changes from row to row, and a mispredicted branch costs more than the arithmetic.
+        let sumIsLarger = Swift.abs(sum) >= Swift.abs(x)
+        let large = sumIsLarger ? sum : x, small = sumIsLarger ? x : sum
+        compensation += (large - t) + small
         sum = t
     }
 

@@ -48,9 +48,17 @@ enum Sorting {
     /// one pass. Nulls are moved last after each column's passes, keeping the order
     /// the later columns gave them. Ties keep their original order throughout.
     static func order(_ columns: [Column], descending: [Bool], count: Int, limit: Int? = nil,
-                      cancel: CancellationFlag? = nil) throws -> [Int32] {
+                      cancel: CancellationFlag? = nil, cutFirstKey: Bool = true) throws -> [Int32] {
         let wanted = min(limit ?? count, count)
         if columns.isEmpty || count < 2 { return (0..<wanted).map { Int32($0) } }
+        // A few rows out of many: only rows whose first key reaches the few best first keys
+        // can be among them; those rows alone are ordered by all the keys.
+        if cutFirstKey, wanted <= 100_000 && wanted < count / 8,
+           let candidates = try FirstKeyCut.rows(columns[0], descending: descending[0], count: count, wanted: wanted, cancel: cancel) {
+            let order = try Sorting.order(columns.map { $0.gather(candidates) }, descending: descending, count: candidates.count,
+                                          limit: wanted, cancel: cancel, cutFirstKey: false)
+            return order.map { candidates[Int($0)] }
+        }
         let keys = try zip(columns, descending).map { try SortKey($0, descending: $1, count: count, cancel: cancel) }
         // A few rows out of many: keep the best ones seen in a heap (n log k).
         if wanted <= 100_000 && wanted < count / 8 {

@@ -91,3 +91,43 @@ import Testing
         #expect(s == 3 && t == 3)
     }
 }
+
+/// `top N` through the first key's cut gives the first N rows of the full stable sort:
+/// ties, NaN, -0, text in natural order, both directions, and a second key.
+@Suite struct FirstKeyCutTests {
+    @Test(arguments: [1, 2, 3, 4, 5])
+    func cutEqualsTheFullSort(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        let n = 4000
+        let doubles = (0..<n).map { _ -> Double in
+            switch random.next() % 20 {
+            case 0: return .nan
+            case 1: return -0.0
+            case 2: return 0
+            default: return Double(Int(random.next() % 300) - 150) / 2
+            }
+        }
+        let words = ["Line 10", "Line 2", "line 2", "Bike", "bike", "Walking", "Æsj", "Zebra"]
+        let codes = (0..<n).map { _ in UInt32(random.next() % UInt64(words.count)) }
+        let ints = (0..<n).map { _ in Int64(random.next() % 50) }
+        let x = Column(name: "x", storage: .double(doubles))
+        let t = Column(name: "t", storage: .string(StringStorage(codes: codes, dictionary: words)))
+        let k = Column(name: "k", storage: .int(ints))
+        for columns in [[x], [t, x], [k, t], [x, k]] {
+            for descending in [[false, false], [true, false], [true, true], [false, true]] {
+                let d = Array(descending.prefix(columns.count))
+                let full = try Sorting.order(columns, descending: d, count: n)
+                for wanted in [1, 3, 10, 50] {
+                    let cut = try Sorting.order(columns, descending: d, count: n, limit: wanted)
+                    let heap = try Sorting.order(columns, descending: d, count: n, limit: wanted, cutFirstKey: false)
+                    #expect(cut == Array(full.prefix(wanted)), "\(columns.map(\.name)) \(d) \(wanted)")
+                    #expect(heap == cut)
+                }
+            }
+        }
+        // The cut keeps few rows for a key of many values, and gives up on a key of few.
+        #expect(try FirstKeyCut.rows(x, descending: true, count: n, wanted: 3, cancel: nil) != nil)
+        let few = Column(name: "b", storage: .int((0..<n).map { Int64($0 % 2) }))
+        #expect(try FirstKeyCut.rows(few, descending: false, count: n, wanted: 3, cancel: nil) == nil)
+    }
+}
