@@ -36,8 +36,9 @@ import Testing
 
     @Test func ctrlZThenFgRedrawsTheLineBeingTyped() throws {
         // Ctrl-Z and fg need a shell with job control around utq.
-        let r = try runUTQInTerminal([(1.0, "'\(Repo.utqBinary)'\n"), (2.5, "load datasets/market.json\n"), (1.5, "count by"), (1.0, "\u{1A}"),
-                                      (1.5, "fg\n"), (1.5, " legend\n"), (1.5, "\u{4}"), (1.0, "exit\n")],
+        // Generous waits: the suite runs this beside CPU-heavy tests (the Jupyter kernels).
+        let r = try runUTQInTerminal([(2.0, "'\(Repo.utqBinary)'\n"), (4.0, "load datasets/market.json\n"), (2.5, "count by"), (1.5, "\u{1A}"),
+                                      (2.5, "fg\n"), (2.5, " legend\n"), (2.0, "\u{4}"), (1.0, "exit\n")],
                                      environment: ["UTQ_HISTORY": "", "PS1": "$ "], program: ["bash", "--norc", "--noprofile", "-i"])
         // After the stop the prompt and the words typed so far are drawn again, and the line
         // goes on as if nothing happened.

@@ -1,3 +1,12 @@
+import Foundation
+
+/// A value handed to the workers of one loop, which only read it (a closure over buffers
+/// that each worker writes a different stretch of).
+struct UnsafeSendable<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}
+
 /// + - * / % over numbers, durations, timestamps and text (+ joins text).
 /// Division by zero gives null, not an error: a rate over an empty group is unknown.
 enum Arithmetic {
@@ -77,12 +86,14 @@ enum Arithmetic {
     static func zipMap(_ x: [Double], _ y: [Double], _ n: Int, _ op: BinaryOp) -> [Double] {
         [Double](unsafeUninitializedCapacity: n) { out, made in
             x.withUnsafeBufferPointer { xs in y.withUnsafeBufferPointer { ys in
-                switch op {
-                case .add: for i in 0..<n { out[i] = xs[i] + ys[i] }
-                case .subtract: for i in 0..<n { out[i] = xs[i] - ys[i] }
-                case .multiply: for i in 0..<n { out[i] = xs[i] * ys[i] }
-                case .divide: for i in 0..<n { out[i] = xs[i] / ys[i] }
-                default: for i in 0..<n { out[i] = 0 }
+                inParts(n) { range in
+                    switch op {
+                    case .add: for i in range { out[i] = xs[i] + ys[i] }
+                    case .subtract: for i in range { out[i] = xs[i] - ys[i] }
+                    case .multiply: for i in range { out[i] = xs[i] * ys[i] }
+                    case .divide: for i in range { out[i] = xs[i] / ys[i] }
+                    default: for i in range { out[i] = 0 }
+                    }
                 }
             } }
             made = n
@@ -117,15 +128,28 @@ enum Arithmetic {
         if op == .divide && constantFirst { return nil }  // k / x: zeros in x become null, the general way
         return [Double](unsafeUninitializedCapacity: n) { out, made in
             xs.withUnsafeBufferPointer { x in
-                switch op {
-                case .add: for i in 0..<n { out[i] = x[i] + k }
-                case .subtract: if constantFirst { for i in 0..<n { out[i] = k - x[i] } } else { for i in 0..<n { out[i] = x[i] - k } }
-                case .multiply: for i in 0..<n { out[i] = x[i] * k }
-                case .divide: for i in 0..<n { out[i] = x[i] / k }
-                default: for i in 0..<n { out[i] = 0 }
+                inParts(n) { range in
+                    switch op {
+                    case .add: for i in range { out[i] = x[i] + k }
+                    case .subtract: if constantFirst { for i in range { out[i] = k - x[i] } } else { for i in range { out[i] = x[i] - k } }
+                    case .multiply: for i in range { out[i] = x[i] * k }
+                    case .divide: for i in range { out[i] = x[i] / k }
+                    default: for i in range { out[i] = 0 }
+                    }
                 }
             }
             made = n
+        }
+    }
+
+    /// A loop over n rows, on every core when there are millions (each core a stretch).
+    @inline(__always)
+    static func inParts(_ n: Int, _ body: (Range<Int>) -> Void) {
+        let workers = n >= 1 << 20 ? Workers.available : 1
+        if workers == 1 { body(0..<n); return }
+        withoutActuallyEscaping(body) { body in
+            let run = UnsafeSendable(body)
+            DispatchQueue.concurrentPerform(iterations: workers) { w in run.value(n * w / workers ..< n * (w + 1) / workers) }
         }
     }
 
