@@ -131,3 +131,48 @@ import Testing
         #expect(try FirstKeyCut.rows(few, descending: false, count: n, wanted: 3, cancel: nil) == nil)
     }
 }
+
+/// Arithmetic of several steps in one pass gives, bit for bit, what the steps give one by
+/// one; and an expression it does not take (a division, a column with nulls) goes the old way.
+@Suite struct FusedArithmeticTests {
+    @Test func fusedEqualsStepByStep() throws {
+        var random = SeededRandom(seed: 11)
+        let n = 5000
+        let x = (0..<n).map { _ in Double(Int(random.next() % 20000) - 10000) / 7 }
+        let y = (0..<n).map { _ in Double(random.next() % 1000) * 0.1 }
+        let k = (0..<n).map { _ in Int64(random.next() % 100) - 50 }
+        let table = Table(name: "t", columns: [Column(name: "x", storage: .double(x)), Column(name: "y", storage: .double(y)),
+                                               Column(name: "k", storage: .int(k))])
+        let s = Session(workingDirectory: Repo.path(""), defaultZone: .utc)
+        s.workspace.put([table], makeCurrent: true)
+        func column(_ expression: String) throws -> [Double] {
+            var values: [Double] = []
+            _ = s.run("t | let z = \(expression) | select z") { _, outcome in
+                for case .table(let r) in outcome.outputs { if case .double(let d) = r.table.columns[0].storage { values = d } }
+            }
+            return values
+        }
+        let cases: [(String, (Int) -> Double)] = [
+            ("x * 2 + y", { x[$0] * 2 + y[$0] }),
+            ("(x - y) * (x + 0.5) - 3", { (x[$0] - y[$0]) * (x[$0] + 0.5) - 3 }),
+            ("k * 1.5 + x * y", { Double(k[$0]) * 1.5 + x[$0] * y[$0] }),
+            ("2 - x * k", { 2 - x[$0] * Double(k[$0]) }),
+        ]
+        for (text, expected) in cases {
+            let got = try column(text)
+            #expect(got.count == n && (0..<n).allSatisfy { got[$0].bitPattern == expected($0).bitPattern }, "\(text)")
+        }
+        // Which expressions take the one-pass road.
+        func col(_ i: Int) -> BoundExpr { .column(i, Field(name: ["x", "y", "k"][i], type: i == 2 ? .int : .double)) }
+        let two = BoundExpr.literal(.double(2), .double)
+        let xTimes2 = BoundExpr.binary(.multiply, col(0), two, .double)
+        #expect(FusedArithmetic.compile(.binary(.add, xTimes2, col(1), .double), table: table) != nil)
+        #expect(FusedArithmetic.compile(.binary(.add, .cast(col(2), .double), xTimes2, .double), table: table) != nil)
+        #expect(FusedArithmetic.compile(xTimes2, table: table) == nil)  // one step: the plain loop
+        #expect(FusedArithmetic.compile(.binary(.add, .binary(.divide, col(0), col(1), .double), two, .double), table: table) == nil)
+        var withNull = table
+        withNull.columns[1].validity = Bitmap(count: n, value: true)
+        withNull.columns[1].validity![3] = false
+        #expect(FusedArithmetic.compile(.binary(.add, xTimes2, col(1), .double), table: withNull) == nil)
+    }
+}

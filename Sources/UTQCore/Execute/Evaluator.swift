@@ -26,6 +26,10 @@ struct Evaluator {
         case .unary(.not, let inner, _):
             return Logic.not(try eval(inner), rowCount)
         case .binary(let op, let l, let r, let t):
+            // Several steps of arithmetic over numbers: one pass, no column per step.
+            if rowCount >= FusedArithmetic.chunk, let program = FusedArithmetic.compile(e, table: table) {
+                return .column(Column(name: "", storage: .double(program.run(rowCount))))
+            }
             let a = try eval(l), b = try eval(r)
             switch op {
             case .and: return Logic.and(a, b, rowCount)
