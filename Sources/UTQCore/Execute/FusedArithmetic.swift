@@ -50,7 +50,7 @@ indirect enum FusedArithmetic {
                 while start < range.upperBound {
                     let end = min(range.upperBound, start + FusedArithmetic.chunk)
                     let result = UnsafeMutableBufferPointer(rebasing: out[start..<end])
-                    _ = evaluate(start, end - start, into: result, scratch: &scratch, depth: 0)
+                    evaluate(start, end - start, into: result, scratch: &scratch, depth: 0)
                     start = end
                 }
             }
@@ -60,7 +60,7 @@ indirect enum FusedArithmetic {
 
     /// Fills `into` with this node's values for rows start ..< start + count.
     private func evaluate(_ start: Int, _ count: Int, into out: UnsafeMutableBufferPointer<Double>,
-                          scratch: inout [[Double]], depth: Int) -> Bool {
+                          scratch: inout [[Double]], depth: Int) {
         switch self {
         case .column(let d, let a):
             if let d { d.withUnsafeBufferPointer { p in for k in 0..<count { out[k] = p[start + k] } } }
@@ -73,9 +73,9 @@ indirect enum FusedArithmetic {
             var right = scratch[depth]
             scratch[depth] = []
             right.withUnsafeMutableBufferPointer { r in
-                _ = b.evaluate(start, count, into: UnsafeMutableBufferPointer(rebasing: r[0..<count]), scratch: &scratch, depth: depth + 1)
+                b.evaluate(start, count, into: UnsafeMutableBufferPointer(rebasing: r[0..<count]), scratch: &scratch, depth: depth + 1)
             }
-            _ = a.evaluate(start, count, into: out, scratch: &scratch, depth: depth + 1)
+            a.evaluate(start, count, into: out, scratch: &scratch, depth: depth + 1)
             right.withUnsafeBufferPointer { r in
                 switch op {
                 case .add: for k in 0..<count { out[k] = out[k] + r[k] }
@@ -85,6 +85,5 @@ indirect enum FusedArithmetic {
             }
             scratch[depth] = right
         }
-        return true
     }
 }
