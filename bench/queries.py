@@ -69,7 +69,8 @@ def duckdb_times(csv, kinds, runs):
              f"CREATE TABLE k AS SELECT * FROM read_csv('{kinds}');", ".timer on"]
     for _, _, sql in QUERIES:
         lines += [sql + ";"] * runs
-    r = subprocess.run(["duckdb"], input="\n".join(lines) + "\n", capture_output=True, text=True)
+    from run import DUCKDB
+    r = subprocess.run([DUCKDB or "duckdb"], input="\n".join(lines) + "\n", capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit("duckdb: " + r.stderr)
     # The first timed line is the .timer command's neighbour; keep the query lines only.
@@ -78,27 +79,33 @@ def duckdb_times(csv, kinds, runs):
     return [statistics.median(times[k * runs:(k + 1) * runs]) for k in range(len(QUERIES))]
 
 
+def table(size, runs):
+    """The markdown table of every query at one size, with the ratios' line under it."""
+    n = {"100k": 100_000, "1m": 1_000_000, "10m": 10_000_000}[size]
+    data = os.path.join(ROOT, "bench", "data")
+    os.makedirs(data, exist_ok=True)
+    csv = os.path.join(data, f"entries-{size}.csv")
+    if not os.path.exists(csv):
+        subprocess.run([DATAGEN, "entries", str(n), os.path.join(data, f"entries-{size}.json"), csv], check=True)
+    kinds = kinds_file(data)
+    mine, theirs = utq_times(csv, kinds, runs), duckdb_times(csv, kinds, runs)
+    out = [f"Query times after load, {n:,} entries, medians of {runs} (utq release build; DuckDB CLI):", "",
+           "| query | utq | DuckDB CLI | utq/DuckDB |", "|---|---:|---:|---:|"]
+    for (name, _, _), u, d in zip(QUERIES, mine, theirs):
+        cell = name.replace("|", "\\|")  # a bar inside a cell would end it
+        out.append(f"| `{cell}` | {u * 1000:.1f} ms | {d * 1000:.1f} ms | {u / d:.2f} |")
+    base = mine[0]
+    out += ["", f"Against `count by legend` ({base * 1000:.1f} ms): " + ", ".join(
+        f"{name} {t / base:.1f}×" for (name, _, _), t in zip(QUERIES[2:6], mine[2:6]))]
+    return "\n".join(out)
+
+
 def main():
     a = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     a.add_argument("--size", default="1m")
     a.add_argument("--runs", type=int, default=5)
     args = a.parse_args()
-    n = {"100k": 100_000, "1m": 1_000_000, "10m": 10_000_000}[args.size]
-    data = os.path.join(ROOT, "bench", "data")
-    os.makedirs(data, exist_ok=True)
-    csv = os.path.join(data, f"entries-{args.size}.csv")
-    if not os.path.exists(csv):
-        subprocess.run([DATAGEN, "entries", str(n), os.path.join(data, f"entries-{args.size}.json"), csv], check=True)
-    kinds = kinds_file(data)
-    mine, theirs = utq_times(csv, kinds, args.runs), duckdb_times(csv, kinds, args.runs)
-    print(f"Query times after load, {n:,} entries, medians of {args.runs} (utq release build; DuckDB CLI):\n")
-    print("| query | utq | DuckDB CLI | utq/DuckDB |\n|---|---:|---:|---:|")
-    for (name, _, _), u, d in zip(QUERIES, mine, theirs):
-        cell = name.replace("|", "\\|")  # a bar inside a cell would end it
-        print(f"| `{cell}` | {u * 1000:.1f} ms | {d * 1000:.1f} ms | {u / d:.2f} |")
-    base = mine[0]
-    print(f"\nAgainst `count by legend` ({base * 1000:.1f} ms): " + ", ".join(
-        f"{name} {t / base:.1f}×" for (name, _, _), t in zip(QUERIES[2:6], mine[2:6])))
+    print(table(args.size, args.runs))
 
 
 if __name__ == "__main__":

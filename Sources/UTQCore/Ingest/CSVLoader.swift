@@ -189,7 +189,7 @@ public enum CSVLoader {
                              builders: builders, rules: recordRules, options: options, cancel: cancel, path: path, stop: results)
             })
         }
-        var merged: [ColumnBuilder] = []
+        var partBuilders: [[ColumnBuilder]] = []
         var nuls = 0
         var rowLines: [Int32] = []
         var linesBefore = 0  // lines before the part's first, for the parts after the first
@@ -211,10 +211,9 @@ public enum CSVLoader {
             warnings.merge(part.records.warnings, lineShift: shift)
             rowLines += shift == 0 ? part.records.rowLines : part.records.rowLines.map { $0 + Int32(shift) }
             linesBefore = shift + part.records.line - 1
-            if w == 0 { merged = part.records.builders } else {
-                for k in 0..<width { try merged[k].absorb(part.records.builders[k]) }
-            }
+            partBuilders.append(part.records.builders)
         }
+        let merged = try absorbParts(partBuilders, width: width)
         if nuls > 0 {
             // Rare enough to look for again, to say where they were.
             let lines = (try? source.linesWithNUL(limit: 3)) ?? []
@@ -232,6 +231,20 @@ public enum CSVLoader {
         for note in timeNotes(merged, zone: guessedZone.zone) { warnings.add("times", line: nil, note) }
         let table = Table(name: name, columns: columns, zone: guessedZone.zone)
         return LoadedTable(table: table, warnings: warnings.finish(), rowLines: rowLines)
+    }
+
+    /// The parts' columns joined into the first part's, every column on its own core: the
+    /// copying is a load's last pass over its memory, and one column does not wait for another.
+    static func absorbParts(_ parts: [[ColumnBuilder]], width: Int) throws -> [ColumnBuilder] {
+        guard let first = parts.first else { return [] }
+        if parts.count == 1 { return first }
+        let errors = ParallelParts<Void>(count: width)
+        let shared = UnsafeSendable(parts)  // each column's builders are touched by one worker only
+        DispatchQueue.concurrentPerform(iterations: width) { k in
+            errors.set(k, Result { for part in shared.value.dropFirst() { try shared.value[0][k].absorb(part[k]) } })
+        }
+        for k in 0..<width { if case .failure(let e) = errors.own(k) { throw e } }
+        return first
     }
 
     /// Records in the first chunk, for estimating how many rows the file holds.

@@ -57,7 +57,7 @@ struct StagedArray<T> {
     static var stageSize: Int { 4096 }
 
     init(capacity: Int = 0) {
-        if capacity > 0 { array.reserveCapacity(capacity) }
+        array = HugePages.array(capacity: capacity)
     }
 
     var count: Int { array.count + staged }
@@ -77,7 +77,9 @@ struct StagedArray<T> {
 
     mutating func append(contentsOf other: [T]) {
         flush()
-        array.append(contentsOf: other)
+        // An empty array takes the other's storage: the first part of a load becomes the
+        // column instead of being copied into it.
+        if array.isEmpty && other.capacity >= array.capacity { array = other } else { array.append(contentsOf: other) }
     }
 
     mutating func flush() {

@@ -7,16 +7,25 @@ import Foundation
 public enum JSONRecordLoader {
     public static func load(path: String, name: String, zone: ZoneRules, chunkSize: Int = 1 << 20,
                             parts: Int? = nil, cancel: CancellationFlag? = nil, progress: LoadProgress? = nil) throws -> LoadedTable {
+        try load(path: path, name: name, zone: zone, chunkSize: chunkSize, parts: parts, cuts: nil, cancel: cancel, progress: progress)
+    }
+
+    /// `cuts`: where the parts start, in place of the cuts the reader finds (for tests that
+    /// try every cut).
+    static func load(path: String, name: String, zone: ZoneRules, chunkSize: Int = 1 << 20, parts: Int?, cuts: [Int]?,
+                     cancel: CancellationFlag? = nil, progress: LoadProgress? = nil) throws -> LoadedTable {
+        var cuts = cuts
         var plan: [String: CellType]? = nil
         var parts = parts
         for _ in 0..<64 {
             do {
-                return try read(path: path, name: name, zone: zone, chunkSize: chunkSize, parts: parts, plan: &plan, cancel: cancel,
-                                progress: progress)
+                return try read(path: path, name: name, zone: zone, chunkSize: chunkSize, parts: parts, cuts: cuts, plan: &plan,
+                                cancel: cancel, progress: progress)
             } catch let conflict as RecordConflict {
                 plan![conflict.column] = conflict.widened
             } catch is SplitMismatch {
                 parts = 1  // a cut fell inside a record after all: read it in one piece
+                cuts = nil
             }
         }
         throw LoadError(path: path, "column types kept changing while reading")
@@ -28,7 +37,7 @@ public enum JSONRecordLoader {
 
     enum Layout { case array, lines }
 
-    private static func read(path: String, name: String, zone: ZoneRules, chunkSize: Int, parts: Int?,
+    private static func read(path: String, name: String, zone: ZoneRules, chunkSize: Int, parts: Int?, cuts forced: [Int]?,
                              plan: inout [String: CellType]?, cancel: CancellationFlag?, progress: LoadProgress?) throws -> LoadedTable {
         let source = try FileSource(path: path)
         let headRequest = max(chunkSize, 4 << 20)
@@ -46,12 +55,18 @@ public enum JSONRecordLoader {
         // In the file, the data starts after the NUL bytes the head left out.
         let dataStart = try source.offset(afterText: headDataStart)
         let columnPlan = plan!
-        // Rows per byte from the first chunk, to reserve the columns' memory once.
-        let sampleRecords = max(1, head.withUnsafeBytes { countByte(0x0A, in: $0) })
+        // Rows per byte from the first chunk, to reserve the columns' memory once. Records
+        // are counted by their opening braces (one per record whether the file is written on
+        // one line, one record a line or pretty-printed; nested objects only make the room
+        // larger), by lines when the records are not objects.
+        let sampleRecords = max(1, head.withUnsafeBytes { b in
+            let braces = countByte(0x7B, in: b)
+            return braces > 0 ? braces : countByte(0x0A, in: b)
+        })
         let bytesPerRecord = max(16, head.count / sampleRecords)
         head = []  // the sample is read; its memory goes back before the columns fill
         let workers = parts ?? Workers.count(forBytes: source.size)
-        let cuts = try jsonSplitPoints(source, from: dataStart, parts: workers, layout: layout)
+        let cuts = try forced ?? jsonSplitPoints(source, from: dataStart, parts: workers, layout: layout)
         var stretches: [Range<Int>] = []
         var from = dataStart
         for cut in cuts { stretches.append(from..<cut); from = cut }
@@ -87,15 +102,24 @@ public enum JSONRecordLoader {
             }
             duplicates += part.duplicateKeys
             nuls += part.nuls
-            for b in part.builders {
-                if merged[b.name] == nil {
-                    let fresh = ColumnBuilder(name: b.name, index: order.count, type: .undetermined, zone: zone)
-                    for _ in 0..<rows { fresh.appendNull() }
-                    merged[b.name] = fresh
-                    order.append(b.name)
-                }
-                do { try merged[b.name]!.absorb(b) } catch is TypeConflict {
-                    throw RecordConflict(column: b.name, widened: .string)
+            for b in part.builders where merged[b.name] == nil {
+                let fresh = ColumnBuilder(name: b.name, index: order.count, type: .undetermined, zone: zone)
+                for _ in 0..<rows { fresh.appendNull() }
+                merged[b.name] = fresh
+                order.append(b.name)
+            }
+            // Every column on its own core: the copying is the load's last pass over its memory.
+            // (Each builder is touched by one worker only.)
+            let pairs = part.builders.map { (into: merged[$0.name]!, from: $0) }
+            let shared = UnsafeSendable(pairs)
+            let outcomes = ParallelParts<Void>(count: pairs.count)
+            DispatchQueue.concurrentPerform(iterations: pairs.count) { k in
+                outcomes.set(k, Result { try shared.value[k].into.absorb(shared.value[k].from) })
+            }
+            for k in pairs.indices {
+                if case .failure(let e) = outcomes.own(k) {
+                    if e is TypeConflict { throw RecordConflict(column: pairs[k].from.name, widened: .string) }
+                    throw e
                 }
             }
             rows += part.rows
@@ -307,44 +331,51 @@ public enum JSONRecordLoader {
 func jsonSplitPoints(_ source: FileSource, from dataStart: Int, parts: Int, layout: JSONRecordLoader.Layout) throws -> [Int] {
     guard parts > 1 else { return [] }
     var cuts: [Int] = []
-    var nuls = 0
     for part in 1..<parts {
-        var offset = dataStart + (source.size - dataStart) * part / parts
-        var found = false
-        var buffer: [UInt8] = []
-        var previousNonSpace: UInt8 = 0, beforePrevious: UInt8 = 0
-        // The characters before the first candidate break.
-        if offset > 0 {
-            var before: [UInt8] = []
-            let back = min(offset, 256)
-            _ = try source.read(at: offset - back, count: back, into: &before, nuls: &nuls)
-            let seen = before.filter { $0 > 0x20 }
-            previousNonSpace = seen.last ?? 0
-            beforePrevious = seen.dropLast().last ?? 0
-        }
-        while !found && offset < source.size {
-            buffer.removeAll(keepingCapacity: true)
-            let n = try source.read(at: offset, count: min(1 << 16, source.size - offset), into: &buffer, nuls: &nuls)
-            if n == 0 || buffer.count != n { break }  // NUL bytes would shift offsets: do not split
-            for (j, c) in buffer.enumerated() {
-                if c == 0x0A {
-                    let next = buffer[(j + 1)...].first(where: { $0 > 0x20 })
-                    let ok = layout == .lines ? next != nil : (next == 0x7B && previousNonSpace == 0x2C)
-                    if ok { cuts.append(offset + j + 1); found = true; break }
-                } else if c > 0x20 {
-                    if layout == .array, c == 0x7B, previousNonSpace == 0x2C, beforePrevious == 0x7D,
-                       j + 2 < buffer.count, buffer[j + 1] == 0x22, startsName(buffer[j + 2]) {
-                        cuts.append(offset + j); found = true; break
-                    }
-                    beforePrevious = previousNonSpace
-                    previousNonSpace = c
-                }
-            }
-            if !found { offset += n }
-        }
-        if !found { break }
+        let offset = dataStart + (source.size - dataStart) * part / parts
+        // A long record may carry one part's cut past where the next part would look.
+        guard let cut = try jsonCut(source, from: max(offset, (cuts.last ?? 0) + 1), layout: layout), cut < source.size else { break }
+        cuts.append(cut)
     }
     return cuts
+}
+
+/// The first place at or after `offset` where a part may start (see jsonSplitPoints).
+func jsonCut(_ source: FileSource, from start: Int, layout: JSONRecordLoader.Layout) throws -> Int? {
+    var offset = start
+    var nuls = 0
+    var buffer: [UInt8] = []
+    var previousNonSpace: UInt8 = 0, beforePrevious: UInt8 = 0
+    // The characters before the first candidate break.
+    if offset > 0 {
+        var before: [UInt8] = []
+        let back = min(offset, 256)
+        _ = try source.read(at: offset - back, count: back, into: &before, nuls: &nuls)
+        let seen = before.filter { $0 > 0x20 }
+        previousNonSpace = seen.last ?? 0
+        beforePrevious = seen.dropLast().last ?? 0
+    }
+    while offset < source.size {
+        buffer.removeAll(keepingCapacity: true)
+        let n = try source.read(at: offset, count: min(1 << 16, source.size - offset), into: &buffer, nuls: &nuls)
+        if n == 0 || buffer.count != n { return nil }  // NUL bytes would shift offsets: do not split
+        for (j, c) in buffer.enumerated() {
+            if c == 0x0A {
+                let next = buffer[(j + 1)...].first(where: { $0 > 0x20 })
+                let ok = layout == .lines ? next != nil : (next == 0x7B && previousNonSpace == 0x2C)
+                if ok { return offset + j + 1 }
+            } else if c > 0x20 {
+                if layout == .array, c == 0x7B, previousNonSpace == 0x2C, beforePrevious == 0x7D,
+                   j + 2 < buffer.count, buffer[j + 1] == 0x22, startsName(buffer[j + 2]) {
+                    return offset + j
+                }
+                beforePrevious = previousNonSpace
+                previousNonSpace = c
+            }
+        }
+        offset += n
+    }
+    return nil
 }
 
 /// A byte that may start a member name but may not follow the end of a string: a letter,
