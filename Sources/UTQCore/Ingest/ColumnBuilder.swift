@@ -123,8 +123,8 @@ final class ColumnBuilder {
     private var codes: StagedArray<UInt32>
     private var flags: StagedArray<Bool>
     private var interner = ByteInterner()
-    /// The last text interned, to skip hashing when a value repeats (sorted or grouped data).
-    private var lastText: [UInt8] = []
+    /// The code of the last text interned, to skip hashing when a value repeats (sorted or
+    /// grouped data).
     private var lastCode: UInt32 = .max
     /// Which rows are null; empty until the first null (most columns have none).
     private var nullRows: [Int32] = []
@@ -253,12 +253,8 @@ final class ColumnBuilder {
 
     @inline(__always)
     private func internText(_ b: UnsafeRawBufferPointer) -> UInt32 {
-        if lastCode != .max && b.count == lastText.count && lastText.withUnsafeBytes({ b.count == 0 || memcmp($0.baseAddress!, b.baseAddress!, b.count) == 0 }) {
-            return lastCode
-        }
+        if lastCode != .max && interner.equals(Int(lastCode), b) { return lastCode }
         let code = interner.intern(b)
-        lastText.removeAll(keepingCapacity: true)
-        lastText.append(contentsOf: b)
         lastCode = code
         return code
     }

@@ -17,7 +17,7 @@ enum HugePages {
     /// not where the time goes.
     static func advise(_ base: UnsafeMutableRawPointer?, bytes: Int) {
         #if os(Linux)
-        guard let base, bytes >= 2 * size else { return }
+        guard let base, bytes >= 2 * size, getenv("UTQ_NO_HUGE") == nil else { return }
         let first = (Int(bitPattern: base) + size - 1) & ~(size - 1)
         let end = (Int(bitPattern: base) + bytes) & ~(size - 1)
         guard end > first, let start = UnsafeMutableRawPointer(bitPattern: first) else { return }

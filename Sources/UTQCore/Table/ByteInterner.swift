@@ -46,7 +46,7 @@ public struct ByteInterner: Sendable {
         let start = starts[code], end = starts[code + 1]
         guard end - start == bytes.count else { return false }
         return arena.withUnsafeBytes { a in
-            bytes.count == 0 || memcmp(a.baseAddress! + start, bytes.baseAddress!, bytes.count) == 0
+            bytes.count == 0 || sameBytes(a.baseAddress! + start, bytes.baseAddress!, bytes.count)
         }
     }
 
@@ -100,3 +100,28 @@ public struct ByteInterner: Sendable {
 }
 
 import Foundation
+
+/// Whether two runs of `n` bytes are equal. The names and values a loader compares are
+/// mostly short: a word or two of loads beats a call into the C library.
+@inline(__always)
+func sameBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Bool {
+    if n > 64 { return memcmp(a, b, n) == 0 }
+    if n >= 8 {
+        var i = 0
+        while i + 8 <= n {
+            if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+            i += 8
+        }
+        return i == n || a.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self) == b.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+    }
+    if n >= 4 {
+        return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
+            && a.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self) == b.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+    }
+    var i = 0
+    while i < n {
+        if a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) { return false }
+        i += 1
+    }
+    return true
+}
