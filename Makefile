@@ -6,10 +6,17 @@ UTQ_RELEASE := .build/release/utq
 
 # libedit (line editing) comes from the system; install it when pkg-config cannot find it.
 deps:
-	@pkg-config --exists libedit zlib 2>/dev/null || { \
-	  echo "installing libedit-dev (line editing) and zlib1g-dev (zip files) ..."; \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq libedit-dev zlib1g-dev pkg-config; \
-	  else sudo apt-get update -qq && sudo apt-get install -y -qq libedit-dev zlib1g-dev pkg-config; fi; }
+	@pkg-config --exists libedit zlib libpq 2>/dev/null || { \
+	  echo "installing libedit-dev (line editing), zlib1g-dev (zip files) and libpq-dev (attached PostgreSQL) ..."; \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq libedit-dev zlib1g-dev libpq-dev pkg-config; \
+	  else sudo apt-get update -qq && sudo apt-get install -y -qq libedit-dev zlib1g-dev libpq-dev pkg-config; fi; }
+
+# The tests start PostgreSQL servers of their own (attached databases).
+pg-deps:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ -x /usr/bin/psql ] || { \
+	  echo "installing postgresql (the tests start throwaway servers) ..."; \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq postgresql; \
+	  else sudo apt-get update -qq && sudo apt-get install -y -qq postgresql; fi; }
 
 build: deps
 	$(SWIFT) build
@@ -28,7 +35,7 @@ demo: release
 tour: release
 	$(UTQ_RELEASE) --echo examples/tour.utq
 
-test: deps oracle-deps
+test: deps pg-deps oracle-deps
 	$(SWIFT) test
 
 # The binary, its man page (made from its help) and shell completions under PREFIX.

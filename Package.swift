@@ -19,6 +19,12 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]
         ),
+        // libpq from the system (Debian: libpq-dev), for attached PostgreSQL databases.
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
         // The engine: text in, results out. It never prints and knows no terminal.
         .target(
             name: "UTQCore",
@@ -28,11 +34,13 @@ let package = Package(
             // debug build with the checks on.
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
         ),
+        // Plans on PostgreSQL: attach, SQL compiled from the logical plan, results streamed back.
+        .target(name: "UTQPostgres", dependencies: ["UTQCore", "CLibPQ"]),
         // The thin client: command line, REPL over libedit, batch scripts.
         .executableTarget(
             name: "utq",
             dependencies: [
-                "UTQCore", "CLineEdit",
+                "UTQCore", "UTQPostgres", "CLineEdit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -40,7 +48,7 @@ let package = Package(
         .executableTarget(name: "utq-datagen", dependencies: ["UTQCore"]),
         .testTarget(
             name: "UTQTests",
-            dependencies: ["UTQCore", "utq", "utq-datagen", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["UTQCore", "UTQPostgres", "utq", "utq-datagen", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             resources: []
         ),
     ]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import UTQCore
+import UTQPostgres
 
 /// `utq kernel`: one session that speaks JSON lines on standard input and output, for the
 /// Jupyter kernel (jupyter/utq_kernel), which turns the lines into Jupyter messages.
@@ -27,6 +28,7 @@ struct KernelCommand: ParsableCommand {
         // Jupyter starts kernels with SIGINT ignored; utq takes it to cancel a command.
         Signals.installInterruptHandler()
         let session = Session(cancel: interruptFlag)
+        session.databaseConnector = PostgresConnector()
         MemoryTuning.follow(session)
         session.files.searchesFoldersAbove = true
         session.settings.render = RenderOptions(width: width, height: 24, maxRows: 40, charset: .unicode, color: false)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import UTQCore
+import UTQPostgres
 
 /// `utq notebook lesson.utq -o lesson.html`: runs a script and writes what it did as a page,
 /// Markdown or HTML by the file's name, going on after errors so the page shows them where
@@ -54,6 +55,7 @@ struct NotebookCommand: ParsableCommand {
         }
         // A page is read elsewhere, later: a fixed width, no colour, no terminal.
         let session = Session()
+        session.databaseConnector = PostgresConnector()
         MemoryTuning.follow(session)
         session.settings.render = RenderOptions(width: width, height: 24, maxRows: 40, charset: .unicode, color: false)
         let notebook = session.notebook(text, name: script, answers: !noAnswers)

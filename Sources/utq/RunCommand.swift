@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import UTQCore
+import UTQPostgres
 
 /// Runs scripts and commands, or opens the prompt.
 struct Run: ParsableCommand {
@@ -48,6 +49,7 @@ struct Run: ParsableCommand {
         Signals.takeTerminateSignals()
         if let problem = MemoryBudget.environmentProblem { Terminal.err("warning: " + TextWidth.printable(problem) + "\n") }
         let session = Session(cancel: interruptFlag)
+        session.databaseConnector = PostgresConnector()
         MemoryTuning.follow(session)
         // Read again before every command: a resized window draws the next result to fit.
         session.terminalSize = { (Terminal.width, Terminal.height) }

@@ -39,3 +39,54 @@ public struct MemoryBackend: Backend {
 
     public func explain(_ plan: LogicalPlan) -> String? { nil }
 }
+
+/// A database attached to the session (`attach URI as NAME`): its tables appear in the
+/// catalog as `NAME.table`, with their columns and no rows, and a plan that reads them is
+/// run by the database's backend.
+public protocol AttachedDatabase: AnyObject, Sendable {
+    /// The name the tables are prefixed with (`db` in `db.rides`).
+    var name: String { get }
+    /// Where it is, for messages: host, port and database, never a password.
+    var location: String { get }
+    /// The tables and views, named `NAME.table`, each with its columns and no rows.
+    func tables() throws -> [Table]
+    /// Runs plans that read this database's tables.
+    var backend: any Backend { get }
+    /// Copies a table in (`save to NAME.table`).
+    func save(_ table: Table, as tableName: String, replace: Bool, cancel: CancellationFlag?) throws -> Int
+    /// Lets go of the connection.
+    func close()
+}
+
+/// Makes attached databases from URIs; the command line installs one for PostgreSQL.
+public protocol DatabaseConnector: Sendable {
+    func attach(uri: String, name: String, cancel: CancellationFlag?) throws -> any AttachedDatabase
+}
+
+extension LogicalPlan {
+    /// The tables of the catalog this plan reads.
+    public var scannedTables: [String] {
+        if case .scan(.table(let name), _) = self { return [name] }
+        return inputs.flatMap(\.scannedTables)
+    }
+
+    /// The same step over other inputs (as many as `inputs` has).
+    public func replacingInputs(_ new: [LogicalPlan]) -> LogicalPlan {
+        switch self {
+        case .scan, .tables: return self
+        case .filter(_, let p): return .filter(new[0], predicate: p)
+        case .project(_, let e, let s): return .project(new[0], e, schema: s)
+        case .aggregate(_, let k, let a, let s): return .aggregate(new[0], keys: k, aggregates: a, schema: s)
+        case .sort(_, let k): return .sort(new[0], keys: k)
+        case .limit(_, let c, let o): return .limit(new[0], count: c, offset: o)
+        case .join(_, _, let kind, let lk, let rk, let ranges, let rc, let s):
+            return .join(new[0], new[1], kind: kind, leftKeys: lk, rightKeys: rk, ranges: ranges, rightColumns: rc, schema: s)
+        case .fill(_, let f): return .fill(new[0], f)
+        case .describe: return .describe(new[0])
+        case .window(_, let p, let c, let s): return .window(new[0], partition: p, calls: c, schema: s)
+        case .pivot(_, let spec, let s): return .pivot(new[0], spec, schema: s)
+        case .unpivot(_, let c, let k, let s): return .unpivot(new[0], columns: c, kept: k, schema: s)
+        case .union(_, let s): return .union(new, schema: s)
+        }
+    }
+}

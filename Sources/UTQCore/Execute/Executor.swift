@@ -87,4 +87,6 @@ extension Executor {
     }
 }
 
-public struct CancellationError: Error {}
+public struct CancellationError: Error {
+    public init() {}
+}

@@ -130,6 +130,8 @@ public struct BoundAggregate: Sendable {
 public struct BoundSortKey: Sendable {
     public var expr: BoundExpr
     public var descending: Bool
+
+    public init(expr: BoundExpr, descending: Bool) { self.expr = expr; self.descending = descending }
 }
 
 /// What `fill` does, decided when it is bound: the key it steps along, how it steps, the

@@ -13,7 +13,7 @@ struct Interpreter {
         // pivot learns its columns from the data: the different values of its key.
         let session = self.session
         // In memory the input is run whole and kept, so running the pivot does not compute it again.
-        let memo = session.backend is MemoryBackend ? self.memo : nil
+        let memo = session.backend is MemoryBackend && session.databases.isEmpty ? self.memo : nil
         context.keyValues = { plan, key in
             let distinct = LogicalPlan.aggregate(plan, keys: [NamedExpr(name: "key", expr: key)], aggregates: [],
                                                  schema: Schema(fields: [Field(name: "key", type: key.type, unit: key.unit)], zone: plan.schema.zone, timeColumn: nil))
@@ -21,9 +21,9 @@ struct Interpreter {
             if let memo {
                 running.memo = memo
                 running.notes = memo.notes
-                if memo.table(for: plan) == nil { memo.keep(try session.backend.run(plan, in: running), for: plan) }
+                if memo.table(for: plan) == nil { memo.keep(try session.backend(for: plan).run(plan, in: running), for: plan) }
             }
-            let t = try session.backend.run(distinct, in: running)
+            let t = try session.backend(for: distinct).run(distinct, in: running)
             return (0..<t.rowCount).map { t.columns[0].value(at: $0) }
         }
         return Binder(context: context)
@@ -77,7 +77,7 @@ struct Interpreter {
     func rows(of plan: LogicalPlan, notes: RunNotes? = nil) throws -> Table {
         var context = workspace.executionContext(cancel: session.cancel, memoryLimit: session.settings.memoryLimit, notes: notes)
         context.memo = memo
-        var table = try session.backend.run(plan, in: context)
+        var table = try session.backend(for: plan).run(plan, in: context)
         notes?.add(memo.notes)
         table.groupKeys = plan.schema.groupKeys
         return table

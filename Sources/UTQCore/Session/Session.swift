@@ -12,6 +12,11 @@ public final class Session: @unchecked Sendable {
     public var files: FileOutput
     /// What runs the plans.
     public var backend: any Backend = MemoryBackend()
+    /// Makes `attach`'s databases (the command line installs PostgreSQL's); nil: attach says
+    /// this build has none.
+    public var databaseConnector: (any DatabaseConnector)?
+    /// The attached databases by name.
+    public internal(set) var databases: [String: any AttachedDatabase] = [:]
     /// Set from outside (Ctrl-C) to stop the running command.
     public let cancel: CancellationFlag
     /// How far the running load has got; the shell may draw it.
@@ -151,5 +156,21 @@ public final class Session: @unchecked Sendable {
 extension String {
     func leftPadded(_ width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}
+
+extension Session {
+    /// Where a plan runs: in the database its tables live in, or in memory.
+    func backend(for plan: LogicalPlan) throws -> any Backend {
+        let scanned = plan.scannedTables
+        let homes = Set(scanned.compactMap { catalog[$0]?.database })
+        guard let home = homes.first else { return backend }
+        if homes.count > 1 || scanned.contains(where: { catalog[$0]?.database == nil }) {
+            let remote = scanned.filter { catalog[$0]?.database != nil }, local = scanned.filter { catalog[$0]?.database == nil }
+            throw Diagnostic("this pipeline reads tables of \(homes.count > 1 ? "two databases" : "a database and loaded tables") (\((remote + local).joined(separator: ", "))); each pipeline runs in one place",
+                             hint: local.isEmpty ? "save one side into the other database first" : "save the loaded table into the database first: \(local[0]) | save to \(home).\(local[0].replacingOccurrences(of: ".", with: "_"))")
+        }
+        guard let database = databases[home] else { throw Diagnostic("\(home) is no longer attached", hint: "attach it again") }
+        return database.backend
     }
 }

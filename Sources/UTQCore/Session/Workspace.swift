@@ -43,6 +43,12 @@ public final class Workspace: @unchecked Sendable {
 
     func use(_ name: String) { currentTable = name }
 
+    /// Forgets the tables that match (an attached database's, when it is attached again).
+    func dropTables(where matches: (Table) -> Bool) {
+        for name in catalog.names where catalog[name].map(matches) ?? false { catalog.remove(name) }
+        if let current = currentTable, catalog[current] == nil { currentTable = nil }
+    }
+
     /// Everything the workspace holds, to go back to (a lesson tries each answer from the
     /// same point). Tables are shared, not copied.
     struct State {

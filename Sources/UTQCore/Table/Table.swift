@@ -15,6 +15,9 @@ public struct Table: Sendable {
     /// The key columns when the table holds a summary's rows (`let busy = count by hour`),
     /// so a chart of it later still knows which columns name the bars.
     public var groupKeys: [String]?
+    /// The attached database the table lives in (`db` for `db.rides`): its columns then hold
+    /// no rows here, and plans that read it run in the database.
+    public var database: String?
 
     public init(name: String, columns: [Column], zone: ZoneRules = .utc, timeColumn: String? = nil, rowNoun: String = "rows") {
         self.name = name

@@ -21,7 +21,7 @@ enum ExplainVerb {
 
         func perform(_ interpreter: Interpreter, into outcome: inout CommandOutcome) throws {
             let query = try interpreter.bind(pipeline)
-            outcome.outputs.append(.text(PlanPrinter.text(query, backend: interpreter.session.backend)))
+            outcome.outputs.append(.text(PlanPrinter.text(query, backend: try interpreter.session.backend(for: query.plan))))
         }
     }
 }

@@ -112,6 +112,7 @@ protocol StatementSyntax: VerbSyntax {
 public enum Verbs {
     public static let all: [VerbSpec] = [
         LoadVerb.spec,
+        AttachVerb.spec,
         UseVerb.spec,
         TablesVerb.spec,
         DescribeVerb.spec,

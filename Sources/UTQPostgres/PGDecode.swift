@@ -1,0 +1,90 @@
+import Foundation
+import UTQCore
+
+/// Reads libpq's text cells into typed columns, by the type the plan says the column has.
+enum PGDecode {
+    static func column(_ field: Field, cells: [String], nulls: [Bool], codes: [String]?) throws -> Column {
+        let n = cells.count
+        var validity = Bitmap(count: n, value: true)
+        var anyNull = false
+        for i in 0..<n where nulls[i] { anyNull = true; validity = setting(validity, i) }
+        let valid: Bitmap? = anyNull ? validity : nil
+        func bad(_ i: Int) -> Error {
+            Diagnostic("the database gave \(cells[i].debugDescription) for \(field.name), which is not a \(field.type.displayName)")
+        }
+        let storage: Column.Storage
+        switch field.type {
+        case .int:
+            storage = .int(try (0..<n).map { i in nulls[i] ? 0 : try Int64(cells[i]) ?? Double(cells[i]).map { Int64($0) } ?? { throw bad(i) }() })
+        case .duration:
+            storage = .duration(try (0..<n).map { i in nulls[i] ? 0 : try Int64(cells[i]) ?? { throw bad(i) }() })
+        case .double:
+            storage = .double(try (0..<n).map { i in nulls[i] ? 0 : try Double(cells[i]) ?? { throw bad(i) }() })
+        case .bool:
+            storage = .bool((0..<n).map { i in cells[i] == "t" })
+        case .timestamp:
+            storage = .timestamp(try (0..<n).map { i in nulls[i] ? 0 : try micros(cells[i]) ?? { throw bad(i) }() })
+        case .string:
+            if let codes {
+                // A weekday or month sent as its number: the names in their own order.
+                let values = try (0..<n).map { i -> UInt32 in
+                    guard !nulls[i] else { return 0 }
+                    guard let k = Int(cells[i]), k >= 0, k < codes.count else { throw bad(i) }
+                    return UInt32(k)
+                }
+                storage = .string(StringStorage(codes: values, dictionary: codes, ordered: true))
+            } else {
+                var interner = ByteInterner()
+                var out = [UInt32](repeating: 0, count: n)
+                for i in 0..<n where !nulls[i] { out[i] = interner.intern(cells[i]) }
+                storage = .string(StringStorage(codes: out, dictionary: interner.strings(), ordered: field.ordered))
+            }
+        case .null:
+            storage = .null(n)
+        }
+        var c = Column(name: field.name, storage: storage, validity: valid, unit: field.unit)
+        c.floating = field.floating
+        return c
+    }
+
+    private static func setting(_ b: Bitmap, _ i: Int) -> Bitmap {
+        // Bitmap has no setter: rebuild bit by bit only for columns with nulls.
+        var out = Bitmap()
+        out.reserveCapacity(b.count)
+        for k in 0..<b.count { out.append(k == i ? false : b[k]) }
+        return out
+    }
+
+    /// "2020-02-17 00:00:01.25+00" (the session's zone is UTC) as microseconds since 1970.
+    static func micros(_ text: String) -> Int64? {
+        let b = Array(text.utf8)
+        func num(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= b.count else { return nil }
+            var v = 0
+            for k in from..<(from + count) { let d = Int(b[k]) - 48; guard d >= 0 && d <= 9 else { return nil }; v = v * 10 + d }
+            return v
+        }
+        guard b.count >= 19, let y = num(0, 4), let mo = num(5, 2), let d = num(8, 2),
+              let h = num(11, 2), let mi = num(14, 2), let s = num(17, 2) else { return nil }
+        var i = 19
+        var fraction: Int64 = 0
+        if i < b.count, b[i] == UInt8(ascii: ".") {
+            i += 1
+            var digits = 0
+            while i < b.count, b[i] >= 48, b[i] <= 57 { if digits < 6 { fraction = fraction * 10 + Int64(b[i] - 48); digits += 1 }; i += 1 }
+            while digits < 6 { fraction *= 10; digits += 1 }
+        }
+        // The offset, +00 in a UTC session, but read whatever it is.
+        var offset: Int64 = 0
+        if i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
+            let sign: Int64 = b[i] == UInt8(ascii: "-") ? -1 : 1
+            guard let oh = num(i + 1, 2) else { return nil }
+            var om = 0
+            if i + 3 < b.count, b[i + 3] == UInt8(ascii: ":"), let m = num(i + 4, 2) { om = m }
+            offset = sign * Int64(oh * 3600 + om * 60)
+        }
+        let days = CivilTime.daysFromCivil(year: y, month: mo, day: d)
+        let seconds = days * 86400 + Int64(h * 3600 + mi * 60 + s) - offset
+        return seconds * 1_000_000 + fraction
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import UTQCore
+
+/// Runs plans on an attached PostgreSQL database: the part of the plan that reads the
+/// database's tables and compiles to SQL is sent as one query; the steps above it that do
+/// not compile run in memory on the rows that come back (a note says how many).
+struct PostgresBackend: Backend {
+    let database: PostgresDatabase
+
+    var name: String { "in PostgreSQL (\(database.name): \(database.location))" }
+
+    func explain(_ plan: LogicalPlan) -> String? {
+        let compiler = SQLCompiler(database: database)
+        var sql: String? = nil
+        var local: [String] = []
+        var node = plan
+        while true {
+            if let r = try? compiler.compile(node) { sql = r.sql; break }
+            local.append(node.stepName)
+            guard let first = node.inputs.first, node.inputs.count == 1 else { break }
+            node = first
+        }
+        var text = "SQL sent to \(database.name):\n" + (sql.map(Self.indented) ?? "  (none: no step compiles)")
+        if !local.isEmpty { text += "\nthen in memory: " + local.reversed().joined(separator: ", ") }
+        return text
+    }
+
+    static func indented(_ sql: String) -> String { "  " + sql }
+
+    func run(_ plan: LogicalPlan, in context: ExecutionContext) throws -> Table {
+        let compiler = SQLCompiler(database: database)
+        if let relation = try? compiler.compile(plan) {
+            var table = try fetch(relation, schema: plan.schema, cancel: context.cancel)
+            // Groups come out of utq in key order; the database gives them in any order.
+            if case .aggregate(_, let keys, _, let schema) = plan, !keys.isEmpty {
+                table = try inMemory(.sort(.scan(.result(-1), schema: schema), keys: keys.indices.map { k in
+                    BoundSortKey(expr: .column(k, schema.fields[k]), descending: false)
+                }), with: [-1: table], context)
+            }
+            return table
+        }
+        // This step runs here, over its inputs run where they can.
+        var results: [Int: Table] = [:]
+        var inputs: [LogicalPlan] = []
+        for (i, input) in plan.inputs.enumerated() {
+            let slot = -1 - i
+            let rows = try run(input, in: context)
+            context.notes?.add("database pull \(i)", "\(plan.stepName) runs in memory on \(NumberText.grouped(rows.rowCount)) rows from \(database.name)")
+            results[slot] = rows
+            inputs.append(.scan(.result(slot), schema: input.schema))
+        }
+        return try inMemory(plan.replacingInputs(inputs), with: results, context)
+    }
+
+    private func inMemory(_ plan: LogicalPlan, with results: [Int: Table], _ context: ExecutionContext) throws -> Table {
+        var c = context
+        for (k, t) in results { c.results[k] = t }
+        return try MemoryBackend().run(plan, in: c)
+    }
+
+    /// Runs the SQL and reads its rows into columns of the plan's types.
+    func fetch(_ relation: SQLCompiler.Relation, schema: Schema, cancel: CancellationFlag?) throws -> Table {
+        let rows = try database.connection.query(relation.sql, cancel: cancel)
+        guard rows.columns.count == schema.fields.count else {
+            throw Diagnostic("the database gave \(rows.columns.count) columns where \(schema.fields.count) were expected")
+        }
+        let columns = try schema.fields.enumerated().map { k, field in
+            try PGDecode.column(field, cells: rows.cells[k], nulls: rows.nulls[k], codes: relation.codes[field.name])
+        }
+        var table = Table(name: "result", columns: columns, zone: schema.zone, timeColumn: schema.timeColumn)
+        table.rowCount = rows.count
+        return table
+    }
+}
+
+extension LogicalPlan {
+    /// The verb a step comes from, for notes and explain.
+    var stepName: String {
+        switch self {
+        case .scan: return "scan"
+        case .tables: return "tables"
+        case .filter: return "where"
+        case .project: return "select/let"
+        case .aggregate: return "summary"
+        case .sort: return "sort"
+        case .limit: return "limit"
+        case .join: return "join"
+        case .fill: return "fill"
+        case .describe: return "describe"
+        case .window: return "let … by"
+        case .pivot: return "pivot"
+        case .unpivot: return "unpivot"
+        case .union: return "union"
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import UTQCore
+
+/// Makes PostgreSQL connections for `attach`.
+public struct PostgresConnector: DatabaseConnector {
+    public init() {}
+
+    public func attach(uri: String, name: String, cancel: CancellationFlag?) throws -> any AttachedDatabase {
+        try PostgresDatabase(uri: uri, name: name)
+    }
+}
+
+/// An attached PostgreSQL database: its tables as `NAME.table`, and the backend that runs
+/// plans on them as SQL.
+public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
+    public let name: String
+    let connection: PGConnection
+    /// The zone the tables' times are shown in (the session's when attached).
+    let zone: ZoneRules
+    /// Each table's columns as the database has them: name, utq type, and how it is read.
+    private(set) var columns: [String: [RemoteColumn]] = [:]
+    /// The table name in the database for each `NAME.table`.
+    private(set) var sourceNames: [String: String] = [:]
+
+    public init(uri: String, name: String, zone: ZoneRules = .utc) throws {
+        self.name = name
+        self.zone = zone
+        connection = try PGConnection(uri: uri)
+    }
+
+    public var location: String { connection.location }
+    public var backend: any Backend { PostgresBackend(database: self) }
+    public func close() {}
+
+    public func tables() throws -> [Table] {
+        // Tables and views of the schemas on the search path, with their columns in order.
+        let rows = try connection.query("""
+            SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod), t.typname
+            FROM pg_class c
+            JOIN pg_namespace n ON n.oid = c.relnamespace
+            JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+            JOIN pg_type t ON t.oid = a.atttypid
+            WHERE c.relkind IN ('r', 'v', 'm', 'p', 'f') AND n.nspname = ANY (current_schemas(false))
+              AND NOT c.relispartition
+            ORDER BY c.relname, a.attnum
+            """)
+        var order: [String] = []
+        var found: [String: [RemoteColumn]] = [:]
+        for i in 0..<rows.count {
+            let table = rows.cells[0][i]
+            if found[table] == nil { order.append(table) }
+            found[table, default: []].append(RemoteColumn(name: rows.cells[1][i], declared: rows.cells[2][i], typeName: rows.cells[3][i]))
+        }
+        columns = [:]
+        sourceNames = [:]
+        return order.map { table in
+            let full = "\(name).\(table)"
+            columns[full] = found[table]
+            sourceNames[full] = table
+            var t = Table(name: full, columns: found[table]!.map { Column.empty($0.name, $0.type, unit: $0.unit) }, zone: zone)
+            t.database = name
+            return t
+        }
+    }
+
+    /// The SELECT list that reads a table's columns as utq has them.
+    func scanSQL(_ table: String) throws -> String {
+        guard let cols = columns[table], let source = sourceNames[table] else {
+            throw Diagnostic("\(table) is not a table of \(name)", hint: "tables lists what is attached")
+        }
+        let list = cols.map { c -> String in
+            let id = connection.identifier(c.name)
+            switch c.read {
+            case .plain: return id
+            case .micros: return "(extract(epoch from \(id)) * 1000000)::int8 AS \(id)"
+            case .wallTime: return "(\(id)::timestamp AT TIME ZONE \(connection.literal(zone.identifier))) AS \(id)"
+            case .text: return "\(id)::text AS \(id)"
+            case .float: return "\(id)::float8 AS \(id)"
+            }
+        }
+        return "SELECT \(list.joined(separator: ", ")) FROM \(connection.identifier(source))"
+    }
+
+    public func save(_ table: Table, as tableName: String, replace: Bool, cancel: CancellationFlag?) throws -> Int {
+        throw Diagnostic("save to \(name).\(tableName) is not built yet", hint: "save to a CSV file and COPY it in with psql")
+    }
+}
+
+/// A column of a database table and how utq reads it.
+struct RemoteColumn {
+    var name: String
+    var declared: String
+    var type: DataType
+    var unit: DisplayUnit = .automatic
+    var read: Read
+
+    enum Read { case plain, micros, wallTime, text, float }
+
+    init(name: String, declared: String, typeName: String) {
+        self.name = name
+        self.declared = declared
+        switch typeName {
+        case "int2", "int4", "int8", "oid": type = .int; read = .plain
+        case "float4", "float8": type = .double; read = .plain
+        case "numeric", "money": type = .double; read = .float
+        case "bool": type = .bool; read = .plain
+        case "timestamptz": type = .timestamp; read = .plain
+        // Wall-clock times and dates are read in the table's zone, as utq reads them from files.
+        case "timestamp": type = .timestamp; read = .wallTime
+        case "date": type = .timestamp; unit = .day; read = .wallTime
+        case "interval": type = .duration; read = .micros
+        case "text", "varchar", "bpchar", "name", "citext", "char": type = .string; read = .plain
+        default: type = .string; read = .text   // kept as its text
+        }
+    }
+}
+
+extension Column {
+    /// A column of a type and no rows.
+    static func empty(_ name: String, _ type: DataType, unit: DisplayUnit = .automatic) -> Column {
+        let storage: Column.Storage
+        switch type {
+        case .int: storage = .int([])
+        case .double: storage = .double([])
+        case .bool: storage = .bool([])
+        case .string: storage = .string(StringStorage(codes: [], dictionary: []))
+        case .timestamp: storage = .timestamp([])
+        case .duration: storage = .duration([])
+        case .null: storage = .null(0)
+        }
+        return Column(name: name, storage: storage, unit: unit)
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import UTQCore
+
+/// A plan step the compiler does not translate: it runs in memory after the database part.
+struct NotInSQL: Error { let what: String }
+
+/// Translates a logical plan into one PostgreSQL query, step by step, each step a SELECT
+/// over the one below it (PostgreSQL flattens them into one plan). What a step cannot say in
+/// SQL throws NotInSQL, and the backend runs that step in memory over the rows below it.
+struct SQLCompiler {
+    let database: PostgresDatabase
+    var connection: PGConnection { database.connection }
+
+    /// A compiled step: its SQL and how its text columns that carry codes are read back.
+    struct Relation {
+        var sql: String
+        var codes: [String: [String]] = [:]
+    }
+
+    func compile(_ plan: LogicalPlan) throws -> Relation {
+        switch plan {
+        case .scan(.table(let name), _):
+            return Relation(sql: try database.scanSQL(name))
+        case .filter(let input, let predicate):
+            let below = try compile(input)
+            return Relation(sql: "SELECT * FROM (\(below.sql)) AS t WHERE \(try expr(predicate, input.schema))", codes: below.codes)
+        case .project(let input, let exprs, _):
+            let below = try compile(input)
+            var codes: [String: [String]] = [:]
+            let list = try exprs.map { e -> String in
+                if let c = try codesOf(e.expr, below) { codes[e.name] = c }
+                return "\(try expr(e.expr, input.schema)) AS \(connection.identifier(e.name))"
+            }
+            return Relation(sql: "SELECT \(list.joined(separator: ", ")) FROM (\(below.sql)) AS t", codes: codes)
+        case .aggregate(let input, let keys, let aggregates, _):
+            let below = try compile(input)
+            var codes: [String: [String]] = [:]
+            var list: [String] = []
+            for k in keys {
+                if let c = try codesOf(k.expr, below) { codes[k.name] = c }
+                list.append("\(try expr(k.expr, input.schema)) AS \(connection.identifier(k.name))")
+            }
+            for a in aggregates { list.append("\(try aggregate(a, input.schema)) AS \(connection.identifier(a.name))") }
+            let group = keys.isEmpty ? "" : " GROUP BY " + (1...keys.count).map(String.init).joined(separator: ", ")
+            return Relation(sql: "SELECT \(list.joined(separator: ", ")) FROM (\(below.sql)) AS t\(group)", codes: codes)
+        case .limit(let input, let count, let offset):
+            // Only after an order: which rows a limit keeps must not depend on the engine.
+            guard case .sort = input else { throw NotInSQL(what: "limit without sort") }
+            let below = try compile(input)
+            return Relation(sql: "\(below.sql) LIMIT \(count)" + (offset > 0 ? " OFFSET \(offset)" : ""), codes: below.codes)
+        case .sort(let input, let keys):
+            // Text is ordered by utq's natural order, which the database does not have:
+            // only numbers, times and booleans are sorted there.
+            guard keys.allSatisfy({ [.int, .double, .timestamp, .duration, .bool].contains($0.expr.type) }) else {
+                throw NotInSQL(what: "sort by text")
+            }
+            let below = try compile(input)
+            let order = try keys.map { k in "\(try expr(k.expr, input.schema)) \(k.descending ? "DESC" : "ASC") NULLS LAST" }
+            return Relation(sql: "SELECT * FROM (\(below.sql)) AS t ORDER BY \(order.joined(separator: ", "))", codes: below.codes)
+        default:
+            throw NotInSQL(what: "this step")
+        }
+    }
+
+    /// The names a weekday or month column's codes stand for.
+    private func codesOf(_ e: BoundExpr, _ below: Relation) throws -> [String]? {
+        switch e {
+        case .bucket(.weekday, _, _): return CivilTime.weekdayNames
+        case .bucket(.monthOfYear, _, _): return CivilTime.monthNames
+        case .column(_, let f): return below.codes[f.name]
+        default: return nil
+        }
+    }
+
+    func expr(_ e: BoundExpr, _ schema: Schema) throws -> String {
+        switch e {
+        case .column(_, let f):
+            return connection.identifier(f.name)
+        case .literal(let v, _):
+            return literal(v)
+        case .unary(.not, let x, _):
+            return "(NOT \(try expr(x, schema)))"
+        case .unary(.negate, let x, _):
+            return "(-\(try expr(x, schema)))"
+        case .binary(let op, let l, let r, let type):
+            let a = try expr(l, schema), b = try expr(r, schema)
+            if l.type == .string || r.type == .string {
+                // Text comparisons are exact in both engines; other text operators are utq's own.
+                switch op {
+                case .equal: return "(\(a) = \(b))"
+                case .notEqual: return "(\(a) <> \(b))"
+                default: throw NotInSQL(what: "\(op.rawValue) on text")
+                }
+            }
+            switch op {
+            case .add, .subtract, .multiply:
+                if type == .double { return "(\(a)::float8 \(op.rawValue) \(b)::float8)" }
+                if [.int, .duration].contains(type), l.type != .timestamp { return "(\(a) \(op.rawValue) \(b))" }
+                throw NotInSQL(what: "\(op.rawValue) on times")
+            case .divide:
+                // Division by zero is null in utq.
+                return "(\(a)::float8 / NULLIF(\(b), 0)::float8)"
+            case .equal: return "(\(a) = \(b))"
+            case .notEqual: return "(\(a) <> \(b))"
+            case .less, .lessEqual, .greater, .greaterEqual: return "(\(a) \(op.rawValue) \(b))"
+            case .and: return "(\(a) AND \(b))"
+            case .or: return "(\(a) OR \(b))"
+            default: throw NotInSQL(what: op.rawValue)
+            }
+        case .bucket(let bucket, let x, let zone):
+            guard x.type == .timestamp else { throw NotInSQL(what: "\(bucket) of a duration") }
+            let local = "(\(try expr(x, schema)) AT TIME ZONE \(connection.literal(zone.identifier)))"
+            let back = " AT TIME ZONE \(connection.literal(zone.identifier))"
+            switch bucket {
+            case .hour: return "extract(hour FROM \(local))::int8"
+            case .year: return "extract(year FROM \(local))::int8"
+            case .weekday: return "(extract(isodow FROM \(local))::int8 - 1)"
+            case .monthOfYear: return "(extract(month FROM \(local))::int8 - 1)"
+            case .minute: return "(date_trunc('minute', \(local))\(back))"
+            case .day: return "(date_trunc('day', \(local))\(back))"
+            case .week: return "(date_trunc('week', \(local))\(back))"
+            case .month: return "(date_trunc('month', \(local))\(back))"
+            case .every(let micros):
+                return "(date_bin(\(micros) * INTERVAL '1 microsecond', \(local), TIMESTAMP '2000-01-03')\(back))"
+            case .timeOfDay: throw NotInSQL(what: "time of day")
+            }
+        case .isNull(let x, let negated):
+            return "(\(try expr(x, schema)) IS \(negated ? "NOT " : "")NULL)"
+        case .inList(let x, let values, let negated):
+            guard !values.isEmpty else { return negated ? "TRUE" : "FALSE" }
+            return "(\(try expr(x, schema)) \(negated ? "NOT IN" : "IN") (\(values.map(literal).joined(separator: ", "))))"
+        case .cast(let x, .double) where x.type == .int:
+            return "(\(try expr(x, schema)))::float8"
+        case .cast:
+            throw NotInSQL(what: "conversion")
+        case .call(let f, let args, _):
+            let a = try args.map { try expr($0, schema) }
+            switch (f.name, a.count) {
+            case ("abs", 1): return "abs(\(a[0]))"
+            case ("coalesce", _): return "coalesce(\(a.joined(separator: ", ")))"
+            case ("lower", 1): return "lower(\(a[0]))"
+            case ("upper", 1): return "upper(\(a[0]))"
+            default: throw NotInSQL(what: "\(f.name)()")
+            }
+        }
+    }
+
+    func aggregate(_ a: BoundAggregate, _ schema: Schema) throws -> String {
+        let x = try a.argument.map { try expr($0, schema) }
+        let distinct = a.distinct ? "DISTINCT " : ""
+        switch a.function {
+        case .count: return x.map { "count(\(distinct)\($0))" } ?? "count(*)"
+        case .sum: return "sum(\(distinct)\(x!))"
+        case .avg: return "avg(\(distinct)\(x!)::float8)"
+        case .min: return "min(\(x!))"
+        case .max: return "max(\(x!))"
+        case .stddev: return "stddev_samp(\(x!)::float8)"
+        // utq's quantiles interpolate between ranks, as percentile_cont does.
+        case .median: return "percentile_cont(0.5) WITHIN GROUP (ORDER BY \(x!))"
+        case .percentile(let p): return "percentile_cont(\(Double(p) / 100)) WITHIN GROUP (ORDER BY \(x!))"
+        default: throw NotInSQL(what: a.function.name)
+        }
+    }
+
+    func literal(_ v: Value) -> String {
+        switch v {
+        case .null: return "NULL"
+        case .int(let i): return String(i)
+        case .double(let d): return d.isFinite ? "\(d)::float8" : (d.isNaN ? "'NaN'::float8" : (d > 0 ? "'Infinity'::float8" : "'-Infinity'::float8"))
+        case .bool(let b): return b ? "TRUE" : "FALSE"
+        case .string(let s): return connection.literal(s)
+        case .timestamp(let micros): return "(TIMESTAMPTZ 'epoch' + \(micros) * INTERVAL '1 microsecond')"
+        case .duration(let micros): return String(micros)
+        }
+    }
+}

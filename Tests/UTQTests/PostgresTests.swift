@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+@testable import UTQCore
+@testable import UTQPostgres
+
+/// Pipelines on an attached PostgreSQL database give what the same pipelines give on the
+/// same rows loaded from CSV, and only their results come back.
+@Suite(.serialized, .enabled(if: ThrowawayPostgres.available, "PostgreSQL is not installed"))
+final class PostgresTests {
+    let server: ThrowawayPostgres
+
+    init() throws {
+        server = try ThrowawayPostgres()
+        try server.psql("CREATE DATABASE mobility")
+        let csv = Repo.root + "/datasets/rides.csv"
+        try server.psql(#"""
+            CREATE TABLE rides (ride_id int, driver text, rider text, status text, requested_at timestamptz,
+              accepted_at timestamptz, picked_up_at timestamptz, dropped_off_at timestamptz, pickup_place text,
+              pickup_lat float8, pickup_lng float8, dropoff_place text, dropoff_lat float8, dropoff_lng float8,
+              miles float8, rate_per_mile float8, cheapest_rate float8, fee_percent int, price numeric(8,2), paid bool);
+            \copy rides from '\#(csv)' csv header
+            CREATE TABLE "we""ird; table" ("a ""b""" text, n int);
+            INSERT INTO "we""ird; table" VALUES ('it''s; DROP TABLE rides; --', 1), ('back\slash', 2);
+            """#, database: "mobility")
+    }
+
+    deinit { server.stop() }
+
+    /// A session with the rides both loaded and attached, both in London time.
+    func session() throws -> Session {
+        let s = makeSession()
+        s.databaseConnector = PostgresConnector()
+        try s.table("load datasets/rides.csv\nset timezone Europe/London\nattach \(server.uri("mobility")) as db\nuse db.rides\nset timezone Europe/London\ntables")
+        return s
+    }
+
+    func cells(_ t: Table) -> [[String]] { t.columnNames.map { t.strings($0) } }
+
+    /// The first difference between two tables; numbers (double) agree to 1e-9 of their size,
+    /// since a sum's last digits depend on the order it adds in (and numeric is exact).
+    func difference(_ a: Table, _ b: Table) -> String? {
+        if a.columnNames != b.columnNames { return "columns \(a.columnNames) vs \(b.columnNames)" }
+        if a.rowCount != b.rowCount { return "rows \(a.rowCount) vs \(b.rowCount)" }
+        for (x, y) in zip(a.columns, b.columns) {
+            if x.type != y.type { return "\(x.name): \(x.type) vs \(y.type)" }
+            for i in 0..<a.rowCount {
+                let u = x.value(at: i), v = y.value(at: i)
+                if case .double(let p) = u, case .double(let q) = v, abs(p - q) <= 1e-9 * max(1, abs(p)) { continue }
+                if u != v { return "\(x.name) row \(i): \(u) vs \(v)" }
+            }
+        }
+        return nil
+    }
+
+    @Test func aSummaryRunsInTheDatabaseAndEqualsTheLoadedRows() throws {
+        let s = try session()
+        let before = server.statements().count
+        let remote = try s.table("db.rides | count by weekday(requested_at), hour(requested_at)")
+        let local = try s.table("rides | count by weekday(requested_at), hour(requested_at)")
+        #expect(remote.rowCount > 100)
+        #expect(remote.columnNames == local.columnNames)
+        #expect(cells(remote) == cells(local))
+        // One statement, grouped in the database: the rows were not pulled.
+        let sent = server.statements().dropFirst(before)
+        #expect(sent.count == 1)
+        #expect(sent.first?.contains("GROUP BY") == true)
+    }
+
+    static let pipelines = [
+        "where status = \"completed\" | count by hour(requested_at)",
+        "sum price by driver",
+        "avg miles by status",
+        "median price by status",
+        "p90 miles by pickup_place",
+        "count distinct rider",
+        "where miles > 5 and paid | count by day(requested_at)",
+        "where accepted_at is null | count by status",
+        "count by month(requested_at), status",
+        "top 5 by price",
+        "let fare = price * 2 - miles | max fare by status",
+        "where status in (\"cancelled\", \"declined\") | count by weekday(requested_at)",
+        "min requested_at by driver",
+        "count by every 15m",
+    ]
+
+    @Test(arguments: pipelines)
+    func thePipelineGivesTheSameRowsOnBothEngines(pipeline: String) throws {
+        let s = try session()
+        let remote = try s.table("db.rides | \(pipeline)")
+        let local = try s.table("rides | \(pipeline)")
+        #expect(difference(remote, local) == nil, "\(pipeline)")
+    }
+
+    @Test func explainShowsTheSQL() throws {
+        let s = try session()
+        var text = ""
+        s.run("explain db.rides | count by hour(requested_at)", name: "<test>") { _, outcome in
+            for case .text(let t) in outcome.outputs { text += t }
+        }
+        #expect(text.contains("runs in PostgreSQL"))
+        #expect(text.contains("SELECT extract(hour FROM (\"requested_at\" AT TIME ZONE 'Europe/London'))::int8 AS \"hour\", count(*)"))
+    }
+
+    @Test func namesAndValuesWithQuotesCannotInjectSQL() throws {
+        let s = try session()
+        let t = try s.table("`db.we\"ird; table` | where n >= 1 | count by `a \"b\"`")
+        #expect(t.strings("a \"b\"") == ["back\\slash", "it's; DROP TABLE rides; --"])
+        let found = try s.table("`db.we\"ird; table` | where `a \"b\"` = \"it's; DROP TABLE rides; --\" | count")
+        #expect(found.strings("count") == ["1"])
+        #expect(try s.table("db.rides | count").strings("count") == ["3200"])
+    }
+
+    @Test func aURIThatDoesNotConnectSaysWhy() throws {
+        let s = makeSession()
+        s.databaseConnector = PostgresConnector()
+        let started = Date()
+        let failure = s.failure("attach postgresql:///nothing?host=/tmp/no-such-folder-\(getpid()) as x")
+        #expect(Date().timeIntervalSince(started) < 10)
+        let text = failure.map { DiagnosticRenderer.render($0, showLocation: false) } ?? ""
+        #expect(text.contains("could not connect to postgresql:///nothing"))
+        #expect(text.contains("No such file or directory") || text.contains("connection"))
+        #expect(s.catalog.names.isEmpty)
+    }
+}
