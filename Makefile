@@ -2,7 +2,7 @@
 SWIFT ?= swift
 UTQ_RELEASE := .build/release/utq
 
-.PHONY: demo test build release deps oracle-deps oracle tour datasets bench clean fuzz fuzz-build sanitize sanitize-address sanitize-thread install dist jupyter
+.PHONY: demo test build release deps pg-deps oracle-deps oracle tour datasets bench clean fuzz fuzz-build sanitize sanitize-address sanitize-thread install dist jupyter
 
 # libedit (line editing) comes from the system; install it when pkg-config cannot find it.
 deps:

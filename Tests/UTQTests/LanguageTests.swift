@@ -258,6 +258,7 @@ import Testing
             "headways": "feed | headways on 2007-06-04 between \"07:00\" and \"19:00\" by route_id",
             "span": "feed | span on 2007-06-04 by route_id", "peak": "feed | peak vehicles on 2007-06-04",
             "route": "feed | route stats by route_id, direction_id", "echo": "echo \"hello, world\"",
+            "attach": "attach postgresql:///mobility?host=/tmp/pg as db",
         ]
         for spec in Verbs.all {
             guard let line = lines[spec.name] else { Issue.record("no parse test for \(spec.name)"); continue }

@@ -91,6 +91,17 @@ final class PostgresTests {
         #expect(difference(remote, local) == nil, "\(pipeline)")
     }
 
+    /// attach's help examples, with this server's socket in the URI.
+    @Test func attachsExamplesRun() throws {
+        let s = makeSession()
+        s.databaseConnector = PostgresConnector()
+        for line in AttachVerb.spec.examples {
+            let local = line.replacingOccurrences(of: "postgresql:///mobility?host=/tmp/pg", with: server.uri("mobility"))
+            let failure = s.failure(local)
+            #expect(failure == nil, "\(line): \(failure.map { DiagnosticRenderer.render($0, showLocation: false) } ?? "")")
+        }
+    }
+
     @Test func explainShowsTheSQL() throws {
         let s = try session()
         var text = ""
