@@ -84,9 +84,16 @@ public struct ByteInterner: Sendable {
             i += 8
         }
         if i < n {
-            var w: UInt64 = 0
-            var shift: UInt64 = 0
-            while i < n { w |= UInt64(bytes[i]) << shift; shift += 8; i += 1 }
+            // The last bytes in one or two loads that may overlap bytes already mixed in
+            // (the length is in the seed, so overlapping loads still tell strings apart).
+            let w: UInt64
+            if n >= 8 {
+                w = bytes.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+            } else if n >= 4 {
+                w = UInt64(bytes.loadUnaligned(as: UInt32.self)) | UInt64(bytes.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)) << 32
+            } else {
+                w = UInt64(bytes[0]) | UInt64(bytes[n / 2]) << 8 | UInt64(bytes[n - 1]) << 16
+            }
             h = mix(h ^ w, 0xE703_7ED1_A0B4_28DB)
         }
         return mix(h, 0x8EBC_6AF0_9C88_C6E3)
