@@ -82,7 +82,7 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
     }
 
     public func save(_ table: Table, as tableName: String, replace: Bool, cancel: CancellationFlag?) throws -> Int {
-        throw Diagnostic("save to \(name).\(tableName) is not built yet", hint: "save to a CSV file and COPY it in with psql")
+        try copyIn(table, as: tableName, replace: replace, cancel: cancel)
     }
 }
 

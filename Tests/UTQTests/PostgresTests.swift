@@ -121,6 +121,40 @@ final class PostgresTests {
         #expect(try s.table("db.rides | count").strings("count") == ["3200"])
     }
 
+    @Test func savedRowsComeBackTheSame() throws {
+        let s = try session()
+        try s.table("rides | save to db.copy\nuse db.copy\nset timezone Europe/London\ntables")
+        #expect(try s.table("db.copy | count").strings("count") == ["3200"])
+        for pipeline in ["sum price by status", "min requested_at by driver", "count by weekday(requested_at), hour(requested_at)",
+                         "where accepted_at is null | count by status"] {
+            #expect(difference(try s.table("db.copy | \(pipeline)"), try s.table("rides | \(pipeline)")) == nil, "\(pipeline)")
+        }
+        // An existing table is kept unless save! asks.
+        let refused = s.failure("rides | limit 5 | save to db.copy")
+        #expect(refused.map { DiagnosticRenderer.render($0, showLocation: false) }?.contains("db.copy exists already") == true)
+        #expect(try s.table("db.copy | count").strings("count") == ["3200"])
+        try s.table("rides | limit 5 | save! to db.copy\ntables")
+        #expect(try s.table("db.copy | count").strings("count") == ["5"])
+        // Text with quotes, tabs, backslashes and line breaks goes in and out unchanged.
+        try s.table("`db.we\"ird; table` | let t = `a \"b\"` + \"\\ttab\" | save to db.texts\ntables")
+        #expect(try s.table("db.texts | count by t").strings("t") == (try s.table("`db.we\"ird; table` | let t = `a \"b\"` + \"\\ttab\" | count by t")).strings("t"))
+    }
+
+    /// Ctrl-C during a long query cancels it on the server, not only here.
+    @Test func cancellingStopsTheQueryOnTheServer() throws {
+        let connection = try PGConnection(uri: server.uri("mobility"))
+        let flag = CancellationFlag()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { flag.cancel() }
+        let started = Date()
+        #expect(throws: CancellationError.self) { try connection.query("SELECT pg_sleep(10)", cancel: flag) }
+        #expect(Date().timeIntervalSince(started) < 2)
+        let other = try PGConnection(uri: server.uri("mobility"))
+        let running = try other.query("SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep%' AND state = 'active'")
+        #expect(running.cells[0] == ["0"])
+        // The connection goes on working.
+        #expect(try connection.query("SELECT 1").cells[0] == ["1"])
+    }
+
     @Test func aURIThatDoesNotConnectSaysWhy() throws {
         let s = makeSession()
         s.databaseConnector = PostgresConnector()

@@ -1,6 +1,7 @@
 extension Interpreter {
     /// `save FILE`: the rows written to a file, by its extension.
     func save(_ table: Table, _ request: SaveRequest, into outcome: inout CommandOutcome) throws {
+        if request.toTable { return try saveToDatabase(table, request, into: &outcome) }
         let bytes = TableWriter.bytes(table, format: request.format, csvSafe: session.settings.csvSafe)
         try session.files.write(bytes, to: request.path, replace: request.replace || session.settings.replaceFiles, span: request.span,
                                 replaceHint: "write save! \(request.path) to replace it (or run utq with --force)")
@@ -36,5 +37,26 @@ extension Interpreter {
         try session.files.write(bytes, to: file, replace: request.replace || session.settings.replaceFiles, span: request.fileSpan ?? request.span,
                                 replaceHint: "write to! \(file) to replace it")
         outcome.outputs.append(.info("wrote chart \(request.kind.rawValue) to \(file)"))
+    }
+}
+
+extension Interpreter {
+    /// `save to DB.TABLE`: the rows into a new table of an attached database.
+    func saveToDatabase(_ table: Table, _ request: SaveRequest, into outcome: inout CommandOutcome) throws {
+        let parts = request.path.split(separator: ".", maxSplits: 1).map(String.init)
+        guard parts.count == 2, !parts[1].isEmpty else {
+            throw Diagnostic("save to needs DATABASE.TABLE, as in save to db.rides_2020", at: request.span)
+        }
+        guard let database = session.databases[parts[0]] else {
+            let attached = session.databases.keys.sorted()
+            throw Diagnostic("no database called \(parts[0]) is attached", at: request.span,
+                             hint: attached.isEmpty ? "attach one first: attach postgresql:///dbname as \(parts[0])" : "attached: \(attached.joined(separator: ", "))")
+        }
+        let rows = try database.save(table, as: parts[1], replace: request.replace || session.settings.replaceFiles, cancel: session.cancel)
+        // The new table joins the catalog; the others keep the settings they have.
+        let saved = "\(database.name).\(parts[1])"
+        let fresh = try database.tables().filter { $0.name == saved || workspace.catalog[$0.name] == nil }
+        workspace.put(fresh.map { var t = $0; t.zone = session.defaultZone; return t }, makeCurrent: false)
+        outcome.outputs.append(.info("saved \(NumberText.counted(rows, "row")) to \(request.path)"))
     }
 }

@@ -44,7 +44,8 @@ extension Interpreter {
             throw Diagnostic("this utq was built without database support", hint: "tables can be loaded from files: load FILE")
         }
         let database = try connector.attach(uri: uri, name: name, cancel: session.cancel)
-        let tables = try database.tables()
+        // Times show in the session's zone, as a loaded file's do.
+        let tables = try database.tables().map { t -> Table in var t = t; t.zone = session.defaultZone; return t }
         if let old = session.databases[name] { old.close() }
         workspace.dropTables { $0.database == name }
         session.databases[name] = database

@@ -2,29 +2,33 @@
 enum SaveVerb {
     static let spec = VerbSpec(
         name: "save", category: .output, role: .sink,
-        usage: "save FILE   (save! FILE replaces an existing file)",
+        usage: "save FILE | save to DB.TABLE   (save! replaces an existing file or table)",
         summary: "Write the result to a file: .csv, .tsv, .json, .ndjson or .md by its extension.",
         details: """
         The file is written to a temporary name and renamed, so it is never left half written.
         An existing file is kept unless you write save! FILE. Numbers are written in full
-        precision without separators, times as ISO 8601 with their offset.
+        precision without separators, times as ISO 8601 with their offset. save to DB.TABLE
+        copies the rows into a table of an attached database (COPY, in one transaction); an
+        existing table is kept unless you write save! to DB.TABLE.
         """,
         examples: ["count by legend | save! legend_counts.csv"],
         completes: .file,
         parse: { p, _ in
             var replace = false
             if p.current.isSymbol(.bang) && !p.current.spaceBefore { p.advance(); replace = true }
-            let (path, span) = try p.path()
+            let toTable = p.eatKeyword("to")
+            let (path, span) = try p.path(toTable ? "a table name such as db.rides_2020 after to" : "a file name")
             if p.eatKeyword("force") { replace = true }
-            return Syntax(request: SaveRequest(path: path, replace: replace, span: span))
+            return Syntax(request: SaveRequest(path: path, replace: replace, span: span, toTable: toTable))
         })
 
     struct Syntax: SinkSyntax {
         var request: SaveRequest
 
-        var syntax: String { (request.replace ? "replace " : "") + request.path.quoted }
+        var syntax: String { (request.replace ? "replace " : "") + (request.toTable ? "to " : "") + request.path.quoted }
 
         func bind(_ input: LogicalPlan, _ binder: Binder) throws -> Sink {
+            if request.toTable { return .save(request) }
             guard OutputFormat.forFile(request.path) != nil else {
                 throw Diagnostic("cannot tell the format of \(request.path) from its name", at: request.span,
                                  hint: "end it with .csv, .tsv, .json, .ndjson, .md or .txt")
@@ -39,6 +43,8 @@ public struct SaveRequest: Sendable {
     public var path: String
     public var replace: Bool
     public var span: SourceSpan
+    /// `save to DB.TABLE`: a table of an attached database, not a file.
+    public var toTable = false
 
     public var format: OutputFormat { OutputFormat.forFile(path) ?? .csv }
 }
