@@ -19,10 +19,10 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]
         ),
-        // libpq from the system (Debian: libpq-dev), for attached PostgreSQL databases.
+        // libpq's declarations (Debian: libpq-dev). The library itself is opened when a
+        // database is attached, not linked: it brings twenty libraries with it.
         .systemLibrary(
             name: "CLibPQ",
-            pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
         // The engine: text in, results out. It never prints and knows no terminal.

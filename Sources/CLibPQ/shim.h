@@ -1,1 +1,2 @@
-#include <libpq-fe.h>
+// Declarations only: utq opens libpq when a database is attached (see LibPQ.swift).
+#include <postgresql/libpq-fe.h>

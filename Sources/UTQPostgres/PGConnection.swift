@@ -7,30 +7,33 @@ import UTQCore
 /// instead of waiting for the query to end.
 final class PGConnection: @unchecked Sendable {
     private let conn: OpaquePointer
+    private let pq: LibPQ
     private let lock = NSLock()
     /// host:port/dbname, for messages.
     let location: String
 
     init(uri: String) throws {
+        let pq = try LibPQ.load()
+        self.pq = pq
         // connect_timeout: a host that does not answer must not hang the prompt.
         let keywords = ["dbname", "connect_timeout", "application_name", "client_encoding"]
         let values = [uri, "5", "utq", "UTF8"]
-        let c = withCStrings(keywords) { k in withCStrings(values) { v in PQconnectdbParams(k, v, 1) } }
+        let c = withCStrings(keywords) { k in withCStrings(values) { v in pq.connectdbParams(k, v, 1) } }
         guard let c else { throw Diagnostic("could not connect to \(uri): libpq has no memory") }
-        if PQstatus(c) != CONNECTION_OK {
-            let reason = String(cString: PQerrorMessage(c)).trimmingCharacters(in: .whitespacesAndNewlines)
-            PQfinish(c)
+        if pq.status(c) != CONNECTION_OK {
+            let reason = cText(pq.errorMessage(c)).trimmingCharacters(in: .whitespacesAndNewlines)
+            pq.finish(c)
             throw Diagnostic("could not connect to \(PGConnection.redacted(uri)): \(reason)",
                              hint: "a URI looks like postgresql://user@host:5432/dbname, or postgresql:///dbname?host=/path/to/socket")
         }
         conn = c
-        let host = String(cString: PQhost(c)), port = String(cString: PQport(c)), db = String(cString: PQdb(c))
+        let host = cText(pq.host(c)), port = cText(pq.port(c)), db = cText(pq.db(c))
         location = host.hasPrefix("/") ? "\(db) (socket \(host))" : "\(db) on \(host):\(port)"
         // Times come back in UTC and are shown in the table's zone by utq.
         _ = try query("SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; SET IntervalStyle = 'postgres'; SET extra_float_digits = 3")
     }
 
-    deinit { PQfinish(conn) }
+    deinit { pq.finish(conn) }
 
     /// A URI without its password, for messages.
     static func redacted(_ uri: String) -> String {
@@ -40,20 +43,20 @@ final class PGConnection: @unchecked Sendable {
     func identifier(_ name: String) -> String {
         lock.lock(); defer { lock.unlock() }
         var bytes = Array(name.utf8)
-        guard let p = bytes.withUnsafeMutableBufferPointer({ b in b.withMemoryRebound(to: CChar.self) { PQescapeIdentifier(conn, $0.baseAddress, b.count) } }) else {
+        guard let p = bytes.withUnsafeMutableBufferPointer({ b in b.withMemoryRebound(to: CChar.self) { pq.escapeIdentifier(conn, $0.baseAddress, b.count) } }) else {
             return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }
-        defer { PQfreemem(p) }
+        defer { pq.freemem(UnsafeMutableRawPointer(p)) }
         return String(cString: p)
     }
 
     func literal(_ text: String) -> String {
         lock.lock(); defer { lock.unlock() }
         var bytes = Array(text.utf8)
-        guard let p = bytes.withUnsafeMutableBufferPointer({ b in b.withMemoryRebound(to: CChar.self) { PQescapeLiteral(conn, $0.baseAddress, b.count) } }) else {
+        guard let p = bytes.withUnsafeMutableBufferPointer({ b in b.withMemoryRebound(to: CChar.self) { pq.escapeLiteral(conn, $0.baseAddress, b.count) } }) else {
             return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
         }
-        defer { PQfreemem(p) }
+        defer { pq.freemem(UnsafeMutableRawPointer(p)) }
         return String(cString: p)
     }
 
@@ -61,32 +64,32 @@ final class PGConnection: @unchecked Sendable {
     @discardableResult
     func query(_ sql: String, cancel: CancellationFlag? = nil) throws -> PGRows {
         lock.lock(); defer { lock.unlock() }
-        guard PQsendQuery(conn, sql) == 1 else { throw failure(sql) }
-        let socket = PQsocket(conn)
+        guard pq.sendQuery(conn, sql) == 1 else { throw failure(sql) }
+        let socket = pq.socket(conn)
         var cancelled = false
-        while PQisBusy(conn) == 1 {
+        while pq.isBusy(conn) == 1 {
             var fds = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
             _ = poll(&fds, 1, 100)
-            if PQconsumeInput(conn) == 0 { throw failure(sql) }
+            if pq.consumeInput(conn) == 0 { throw failure(sql) }
             if !cancelled, cancel?.isCancelled == true {
                 cancelled = true
-                if let handle = PQgetCancel(conn) {
+                if let handle = pq.getCancel(conn) {
                     var buffer = [CChar](repeating: 0, count: 256)
-                    _ = PQcancel(handle, &buffer, Int32(buffer.count))
-                    PQfreeCancel(handle)
+                    _ = pq.cancel(handle, &buffer, Int32(buffer.count))
+                    pq.freeCancel(handle)
                 }
             }
         }
         var rows: PGRows? = nil
         var error: Error? = nil
-        while let result = PQgetResult(conn) {
-            defer { PQclear(result) }
-            switch PQresultStatus(result) {
+        while let result = pq.getResult(conn) {
+            defer { pq.clear(result) }
+            switch pq.resultStatus(result) {
             case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_COPY_IN:
-                rows = PGRows(result)
+                rows = PGRows(result, pq)
             default:
                 if error == nil {
-                    let message = String(cString: PQresultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines)
+                    let message = cText(pq.resultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines)
                     error = cancelled ? CancellationError() : Diagnostic("the database refused the query: \(message)", hint: "explain shows the SQL utq sends")
                 }
             }
@@ -99,33 +102,33 @@ final class PGConnection: @unchecked Sendable {
     /// Sends rows to a `COPY … FROM STDIN` already started by `sql`.
     func copyIn(_ sql: String, chunks: (_ send: (String) throws -> Void) throws -> Void) throws {
         lock.lock(); defer { lock.unlock() }
-        guard let start = PQexec(conn, sql) else { throw failure(sql) }
-        let status = PQresultStatus(start)
-        let message = String(cString: PQresultErrorMessage(start))
-        PQclear(start)
+        guard let start = pq.exec(conn, sql) else { throw failure(sql) }
+        let status = pq.resultStatus(start)
+        let message = cText(pq.resultErrorMessage(start))
+        pq.clear(start)
         guard status == PGRES_COPY_IN else { throw Diagnostic("the database refused the copy: \(message.trimmingCharacters(in: .whitespacesAndNewlines))") }
         var failed: Error? = nil
         do {
             try chunks { text in
                 var bytes = Array(text.utf8)
-                let ok = bytes.withUnsafeMutableBufferPointer { b in b.withMemoryRebound(to: CChar.self) { PQputCopyData(conn, $0.baseAddress, Int32(b.count)) } }
+                let ok = bytes.withUnsafeMutableBufferPointer { b in b.withMemoryRebound(to: CChar.self) { pq.putCopyData(conn, $0.baseAddress, Int32(b.count)) } }
                 if ok != 1 { throw failure(sql) }
             }
         } catch { failed = error }
-        _ = PQputCopyEnd(conn, failed == nil ? nil : "cancelled")
+        _ = pq.putCopyEnd(conn, failed == nil ? nil : "cancelled")
         var error: Error? = failed
-        while let result = PQgetResult(conn) {
-            if PQresultStatus(result) != PGRES_COMMAND_OK, error == nil {
-                error = Diagnostic("the copy failed: \(String(cString: PQresultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines))")
+        while let result = pq.getResult(conn) {
+            if pq.resultStatus(result) != PGRES_COMMAND_OK, error == nil {
+                error = Diagnostic("the copy failed: \(cText(pq.resultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines))")
             }
-            PQclear(result)
+            pq.clear(result)
         }
         if let error { throw error }
     }
 
     private func failure(_ sql: String) -> Error {
-        let message = String(cString: PQerrorMessage(conn)).trimmingCharacters(in: .whitespacesAndNewlines)
-        if PQstatus(conn) != CONNECTION_OK {
+        let message = cText(pq.errorMessage(conn)).trimmingCharacters(in: .whitespacesAndNewlines)
+        if pq.status(conn) != CONNECTION_OK {
             return Diagnostic("the connection to \(location) was lost: \(message)", hint: "attach the database again")
         }
         return Diagnostic("the database refused the query: \(message)")
@@ -144,12 +147,12 @@ struct PGRows {
         self.columns = columns; self.types = types; self.cells = cells; self.nulls = nulls
     }
 
-    init(_ r: OpaquePointer) {
-        let n = Int(PQntuples(r)), w = Int(PQnfields(r))
-        columns = (0..<w).map { String(cString: PQfname(r, Int32($0))) }
-        types = (0..<w).map { UInt32(PQftype(r, Int32($0))) }
-        cells = (0..<w).map { c in (0..<n).map { String(cString: PQgetvalue(r, Int32($0), Int32(c))) } }
-        nulls = (0..<w).map { c in (0..<n).map { PQgetisnull(r, Int32($0), Int32(c)) == 1 } }
+    init(_ r: OpaquePointer, _ pq: LibPQ) {
+        let n = Int(pq.ntuples(r)), w = Int(pq.nfields(r))
+        columns = (0..<w).map { cText(pq.fname(r, Int32($0))) }
+        types = (0..<w).map { UInt32(pq.ftype(r, Int32($0))) }
+        cells = (0..<w).map { c in (0..<n).map { cText(pq.getvalue(r, Int32($0), Int32(c))) } }
+        nulls = (0..<w).map { c in (0..<n).map { pq.getisnull(r, Int32($0), Int32(c)) == 1 } }
     }
 
     var count: Int { cells.first?.count ?? 0 }
@@ -161,3 +164,6 @@ private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeP
     var pointers = copies.map { UnsafePointer<CChar>($0) } + [nil]
     return pointers.withUnsafeMutableBufferPointer { body(UnsafePointer($0.baseAddress!)) }
 }
+
+/// A C string from libpq as text ("" for none).
+func cText(_ p: UnsafeMutablePointer<CChar>?) -> String { p.map { String(cString: $0) } ?? "" }

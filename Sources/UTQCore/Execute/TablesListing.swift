@@ -3,20 +3,23 @@ enum TablesListing {
     static func table(_ catalog: Catalog, current: String?) -> Table {
         let names = catalog.names
         var rows: [Int64] = [], cols: [Int64] = [], spans: [String] = [], zones: [String] = []
+        // A database's tables are not counted (that would read them): their rows are null.
+        var counted = Bitmap()
         for n in names {
             let t = catalog[n]!
             rows.append(Int64(t.rowCount))
+            counted.append(t.database == nil)
             cols.append(Int64(t.columns.count))
             if let (lo, hi) = t.timeRange() {
                 let unit = t.timeSpanUnit
                 spans.append(TimeText.display(lo, zone: t.zone, unit: unit) + " → " + TimeText.display(hi, zone: t.zone, unit: unit))
-            } else { spans.append("") }
+            } else { spans.append(t.database.map { "in database \($0)" } ?? "") }
             zones.append(t.zone.identifier)
         }
         let marks = names.map { $0 == current ? "*" : "" }
         return Table(name: "tables", columns: [
             Describe.textColumn("table", names, emptyIsNull: false),
-            Column(name: "rows", storage: .int(rows)),
+            Column(name: "rows", storage: .int(rows), validity: counted),
             Column(name: "columns", storage: .int(cols)),
             Describe.textColumn("time span", spans),
             Describe.textColumn("zone", zones, emptyIsNull: false),
