@@ -40,22 +40,21 @@ final class PGConnection: @unchecked Sendable {
         uri.replacingOccurrences(of: #":[^:@/]*@"#, with: ":…@", options: .regularExpression)
     }
 
+    /// A name as SQL, quoted by libpq (quotes inside doubled).
     func identifier(_ name: String) -> String {
-        lock.lock(); defer { lock.unlock() }
-        var bytes = Array(name.utf8)
-        guard let p = bytes.withUnsafeMutableBufferPointer({ b in b.withMemoryRebound(to: CChar.self) { pq.escapeIdentifier(conn, $0.baseAddress, b.count) } }) else {
-            return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        }
-        defer { pq.freemem(UnsafeMutableRawPointer(p)) }
-        return String(cString: p)
+        escaped(name, by: pq.escapeIdentifier) ?? "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
+    /// A text value as an SQL literal, quoted by libpq (quotes and backslashes escaped).
     func literal(_ text: String) -> String {
+        escaped(text, by: pq.escapeLiteral) ?? "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+
+    private func escaped(_ text: String, by escape: @convention(c) (LibPQ.Conn, UnsafePointer<CChar>?, Int) -> UnsafeMutablePointer<CChar>?) -> String? {
         lock.lock(); defer { lock.unlock() }
-        var bytes = Array(text.utf8)
-        guard let p = bytes.withUnsafeMutableBufferPointer({ b in b.withMemoryRebound(to: CChar.self) { pq.escapeLiteral(conn, $0.baseAddress, b.count) } }) else {
-            return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
-        }
+        let bytes = Array(text.utf8)
+        let p = bytes.withUnsafeBufferPointer { b in b.withMemoryRebound(to: CChar.self) { escape(conn, $0.baseAddress, b.count) } }
+        guard let p else { return nil }
         defer { pq.freemem(UnsafeMutableRawPointer(p)) }
         return String(cString: p)
     }
