@@ -99,7 +99,7 @@ final class PGConnection: @unchecked Sendable {
     }
 
     /// Sends rows to a `COPY … FROM STDIN` already started by `sql`.
-    func copyIn(_ sql: String, chunks: (_ send: (String) throws -> Void) throws -> Void) throws {
+    func copyIn(_ sql: String, chunks: (_ send: ([UInt8]) throws -> Void) throws -> Void) throws {
         lock.lock(); defer { lock.unlock() }
         guard let start = pq.exec(conn, sql) else { throw failure(sql) }
         let status = pq.resultStatus(start)
@@ -108,9 +108,8 @@ final class PGConnection: @unchecked Sendable {
         guard status == PGRES_COPY_IN else { throw Diagnostic("the database refused the copy: \(message.trimmingCharacters(in: .whitespacesAndNewlines))") }
         var failed: Error? = nil
         do {
-            try chunks { text in
-                var bytes = Array(text.utf8)
-                let ok = bytes.withUnsafeMutableBufferPointer { b in b.withMemoryRebound(to: CChar.self) { pq.putCopyData(conn, $0.baseAddress, Int32(b.count)) } }
+            try chunks { bytes in
+                let ok = bytes.withUnsafeBufferPointer { b in b.withMemoryRebound(to: CChar.self) { pq.putCopyData(conn, $0.baseAddress, Int32(b.count)) } }
                 if ok != 1 { throw failure(sql) }
             }
         } catch { failed = error }

@@ -17,16 +17,17 @@ extension PostgresDatabase {
             if exists.count > 0 { try connection.query("DROP TABLE \(target)") }
             try connection.query("CREATE TABLE \(target) (\(columns.joined(separator: ", ")))")
             try connection.copyIn("COPY \(target) FROM STDIN") { send in
-                var chunk = ""
-                chunk.reserveCapacity(1 << 20)
+                let writers = table.columns.map(CopyWriter.init)
+                var chunk: [UInt8] = []
+                chunk.reserveCapacity(1 << 20 + 4096)
                 for row in 0..<table.rowCount {
                     if row & 0xFFFF == 0, cancel?.isCancelled == true { throw CancellationError() }
-                    for (k, c) in table.columns.enumerated() {
-                        if k > 0 { chunk += "\t" }
-                        chunk += Self.copyText(c, row)
+                    for (k, w) in writers.enumerated() {
+                        if k > 0 { chunk.append(0x09) }
+                        w.write(row, into: &chunk)
                     }
-                    chunk += "\n"
-                    if chunk.utf8.count >= 1 << 20 { try send(chunk); chunk.removeAll(keepingCapacity: true) }
+                    chunk.append(0x0A)
+                    if chunk.count >= 1 << 20 { try send(chunk); chunk.removeAll(keepingCapacity: true) }
                 }
                 if !chunk.isEmpty { try send(chunk) }
             }
@@ -48,29 +49,46 @@ extension PostgresDatabase {
         case .duration: return "interval"
         }
     }
+}
 
-    /// One cell in COPY's text format: \N for null, backslashes, tabs and line breaks escaped.
-    static func copyText(_ c: Column, _ row: Int) -> String {
-        guard c.isValid(row) else { return "\\N" }
-        switch c.value(at: row) {
-        case .null: return "\\N"
-        case .int(let v): return String(v)
-        case .double(let v): return v.isNaN ? "NaN" : v.isInfinite ? (v > 0 ? "Infinity" : "-Infinity") : "\(v)"
-        case .bool(let v): return v ? "t" : "f"
-        case .timestamp(let micros): return isoUTC(micros)
-        case .duration(let micros): return "\(micros) microseconds"
-        case .string(let s):
-            var out = ""
-            for ch in s.unicodeScalars {
-                switch ch {
-                case "\\": out += "\\\\"
-                case "\t": out += "\\t"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                default: out.unicodeScalars.append(ch)
-                }
+/// Writes one column's cells in COPY's text format: \N for null; backslashes, tabs and line
+/// breaks escaped; a text column's values escaped once per distinct value, not per row.
+struct CopyWriter {
+    let column: Column
+    private let texts: [[UInt8]]
+
+    init(_ column: Column) {
+        self.column = column
+        if case .string(let s) = column.storage { texts = s.dictionary.map(CopyWriter.escaped) } else { texts = [] }
+    }
+
+    static func escaped(_ s: String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(s.utf8.count)
+        for b in s.utf8 {
+            switch b {
+            case 0x5C: out += [0x5C, 0x5C]
+            case 0x09: out += [0x5C, 0x74]
+            case 0x0A: out += [0x5C, 0x6E]
+            case 0x0D: out += [0x5C, 0x72]
+            default: out.append(b)
             }
-            return out
+        }
+        return out
+    }
+
+    func write(_ row: Int, into out: inout [UInt8]) {
+        guard column.isValid(row) else { out += [0x5C, 0x4E]; return }
+        switch column.storage {
+        case .int(let a): out += String(a[row]).utf8
+        case .double(let a):
+            let v = a[row]
+            out += (v.isNaN ? "NaN" : v.isInfinite ? (v > 0 ? "Infinity" : "-Infinity") : "\(v)").utf8
+        case .bool(let a): out.append(a[row] ? 0x74 : 0x66)
+        case .string(let s): out += texts[Int(s.codes[row])]
+        case .timestamp(let a): appendISO(a[row], into: &out)
+        case .duration(let a): out += "\(a[row]) microseconds".utf8
+        case .null: out += [0x5C, 0x4E]
         }
     }
 }
@@ -82,6 +100,25 @@ func isoUTC(_ micros: Int64) -> String {
     let d = CivilTime.civilFromDays(days)
     func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
     return "\(String(d.year).leftPaddedZeros(4))-\(two(Int64(d.month)))-\(two(Int64(d.day))) \(two(second / 3600)):\(two(second % 3600 / 60)):\(two(second % 60)).\(String(fraction).leftPaddedZeros(6))+00"
+}
+
+/// isoUTC's text, written straight into a buffer.
+func appendISO(_ micros: Int64, into out: inout [UInt8]) {
+    let seconds = CivilTime.floorDiv(micros, 1_000_000), fraction = micros - seconds * 1_000_000
+    let days = CivilTime.floorDiv(seconds, 86_400), second = seconds - days * 86_400
+    let d = CivilTime.civilFromDays(days)
+    func digits(_ v: Int64, _ n: Int) {
+        var v = v, tmp: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (48, 48, 48, 48, 48, 48)
+        withUnsafeMutableBytes(of: &tmp) { b in
+            var i = n - 1
+            while i >= 0 { b[i] = UInt8(48 + v % 10); v /= 10; i -= 1 }
+            out.append(contentsOf: b.prefix(n))
+        }
+    }
+    if d.year < 0 || d.year > 9999 { out += isoUTC(micros).utf8; return }
+    digits(Int64(d.year), 4); out.append(0x2D); digits(Int64(d.month), 2); out.append(0x2D); digits(Int64(d.day), 2)
+    out.append(0x20); digits(second / 3600, 2); out.append(0x3A); digits(second % 3600 / 60, 2); out.append(0x3A); digits(second % 60, 2)
+    out.append(0x2E); digits(fraction, 6); out += [0x2B, 0x30, 0x30]
 }
 
 extension String {
