@@ -167,3 +167,17 @@ final class PostgresTests {
         #expect(s.catalog.names.isEmpty)
     }
 }
+
+/// A name under a prefix that is no loaded table's points at attach.
+@Suite struct DatabaseHintTests {
+    @Test func anUnattachedDatabaseNameSuggestsAttach() throws {
+        let s = makeSession()
+        let text = s.failure("db.rides | count").map { DiagnosticRenderer.render($0, showLocation: false) } ?? ""
+        #expect(text.contains("unknown table \"db.rides\""))
+        #expect(text.contains("attach postgresql:///dbname as db"))
+        // A prefix that loaded tables have is not a database.
+        try s.table("load datasets/gtfs/demo-transit\ntables")
+        let gtfs = s.failure("demo_transit.nope | count").map { DiagnosticRenderer.render($0, showLocation: false) } ?? ""
+        #expect(gtfs.contains("unknown table") && !gtfs.contains("attach"))
+    }
+}

@@ -62,8 +62,11 @@ public enum DiagnosticText {
                 return "\(name) is made by a summary; put one first, as in: count by legend | sort count desc"
             }
             return "the columns are: " + columns.prefix(12).joined(separator: ", ") + (columns.count > 12 ? ", …" : "")
-        case .unknownTable(_, _, let tables):
-            return tables.isEmpty ? "no tables are loaded; use load FILE" : "tables: " + tables.joined(separator: ", ")
+        case .unknownTable(let name, _, let tables):
+            let known = tables.isEmpty ? "no tables are loaded; use load FILE" : "tables: " + tables.joined(separator: ", ")
+            // db.rides with no table under db.: perhaps a database that is not attached.
+            guard let dot = name.firstIndex(of: "."), !tables.contains(where: { $0.hasPrefix(name[...dot]) }) else { return known }
+            return known + "; or attach a database as \(name[..<dot]): attach postgresql:///dbname as \(name[..<dot])"
         case .unknownVerb(_, let suggestion):
             return suggestion == nil ? "type help to list the verbs" : nil
         case .unknownFunction: return "help functions lists them"
