@@ -60,14 +60,17 @@ struct LibPQ: @unchecked Sendable {
             return .failure(Diagnostic("attach needs libpq, PostgreSQL's client library, which is not installed",
                                        hint: "Debian and Ubuntu: apt-get install libpq5; macOS: brew install libpq"))
         }
-        var missing: [String] = []
-        func f<T>(_ name: String) -> T {
-            guard let p = dlsym(handle, name) else {
-                missing.append(name)
-                return unsafeBitCast(dlsym(handle, "PQlibVersion")!, to: T.self)  // never called: open fails
-            }
-            return unsafeBitCast(p, to: T.self)
+        let names = ["PQconnectdbParams", "PQstatus", "PQerrorMessage", "PQfinish", "PQhost", "PQport", "PQdb",
+                     "PQescapeIdentifier", "PQescapeLiteral", "PQfreemem", "PQsendQuery", "PQsocket", "PQisBusy",
+                     "PQconsumeInput", "PQgetCancel", "PQcancel", "PQfreeCancel", "PQgetResult", "PQclear", "PQresultStatus",
+                     "PQresultErrorMessage", "PQexec", "PQputCopyData", "PQputCopyEnd", "PQntuples", "PQnfields", "PQfname",
+                     "PQftype", "PQgetvalue", "PQgetisnull"]
+        let missing = names.filter { dlsym(handle, $0) == nil }
+        if !missing.isEmpty {
+            return .failure(Diagnostic("the libpq found is too old: it lacks \(missing.joined(separator: ", "))", hint: "install libpq 10 or later"))
         }
+        // Every name was found above.
+        func f<T>(_ name: String) -> T { unsafeBitCast(dlsym(handle, name)!, to: T.self) }
         let lib = LibPQ(
             connectdbParams: f("PQconnectdbParams"), status: f("PQstatus"), errorMessage: f("PQerrorMessage"),
             finish: f("PQfinish"), host: f("PQhost"), port: f("PQport"), db: f("PQdb"),
@@ -78,9 +81,6 @@ struct LibPQ: @unchecked Sendable {
             exec: f("PQexec"), putCopyData: f("PQputCopyData"), putCopyEnd: f("PQputCopyEnd"),
             ntuples: f("PQntuples"), nfields: f("PQnfields"), fname: f("PQfname"), ftype: f("PQftype"),
             getvalue: f("PQgetvalue"), getisnull: f("PQgetisnull"))
-        if !missing.isEmpty {
-            return .failure(Diagnostic("the libpq found is too old: it lacks \(missing.joined(separator: ", "))", hint: "install libpq 10 or later"))
-        }
         return .success(lib)
     }
 }

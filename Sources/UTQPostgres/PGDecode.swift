@@ -5,10 +5,13 @@ import UTQCore
 enum PGDecode {
     static func column(_ field: Field, cells: [String], nulls: [Bool], codes: [String]?) throws -> Column {
         let n = cells.count
-        var validity = Bitmap(count: n, value: true)
-        var anyNull = false
-        for i in 0..<n where nulls[i] { anyNull = true; validity = setting(validity, i) }
-        let valid: Bitmap? = anyNull ? validity : nil
+        var valid: Bitmap? = nil
+        if nulls.contains(true) {
+            var bits = Bitmap()
+            bits.reserveCapacity(n)
+            for isNull in nulls { bits.append(!isNull) }
+            valid = bits
+        }
         func bad(_ i: Int) -> Error {
             Diagnostic("the database gave \(cells[i].debugDescription) for \(field.name), which is not a \(field.type.displayName)")
         }
@@ -45,14 +48,6 @@ enum PGDecode {
         var c = Column(name: field.name, storage: storage, validity: valid, unit: field.unit)
         c.floating = field.floating
         return c
-    }
-
-    private static func setting(_ b: Bitmap, _ i: Int) -> Bitmap {
-        // Bitmap has no setter: rebuild bit by bit only for columns with nulls.
-        var out = Bitmap()
-        out.reserveCapacity(b.count)
-        for k in 0..<b.count { out.append(k == i ? false : b[k]) }
-        return out
     }
 
     /// "2020-02-17 00:00:01.25+00" (the session's zone is UTC) as microseconds since 1970.

@@ -179,5 +179,8 @@ final class PostgresTests {
         try s.table("load datasets/gtfs/demo-transit\ntables")
         let gtfs = s.failure("demo_transit.nope | count").map { DiagnosticRenderer.render($0, showLocation: false) } ?? ""
         #expect(gtfs.contains("unknown table") && !gtfs.contains("attach"))
+        // attach without its URI says so.
+        let bare = s.failure("attach as db").map { DiagnosticRenderer.render($0, showLocation: false) } ?? ""
+        #expect(bare.contains("attach needs a database URI before as"))
     }
 }

@@ -214,15 +214,20 @@ struct JSONReader {
         var i = pos
         let negative = base.load(fromByteOffset: i, as: UInt8.self) == 0x2D
         if negative { i += 1 }
-        let first = i
         var mantissa: UInt64 = 0
-        while i < n {
-            let d = base.load(fromByteOffset: i, as: UInt8.self) &- 0x30
-            if d > 9 { break }
-            mantissa = mantissa &* 10 &+ UInt64(d)
-            i += 1
+        // Digits from i on, into the mantissa; how many.
+        func digits() -> Int {
+            let start = i
+            while i < n {
+                let d = base.load(fromByteOffset: i, as: UInt8.self) &- 0x30
+                if d > 9 { break }
+                mantissa = mantissa &* 10 &+ UInt64(d)
+                i += 1
+            }
+            return i - start
         }
-        let whole = i - first
+        let first = i
+        let whole = digits()
         guard i < n, whole > 0, whole <= 18, whole == 1 || base.load(fromByteOffset: first, as: UInt8.self) != 0x30 else { return nil }
         var c = base.load(fromByteOffset: i, as: UInt8.self)
         if c != 0x2E {
@@ -233,14 +238,7 @@ struct JSONReader {
             return (range, v, Double(v))
         }
         i += 1
-        let fractionStart = i
-        while i < n {
-            let d = base.load(fromByteOffset: i, as: UInt8.self) &- 0x30
-            if d > 9 { break }
-            mantissa = mantissa &* 10 &+ UInt64(d)
-            i += 1
-        }
-        let fraction = i - fractionStart
+        let fraction = digits()
         guard i < n, fraction > 0, whole + fraction <= 15 else { return nil }
         c = base.load(fromByteOffset: i, as: UInt8.self)
         if c == 0x65 || c == 0x45 || c == 0x2B || c == 0x2D || c == 0x2E { return nil }

@@ -17,7 +17,10 @@ enum AttachVerb {
         completes: .file, keywords: ["as"],
         usageHelps: false,
         parse: { p, _ in
-            let (uri, _) = try p.path("a database URI such as postgresql:///mobility")
+            let (uri, span) = try p.path("a database URI such as postgresql:///mobility")
+            if uri == "as" {
+                throw Diagnostic("attach needs a database URI before as", at: span, hint: "as in attach postgresql:///mobility as db")
+            }
             var syntax = Syntax(uri: uri)
             while !p.atEnd && !p.current.isSymbol(.pipe) {
                 if p.eatKeyword("as") { syntax.alias = try p.name("a name after as").0 }
