@@ -87,4 +87,43 @@ import Testing
         let strict = try CSVLoader.load(bytes: Array(text.utf8), path: "x.csv", name: "x", zone: .utc, options: options)
         #expect(strict.warnings.map(\.description) == ["x.csv:3: 3 cells where the header has 2; the extra cells are ignored"])
     }
+
+    /// Records reach the columns in batches, a column at a time: text rewritten from doubled
+    /// quotes must outlive the chunk it came from until its batch is read, and a column whose
+    /// type changes in the middle of a batch (whole numbers, then a decimal, then a word)
+    /// must come out as if read cell by cell.
+    @Test func batchesGiveTheCellsAsWritten() throws {
+        var text = "id,quote,n,m\n"
+        var quotes: [String] = [], ns: [String] = [], ms: [String] = []
+        for i in 0..<5000 {
+            let q = String(repeating: "\(i % 10)", count: 150) + "\"said\""
+            quotes.append(q)
+            let n = i == 1700 ? "2.5" : "\(i)"
+            ns.append(i == 1700 ? "2.5" : "\(i).0")
+            let m = i == 2900 ? "many" : "\(i * 3)"
+            ms.append(m)
+            text += "\(i),\"\(q.replacingOccurrences(of: "\"", with: "\"\""))\",\(n),\(m)\n"
+        }
+        var options = CSVOptions()
+        options.parts = 1
+        options.chunkSize = 100_000
+        let t = try CSVLoader.load(bytes: Array(text.utf8), path: "b.csv", name: "b", zone: .utc, options: options).table
+        #expect(t.strings("quote") == quotes)
+        #expect(t.column("n")?.type == .double)
+        #expect(t.strings("n").map { Double($0) } == ns.map { Double($0) })
+        #expect(t.column("m")?.type == .string)
+        #expect(t.strings("m") == ms)
+    }
+
+    /// With a promised type, bad cells are reported in the order of the file, among the
+    /// other warnings of their records.
+    @Test func warningsKeepTheOrderOfTheFile() throws {
+        let text = "id,day,time,n\n1,x,8:00:00\n2,20240301,8:00:00,y\n"
+        let loaded = try CSVLoader.load(bytes: Array(text.utf8), path: "o.csv", name: "o", zone: .utc, options: Self.gtfsLike())
+        #expect(loaded.warnings.map(\.description) == [
+            "o.csv:2: day \"x\" is not a date written YYYYMMDD; left empty",
+            "o.csv:2: 3 cells where the header has 4; the missing ones are empty",
+            "o.csv:3: n \"y\" is not a whole number; left empty",
+        ])
+    }
 }

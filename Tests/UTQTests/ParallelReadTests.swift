@@ -25,7 +25,7 @@ import Testing
     }
 
     func awkwardCSV(rows: Int, seed: UInt64) -> String {
-        var rng = SystemRandomNumberGenerator()
+        let rng = SystemRandomNumberGenerator()
         _ = rng
         var state = seed
         func next() -> UInt64 { state = state &* 6364136223846793005 &+ 1442695040888963407; return state >> 33 }

@@ -10,6 +10,8 @@ struct CSVRecords {
     /// as parsing the cell. `builders` keeps them alive.
     private let sinks: [Unmanaged<ColumnBuilder>]
     private var scratch: [UInt8] = []
+    /// Records found but not yet handed to the columns.
+    private let batch: CSVBatch
     /// Line of the next record (1-based, in the whole file).
     var line: Int
     var rows = 0
@@ -28,6 +30,9 @@ struct CSVRecords {
         self.line = line
         self.rules = rules
         warnings = WarningLog(path: path)
+        // A column whose type the caller fixed warns about bad cells as they come, so its
+        // warnings keep their order among the others: then records go one at a time.
+        batch = CSVBatch(width: width, rows: rules.promised.contains(true) ? 1 : CSVBatch.rows(forWidth: width))
     }
 
     struct Unterminated: Error { let line: Int; let column: Int }
@@ -53,6 +58,7 @@ struct CSVRecords {
             }
             let recordStart = i
             recordLine = line
+            let row = batch.row
             var k = 0
             var extraText = false
             var malformed = false
@@ -82,17 +88,17 @@ struct CSVRecords {
                     if after < end && b[after] != delim && b[after] != 0x0A && b[after] != 0x0D {
                         malformed = true
                         while after < end && b[after] != delim && b[after] != 0x0A && b[after] != 0x0D { after += 1 }
-                        try put(k, unquote(b, open, after), &extraText)
+                        place(row, k, batch.keep(unquote(b, open, after)), &extraText)
                     } else if doubled {
-                        try put(k, unquote(b, open, close + 1), &extraText)
+                        place(row, k, batch.keep(unquote(b, open, close + 1)), &extraText)
                     } else {
-                        try put(k, UnsafeRawBufferPointer(rebasing: b[(open + 1)..<close]), &extraText)
+                        place(row, k, UnsafeRawBufferPointer(rebasing: b[(open + 1)..<close]), &extraText)
                     }
                     i = after
                 } else {
                     let s = i
                     i = pattern.next(in: b, from: i, end: end)
-                    try put(k, trimmed(UnsafeRawBufferPointer(rebasing: b[s..<i])), &extraText)
+                    place(row, k, trimmed(UnsafeRawBufferPointer(rebasing: b[s..<i])), &extraText)
                 }
                 k += 1
                 if i >= end { break record }
@@ -101,7 +107,7 @@ struct CSVRecords {
                     i += 1
                     if i >= end {
                         // A delimiter right before the end: one more, empty field.
-                        try put(k, UnsafeRawBufferPointer(rebasing: b[i..<i]), &extraText)
+                        place(row, k, UnsafeRawBufferPointer(rebasing: b[i..<i]), &extraText)
                         k += 1
                         break record
                     }
@@ -112,13 +118,15 @@ struct CSVRecords {
                 noteLineEnd(c == 0x0A ? .lf : crlf ? .crlf : .cr)
                 break record
             }
+            // Missing cells are empty, so null.
+            if k < width { for m in k..<width { row[m] = UnsafeRawBufferPointer(start: nil, count: 0) } }
+            if batch.add() { try flush() }
             if checkRecords && !UTF8Check.isValid(UnsafeRawBufferPointer(rebasing: b[recordStart..<i])) {
                 warnings.add("UTF-8", line: recordLine, "bytes that are not UTF-8 are shown as U+FFFD (\u{FFFD})")
             }
             if rules.recordLines { rowLines.append(Int32(clamping: recordLine)) }
             line += 1
             if k < width {
-                for m in k..<width { sinks[m]._withUnsafeGuaranteedRef { $0.appendNull() } }
                 warnings.add("missing cells", line: recordLine, "\(k == 1 ? "1 cell" : "\(k) cells") where the header has \(width); the missing ones are empty")
             } else if k > width && (extraText || !rules.ignoresEmptyExtraCells) {
                 warnings.add("extra cells", line: recordLine, "\(k) cells where the header has \(width); the extra cells are ignored")
@@ -127,23 +135,42 @@ struct CSVRecords {
             rows += 1
             if rows & 0x1FFF == 0, cancel?.isCancelled == true { throw CancellationError() }
         }
+        // The fields point into `b`: they are read before it goes.
+        try flush()
     }
 
     @inline(__always)
-    private mutating func put(_ k: Int, _ field: UnsafeRawBufferPointer, _ extraText: inout Bool) throws {
+    private func place(_ row: UnsafeMutablePointer<UnsafeRawBufferPointer>, _ k: Int, _ field: UnsafeRawBufferPointer, _ extraText: inout Bool) {
         guard k < width else {
             if field.count > 0 { extraText = true }
             return
         }
-        do {
-            try sinks[k]._withUnsafeGuaranteedRef { try $0.appendText(field) }
-        } catch is TypeConflict where rules.promised.indices.contains(k) && rules.promised[k] {
-            // The caller fixed this column's type: the cell is wrong, not the type.
-            let builder = builders[k]
-            builder.appendNull()
-            warnings.add("bad \(builder.name)", line: recordLine,
-                         "\(builder.name) \"\(String(decoding: field, as: UTF8.self))\" is not \(builder.type.expectation); left empty")
+        row[k] = field
+    }
+
+    /// The batch's records into the columns, a column at a time.
+    private mutating func flush() throws {
+        let n = batch.count
+        guard n > 0 else { return }
+        for k in 0..<width {
+            let fields = UnsafePointer(batch.fields + k)
+            if rules.promised.indices.contains(k) && rules.promised[k] {
+                // The caller fixed this column's type: a cell that does not fit is wrong, not the
+                // type. Batches are one record long then, so `recordLine` is the cell's line.
+                let builder = builders[k]
+                for r in 0..<n {
+                    let field = fields[r * width]
+                    do { try builder.appendText(field) } catch is TypeConflict {
+                        builder.appendNull()
+                        warnings.add("bad \(builder.name)", line: recordLine,
+                                     "\(builder.name) \"\(String(decoding: field, as: UTF8.self))\" is not \(builder.type.expectation); left empty")
+                    }
+                }
+            } else {
+                try sinks[k]._withUnsafeGuaranteedRef { try $0.appendTexts(fields, stride: width, count: n) }
+            }
         }
+        batch.reset()
     }
 
     /// Notes how a line ended, and warns when the file mixes line ends.
@@ -176,6 +203,69 @@ struct CSVRecords {
         var s = offset
         while s > lineStart && b[s - 1] != 0x0A { s -= 1 }
         return lineAndColumn(of: offset - s, in: UnsafeRawBufferPointer(rebasing: b[s...])).column
+    }
+}
+
+/// Records whose fields were found but not yet handed to their columns: handing them over
+/// a column at a time looks at each column's type once per batch, and keeps one column's
+/// parser and storage busy at a time, instead of turning through every column per record.
+final class CSVBatch {
+    let width: Int
+    let capacity: Int
+    /// Row r's field k is `fields[r * width + k]`; it points into the bytes being parsed, or
+    /// into `kept` for cells that had to be rewritten (doubled quotes).
+    let fields: UnsafeMutablePointer<UnsafeRawBufferPointer>
+    private(set) var count = 0
+    private var kept: [UnsafeMutableRawBufferPointer] = []
+    private var keptUsed = 0
+
+    /// About 64 KB of fields: the batch stays in the cache while each column reads it.
+    static func rows(forWidth width: Int) -> Int { max(1, min(1024, 4096 / max(1, width))) }
+
+    init(width: Int, rows: Int) {
+        self.width = width
+        capacity = rows
+        fields = .allocate(capacity: max(1, width * rows))
+        fields.initialize(repeating: UnsafeRawBufferPointer(start: nil, count: 0), count: max(1, width * rows))
+    }
+
+    deinit {
+        fields.deallocate()
+        for block in kept { block.deallocate() }
+    }
+
+    /// Where the next record's fields go.
+    var row: UnsafeMutablePointer<UnsafeRawBufferPointer> { fields + count * width }
+
+    /// Counts the record just placed; true when the batch is full.
+    @inline(__always)
+    func add() -> Bool {
+        count += 1
+        return count == capacity
+    }
+
+    /// A copy of bytes that live only until the next rewrite, valid until `reset`. Blocks are
+    /// never moved, since fields already point into them.
+    func keep(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        if kept.isEmpty || keptUsed + bytes.count > kept[kept.count - 1].count {
+            kept.append(.allocate(byteCount: max(65536, bytes.count), alignment: 8))
+            keptUsed = 0
+        }
+        let block = kept[kept.count - 1]
+        let start = block.baseAddress! + keptUsed
+        if bytes.count > 0 { start.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
+        keptUsed += bytes.count
+        return UnsafeRawBufferPointer(start: start, count: bytes.count)
+    }
+
+    /// Empties the batch; the first block of kept bytes is used again.
+    func reset() {
+        count = 0
+        if kept.count > 1 {
+            for block in kept.dropFirst() { block.deallocate() }
+            kept.removeLast(kept.count - 1)
+        }
+        keptUsed = 0
     }
 }
 

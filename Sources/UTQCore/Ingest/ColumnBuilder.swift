@@ -156,7 +156,7 @@ final class ColumnBuilder {
         self.type = type
         self.zone = zone
         self.decimalComma = decimalComma
-        ints = StagedArray(capacity: [.int, .timestamp(.dayFirst), .timestamp(.monthFirst), .duration(.words), .duration(.clock)].contains(type) ? capacity : 0)
+        ints = StagedArray(capacity: [.int, .timestamp, .duration].contains(type.dataType) ? capacity : 0)
         doubles = StagedArray(capacity: type == .double ? capacity : 0)
         codes = StagedArray(capacity: type == .string ? capacity : 0)
         flags = StagedArray(capacity: type == .bool ? capacity : 0)
@@ -179,6 +179,55 @@ final class ColumnBuilder {
         }
         nullRows.append(Int32(truncatingIfNeeded: count))
         count += 1
+    }
+
+    /// A run of text cells, one column of a batch of CSV records (`fields[r * stride]` is row
+    /// r's): the type is looked at once for the run, not once per cell, and the loop of the
+    /// common types is the parser alone. A cell the fast loop does not take goes through
+    /// `appendText`, which widens or refuses it; the rest of the run then starts over.
+    func appendTexts(_ fields: UnsafePointer<UnsafeRawBufferPointer>, stride: Int, count n: Int) throws {
+        var r = 0
+        while r < n {
+            switch type {
+            case .string:
+                while r < n {
+                    let b = fields[r &* stride]
+                    if b.count == 0 { appendNull() } else { codes.append(internText(b)); count += 1 }
+                    r += 1
+                }
+            case .double where !decimalComma:
+                while r < n {
+                    let b = fields[r &* stride]
+                    if b.count == 0 { appendNull(); r += 1; continue }
+                    // Whole numbers of 16 digits and more, and NaN or Infinity, take the long way.
+                    guard b.count < 16, let v = NumberParser.double(b) else { break }
+                    doubles.append(v); count += 1
+                    r += 1
+                }
+            case .int:
+                while r < n {
+                    let b = fields[r &* stride]
+                    if b.count == 0 { appendNull(); r += 1; continue }
+                    guard let v = NumberParser.int(b) else { break }
+                    ints.append(v); count += 1
+                    r += 1
+                }
+            case .timestamp(let order):
+                while r < n {
+                    let b = fields[r &* stride]
+                    if b.count == 0 { appendNull(); r += 1; continue }
+                    guard let p = TimestampParser.parseFast(b, order: order, cache: &timeCache) else { break }
+                    appendTime(p, b, order: order)
+                    r += 1
+                }
+            default:
+                break
+            }
+            guard r < n else { return }
+            // The general path for one cell (and for every cell of the other types).
+            try appendText(fields[r &* stride])
+            r += 1
+        }
     }
 
     /// A text cell (CSV field or JSON string). Empty text is null.
@@ -209,20 +258,7 @@ final class ColumnBuilder {
             flags.append(v); count += 1
         case .timestamp(let order):
             guard let p = TimestampParser.parseFast(b, order: order, cache: &timeCache) else { throw TypeConflict(column: index, widened: .string) }
-            if let o = p.offset {
-                if !sawOffsetTime { sawOffsetTime = true; writtenOffset = o }
-                if o != writtenOffset { mixedOffsets = true }
-                if o != (offsetChanges.last?.offset ?? Int32.min) && offsetChanges.count < 512 { offsetChanges.append((p.instant(in: zone), o)) }
-                ints.append(p.wall &- Int64(o) &* 1_000_000)
-            } else {
-                sawFloatingTime = true
-                let (instant, inGap) = zone.resolve(wallMicros: p.wall)
-                if inGap { gapTimes += 1; if firstGap == nil { firstGap = p.wall } }
-                ints.append(instant)
-            }
-            if order == .dayFirst && !sawDayAboveTwelve && datesLookedAt < 4096 { lookAtDayAndMonth(b) }
-            if p.hasTime { sawTimeOfDay = true }
-            count += 1
+            appendTime(p, b, order: order)
         case .duration:
             guard let d = DurationParser.parse(b) else { throw TypeConflict(column: index, widened: .string) }
             ints.append(d.micros); count += 1
@@ -230,6 +266,24 @@ final class ColumnBuilder {
             settle(Self.infer(b, decimalComma: decimalComma))
             try appendText(b, emptyIsNull: emptyIsNull)
         }
+    }
+
+    @inline(__always)
+    private func appendTime(_ p: TimestampParser.Parsed, _ b: UnsafeRawBufferPointer, order: TimestampParser.DateOrder) {
+        if let o = p.offset {
+            if !sawOffsetTime { sawOffsetTime = true; writtenOffset = o }
+            if o != writtenOffset { mixedOffsets = true }
+            if o != (offsetChanges.last?.offset ?? Int32.min) && offsetChanges.count < 512 { offsetChanges.append((p.instant(in: zone), o)) }
+            ints.append(p.wall &- Int64(o) &* 1_000_000)
+        } else {
+            sawFloatingTime = true
+            let (instant, inGap) = zone.resolve(wallMicros: p.wall)
+            if inGap { gapTimes += 1; if firstGap == nil { firstGap = p.wall } }
+            ints.append(instant)
+        }
+        if order == .dayFirst && !sawDayAboveTwelve && datesLookedAt < 4096 { lookAtDayAndMonth(b) }
+        if p.hasTime { sawTimeOfDay = true }
+        count += 1
     }
 
     /// Notes, for a date written with its day and month as numbers, whether only day first

@@ -6,7 +6,14 @@ enum UTF8Check {
     static func isValid(_ b: UnsafeRawBufferPointer) -> Bool {
         let n = b.count
         var i = 0
+        let high: UInt64 = 0x8080_8080_8080_8080
         while i < n {
+            // Most text is ASCII: 32 bytes a test while it is.
+            if i + 32 <= n && (b.loadUnaligned(fromByteOffset: i, as: UInt64.self) | b.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self)
+                               | b.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self) | b.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self)) & high == 0 {
+                i += 32
+                continue
+            }
             if i + 8 <= n && b.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
                 i += 8
                 continue

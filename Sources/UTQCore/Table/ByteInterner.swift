@@ -4,7 +4,9 @@ public struct ByteInterner: Sendable {
     private var arena: [UInt8] = []
     private var starts: [Int] = [0]
     private var hashes: [UInt64] = []
-    private var slots: [Int32]   // code + 1, or 0 when empty
+    /// The high half of the hash above code + 1, or 0 when empty: a probe compares hashes
+    /// without reading another array.
+    private var slots: [UInt64]
     private var mask: Int
 
     public init(capacity: Int = 64) {
@@ -19,19 +21,22 @@ public struct ByteInterner: Sendable {
     /// The code of these bytes, adding them if new.
     public mutating func intern(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         let h = ByteInterner.hash(bytes)
+        let tag = h & 0xFFFF_FFFF_0000_0000
         var slot = Int(truncatingIfNeeded: h) & mask
         while true {
             let entry = slots[slot]
             if entry == 0 { break }
-            let code = Int(entry - 1)
-            if hashes[code] == h && equals(code, bytes) { return UInt32(code) }
+            if entry & 0xFFFF_FFFF_0000_0000 == tag {
+                let code = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1
+                if equals(code, bytes) { return UInt32(code) }
+            }
             slot = (slot + 1) & mask
         }
         let code = hashes.count
         hashes.append(h)
         arena.append(contentsOf: bytes)
         starts.append(arena.count)
-        slots[slot] = Int32(code + 1)
+        slots[slot] = tag | UInt64(code + 1)
         if hashes.count * 2 > slots.count { grow() }
         return UInt32(code)
     }
@@ -57,7 +62,7 @@ public struct ByteInterner: Sendable {
         for (code, h) in hashes.enumerated() {
             var slot = Int(truncatingIfNeeded: h) & mask
             while slots[slot] != 0 { slot = (slot + 1) & mask }
-            slots[slot] = Int32(code + 1)
+            slots[slot] = h & 0xFFFF_FFFF_0000_0000 | UInt64(code + 1)
         }
     }
 
