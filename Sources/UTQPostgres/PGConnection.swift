@@ -30,7 +30,9 @@ final class PGConnection: @unchecked Sendable {
         let host = cText(pq.host(c)), port = cText(pq.port(c)), db = cText(pq.db(c))
         location = host.hasPrefix("/") ? "\(db) (socket \(host))" : "\(db) on \(host):\(port)"
         // Times come back in UTC and are shown in the table's zone by utq.
-        _ = try query("SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; SET IntervalStyle = 'postgres'; SET extra_float_digits = 3")
+        // Notices ("… does not exist, skipping") would go to stderr through libpq: only
+        // warnings and errors are sent.
+        _ = try query("SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; SET IntervalStyle = 'postgres'; SET extra_float_digits = 3; SET client_min_messages = warning")
     }
 
     deinit { pq.finish(conn) }

@@ -3,7 +3,7 @@ import UTQCore
 
 /// Reads libpq's text cells into typed columns, by the type the plan says the column has.
 enum PGDecode {
-    static func column(_ field: Field, cells: [String], nulls: [Bool], codes: [String]?) throws -> Column {
+    static func column(_ field: Field, cells: [String], nulls: [Bool], codes: [String]?, labels: [String]? = nil) throws -> Column {
         let n = cells.count
         var valid: Bitmap? = nil
         if nulls.contains(true) {
@@ -20,13 +20,15 @@ enum PGDecode {
         case .int:
             storage = .int(try (0..<n).map { i in nulls[i] ? 0 : try Int64(cells[i]) ?? Double(cells[i]).map { Int64($0) } ?? { throw bad(i) }() })
         case .duration:
-            storage = .duration(try (0..<n).map { i in nulls[i] ? 0 : try Int64(cells[i]) ?? { throw bad(i) }() })
+            // An average or quantile of durations comes as a fraction of a microsecond: rounded
+            // as utq rounds its own.
+            storage = .duration(try (0..<n).map { i in nulls[i] ? 0 : try Int64(cells[i]) ?? wholeMicros(cells[i]) ?? { throw bad(i) }() })
         case .double:
             storage = .double(try (0..<n).map { i in nulls[i] ? 0 : try Double(cells[i]) ?? { throw bad(i) }() })
         case .bool:
             storage = .bool((0..<n).map { i in cells[i] == "t" })
         case .timestamp:
-            storage = .timestamp(try (0..<n).map { i in nulls[i] ? 0 : try micros(cells[i]) ?? { throw bad(i) }() })
+            storage = .timestamp(try (0..<n).map { i in nulls[i] ? 0 : try micros(cells[i]) ?? wholeMicros(cells[i]) ?? { throw bad(i) }() })
         case .string:
             if let codes {
                 // A weekday or month sent as its number: the names in their own order.
@@ -36,6 +38,9 @@ enum PGDecode {
                     return UInt32(k)
                 }
                 storage = .string(StringStorage(codes: values, dictionary: codes, ordered: true))
+            } else if let labels, let values = Self.labelCodes(cells, nulls, labels) {
+                // An enum's values in the enum's order.
+                storage = .string(StringStorage(codes: values, dictionary: labels, ordered: true))
             } else {
                 var interner = ByteInterner()
                 var out = [UInt32](repeating: 0, count: n)
@@ -48,6 +53,24 @@ enum PGDecode {
         var c = Column(name: field.name, storage: storage, validity: valid, unit: field.unit)
         c.floating = field.floating
         return c
+    }
+
+    /// Each cell's place among the labels, or nil if one is not among them.
+    static func labelCodes(_ cells: [String], _ nulls: [Bool], _ labels: [String]) -> [UInt32]? {
+        var place: [String: UInt32] = [:]
+        for (k, l) in labels.enumerated() { place[l] = UInt32(k) }
+        var out = [UInt32](repeating: 0, count: cells.count)
+        for i in cells.indices where !nulls[i] {
+            guard let k = place[cells[i]] else { return nil }
+            out[i] = k
+        }
+        return out
+    }
+
+    /// A number of microseconds written with a fraction, rounded half away from zero.
+    static func wholeMicros(_ text: String) -> Int64? {
+        guard let d = Double(text), d.isFinite, abs(d) < 9.2e18 else { return nil }
+        return Int64(d.rounded())
     }
 
     /// "2020-02-17 00:00:01.25+00" (the session's zone is UTC) as microseconds since 1970.

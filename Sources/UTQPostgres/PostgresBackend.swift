@@ -31,9 +31,11 @@ struct PostgresBackend: Backend {
         let compiler = SQLCompiler(database: database)
         if let relation = try? compiler.compile(plan) {
             var table = try fetch(relation, schema: plan.schema, cancel: context.cancel)
-            // Groups come out of utq in key order; the database gives them in any order.
-            if case .aggregate(_, let keys, _, let schema) = plan, !keys.isEmpty {
-                table = try inMemory(.sort(.scan(.result(-1), schema: schema), keys: keys.indices.map { k in
+            // Groups come out of utq in key order (and stay so through a where); the database
+            // gives them in any order.
+            if let keys = Self.groupKeyCount(plan), keys > 0 {
+                let schema = plan.schema
+                table = try inMemory(.sort(.scan(.result(-1), schema: schema), keys: (0..<keys).map { k in
                     BoundSortKey(expr: .column(k, schema.fields[k]), descending: false)
                 }), with: [-1: table], context)
             }
@@ -52,6 +54,15 @@ struct PostgresBackend: Backend {
         return try inMemory(plan.replacingInputs(inputs), with: results, context)
     }
 
+    /// How many group keys lead the rows of a summary, when the plan is one (under wheres).
+    static func groupKeyCount(_ plan: LogicalPlan) -> Int? {
+        switch plan {
+        case .aggregate(_, let keys, _, _): return keys.count
+        case .filter(let input, _): return groupKeyCount(input)
+        default: return nil
+        }
+    }
+
     private func inMemory(_ plan: LogicalPlan, with results: [Int: Table], _ context: ExecutionContext) throws -> Table {
         var c = context
         for (k, t) in results { c.results[k] = t }
@@ -65,7 +76,7 @@ struct PostgresBackend: Backend {
             throw Diagnostic("the database gave \(rows.columns.count) columns where \(schema.fields.count) were expected")
         }
         let columns = try schema.fields.enumerated().map { k, field in
-            try PGDecode.column(field, cells: rows.cells[k], nulls: rows.nulls[k], codes: relation.codes[field.name])
+            try PGDecode.column(field, cells: rows.cells[k], nulls: rows.nulls[k], codes: relation.codes[field.name], labels: relation.labels[field.name])
         }
         var table = Table(name: "result", columns: columns, zone: schema.zone, timeColumn: schema.timeColumn)
         table.rowCount = rows.count

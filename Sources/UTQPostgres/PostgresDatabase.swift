@@ -35,7 +35,7 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
     public func tables() throws -> [Table] {
         // Tables and views of the schemas on the search path, with their columns in order.
         let rows = try connection.query("""
-            SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod), t.typname
+            SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod), t.typname, t.typtype, a.atttypid::text
             FROM pg_class c
             JOIN pg_namespace n ON n.oid = c.relnamespace
             JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
@@ -44,12 +44,20 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
               AND NOT c.relispartition
             ORDER BY c.relname, a.attnum
             """)
+        // Enum types' labels in their order: text whose order is the type's.
+        var enumLabels: [String: [String]] = [:]
+        if rows.cells[4].contains("e") {
+            let labels = try connection.query("SELECT enumtypid::text, enumlabel FROM pg_enum ORDER BY enumtypid, enumsortorder")
+            for i in 0..<labels.count { enumLabels[labels.cells[0][i], default: []].append(labels.cells[1][i]) }
+        }
         var order: [String] = []
         var found: [String: [RemoteColumn]] = [:]
         for i in 0..<rows.count {
             let table = rows.cells[0][i]
             if found[table] == nil { order.append(table) }
-            found[table, default: []].append(RemoteColumn(name: rows.cells[1][i], declared: rows.cells[2][i], typeName: rows.cells[3][i]))
+            var column = RemoteColumn(name: rows.cells[1][i], declared: rows.cells[2][i], typeName: rows.cells[3][i])
+            if rows.cells[4][i] == "e" { column = RemoteColumn(name: column.name, declared: column.declared, labels: enumLabels[rows.cells[5][i]] ?? []) }
+            found[table, default: []].append(column)
         }
         columns = [:]
         sourceNames = [:]
@@ -57,7 +65,7 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
             let full = "\(name).\(table)"
             columns[full] = found[table]
             sourceNames[full] = table
-            var t = Table(name: full, columns: found[table]!.map { Column.empty($0.name, $0.type, unit: $0.unit) }, zone: zone)
+            var t = Table(name: full, columns: found[table]!.map { Column.empty($0.name, $0.type, unit: $0.unit, labels: $0.labels) }, zone: zone)
             t.database = name
             return t
         }
@@ -81,6 +89,13 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
         return "SELECT \(list.joined(separator: ", ")) FROM \(connection.identifier(source))"
     }
 
+    /// The columns of a table whose values are an enum's labels, with the labels in order.
+    func labels(of table: String) -> [String: [String]] {
+        var out: [String: [String]] = [:]
+        for c in columns[table] ?? [] { if let l = c.labels { out[c.name] = l } }
+        return out
+    }
+
     public func save(_ table: Table, as tableName: String, replace: Bool, cancel: CancellationFlag?) throws -> Int {
         try copyIn(table, as: tableName, replace: replace, cancel: cancel)
     }
@@ -93,6 +108,8 @@ struct RemoteColumn {
     var type: DataType
     var unit: DisplayUnit = .automatic
     var read: Read
+    /// An enum's labels in the type's order.
+    var labels: [String]?
 
     enum Read { case plain, micros, wallTime, text, float }
 
@@ -113,17 +130,26 @@ struct RemoteColumn {
         default: type = .string; read = .text   // kept as its text
         }
     }
+
+    /// A column of an enum type: text, read as text, ordered as the type orders its labels.
+    init(name: String, declared: String, labels: [String]) {
+        self.name = name
+        self.declared = declared
+        type = .string
+        read = .text
+        self.labels = labels
+    }
 }
 
 extension Column {
     /// A column of a type and no rows.
-    static func empty(_ name: String, _ type: DataType, unit: DisplayUnit = .automatic) -> Column {
+    static func empty(_ name: String, _ type: DataType, unit: DisplayUnit = .automatic, labels: [String]? = nil) -> Column {
         let storage: Column.Storage
         switch type {
         case .int: storage = .int([])
         case .double: storage = .double([])
         case .bool: storage = .bool([])
-        case .string: storage = .string(StringStorage(codes: [], dictionary: []))
+        case .string: storage = .string(StringStorage(codes: [], dictionary: labels ?? [], ordered: labels != nil))
         case .timestamp: storage = .timestamp([])
         case .duration: storage = .duration([])
         case .null: storage = .null(0)

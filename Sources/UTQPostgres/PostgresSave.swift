@@ -11,10 +11,23 @@ extension PostgresDatabase {
         if exists.count > 0 && !replace {
             throw Diagnostic("\(name).\(tableName) exists already", hint: "save! to \(name).\(tableName) replaces it")
         }
-        let columns = table.columns.map { c in "\(connection.identifier(c.name)) \(Self.sqlType(c.type))" }
+        // Text whose values have an order of their own (a project's legends, weekday names)
+        // becomes an enum type, so the order is kept in the database and comes back with it.
+        var enums: [(type: String, labels: [String])] = []
+        let columns = table.columns.map { c -> String in
+            if let labels = Self.enumLabels(c), Array("\(tableName).\(c.name)".utf8).count <= 63 {
+                enums.append((connection.identifier("\(tableName).\(c.name)"), labels))
+                return "\(connection.identifier(c.name)) \(enums[enums.count - 1].type)"
+            }
+            return "\(connection.identifier(c.name)) \(Self.sqlType(c.type))"
+        }
         try connection.query("BEGIN")
         do {
             if exists.count > 0 { try connection.query("DROP TABLE \(target)") }
+            for e in enums {
+                try connection.query("DROP TYPE IF EXISTS \(e.type)")
+                try connection.query("CREATE TYPE \(e.type) AS ENUM (\(e.labels.map(connection.literal).joined(separator: ", ")))")
+            }
             try connection.query("CREATE TABLE \(target) (\(columns.joined(separator: ", ")))")
             try connection.copyIn("COPY \(target) FROM STDIN") { send in
                 let writers = table.columns.map(CopyWriter.init)
@@ -37,6 +50,14 @@ extension PostgresDatabase {
             throw error
         }
         return table.rowCount
+    }
+
+    /// The labels of an ordered text column, when PostgreSQL can hold them as an enum's
+    /// (each at most 63 bytes).
+    static func enumLabels(_ c: Column) -> [String]? {
+        guard case .string(let s) = c.storage, s.ordered, !s.dictionary.isEmpty,
+              s.dictionary.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 63 }) else { return nil }
+        return s.dictionary
     }
 
     static func sqlType(_ t: DataType) -> String {

@@ -11,54 +11,76 @@ struct SQLCompiler {
     let database: PostgresDatabase
     var connection: PGConnection { database.connection }
 
-    /// A compiled step: its SQL and how its text columns that carry codes are read back.
+    /// A compiled step: its SQL and how its text columns are read back: those that carry codes
+    /// (a weekday sent as its number), and those whose values have an order of their own (a
+    /// column of an enum type, as `save to` writes a legend whose order its project fixed).
     struct Relation {
         var sql: String
         var codes: [String: [String]] = [:]
+        var labels: [String: [String]] = [:]
     }
 
     func compile(_ plan: LogicalPlan) throws -> Relation {
         switch plan {
         case .scan(.table(let name), _):
-            return Relation(sql: try database.scanSQL(name))
+            return Relation(sql: try database.scanSQL(name), labels: database.labels(of: name))
         case .filter(let input, let predicate):
             let below = try compile(input)
-            return Relation(sql: "SELECT * FROM (\(below.sql)) AS t WHERE \(try expr(predicate, input.schema))", codes: below.codes)
+            return Relation(sql: "SELECT * FROM (\(below.sql)) AS t WHERE \(try expr(predicate, input.schema, below.codes))", codes: below.codes, labels: below.labels)
         case .project(let input, let exprs, _):
             let below = try compile(input)
-            var codes: [String: [String]] = [:]
+            var codes: [String: [String]] = [:], labels: [String: [String]] = [:]
             let list = try exprs.map { e -> String in
                 if let c = try codesOf(e.expr, below) { codes[e.name] = c }
-                return "\(try expr(e.expr, input.schema)) AS \(connection.identifier(e.name))"
+                if case .column(_, let f) = e.expr, let l = below.labels[f.name] { labels[e.name] = l }
+                return "\(try expr(e.expr, input.schema, below.codes)) AS \(connection.identifier(e.name))"
             }
-            return Relation(sql: "SELECT \(list.joined(separator: ", ")) FROM (\(below.sql)) AS t", codes: codes)
+            return Relation(sql: "SELECT \(list.joined(separator: ", ")) FROM (\(below.sql)) AS t", codes: codes, labels: labels)
         case .aggregate(let input, let keys, let aggregates, _):
             let below = try compile(input)
-            var codes: [String: [String]] = [:]
+            var codes: [String: [String]] = [:], labels: [String: [String]] = [:]
             var list: [String] = []
             for k in keys {
                 if let c = try codesOf(k.expr, below) { codes[k.name] = c }
-                list.append("\(try expr(k.expr, input.schema)) AS \(connection.identifier(k.name))")
+                if case .column(_, let f) = k.expr, let l = below.labels[f.name] { labels[k.name] = l }
+                list.append("\(try expr(k.expr, input.schema, below.codes)) AS \(connection.identifier(k.name))")
             }
             for a in aggregates { list.append("\(try aggregate(a, input.schema)) AS \(connection.identifier(a.name))") }
             let group = keys.isEmpty ? "" : " GROUP BY " + (1...keys.count).map(String.init).joined(separator: ", ")
-            return Relation(sql: "SELECT \(list.joined(separator: ", ")) FROM (\(below.sql)) AS t\(group)", codes: codes)
+            return Relation(sql: "SELECT \(list.joined(separator: ", ")) FROM (\(below.sql)) AS t\(group)", codes: codes, labels: labels)
         case .limit(let input, let count, let offset):
             // Only after an order: which rows a limit keeps must not depend on the engine.
             guard case .sort = input else { throw NotInSQL(what: "limit without sort") }
             let below = try compile(input)
-            return Relation(sql: "\(below.sql) LIMIT \(count)" + (offset > 0 ? " OFFSET \(offset)" : ""), codes: below.codes)
+            return Relation(sql: "\(below.sql) LIMIT \(count)" + (offset > 0 ? " OFFSET \(offset)" : ""), codes: below.codes, labels: below.labels)
         case .sort(let input, let keys):
             // Text is ordered by utq's natural order, which the database does not have:
             // only numbers, times and booleans are sorted there.
-            guard keys.allSatisfy({ [.int, .double, .timestamp, .duration, .bool].contains($0.expr.type) }) else {
+            let below = try compile(input)
+            guard keys.allSatisfy({ [.int, .double, .timestamp, .duration, .bool].contains($0.expr.type) || coded($0.expr, below.codes) != nil }) else {
                 throw NotInSQL(what: "sort by text")
             }
-            let below = try compile(input)
-            let order = try keys.map { k in "\(try expr(k.expr, input.schema)) \(k.descending ? "DESC" : "ASC") NULLS LAST" }
-            return Relation(sql: "SELECT * FROM (\(below.sql)) AS t ORDER BY \(order.joined(separator: ", "))", codes: below.codes)
+            var order = try keys.map { k in "\(try expr(k.expr, input.schema, below.codes)) \(k.descending ? "DESC" : "ASC") NULLS LAST" }
+            // utq sorts stably, and groups come out in key order: rows that tie keep the order
+            // of their groups' keys. The database's sort is not stable, so it is told.
+            if let groups = groupKeys(input) {
+                guard groups.allSatisfy({ [.int, .double, .timestamp, .duration, .bool].contains($0.type) || below.codes[$0.name] != nil }) else {
+                    throw NotInSQL(what: "sort of groups by text")
+                }
+                order += groups.map { "\(connection.identifier($0.name)) ASC NULLS LAST" }
+            }
+            return Relation(sql: "SELECT * FROM (\(below.sql)) AS t ORDER BY \(order.joined(separator: ", "))", codes: below.codes, labels: below.labels)
         default:
             throw NotInSQL(what: "this step")
+        }
+    }
+
+    /// The key columns of the summary a step's rows come from, if they do.
+    private func groupKeys(_ plan: LogicalPlan) -> [Field]? {
+        switch plan {
+        case .aggregate(_, let keys, _, let schema): return Array(schema.fields.prefix(keys.count))
+        case .filter(let input, _): return groupKeys(input)
+        default: return nil
         }
     }
 
@@ -72,18 +94,22 @@ struct SQLCompiler {
         }
     }
 
-    func expr(_ e: BoundExpr, _ schema: Schema) throws -> String {
+    func expr(_ e: BoundExpr, _ schema: Schema, _ codes: [String: [String]] = [:]) throws -> String {
         switch e {
         case .column(_, let f):
             return connection.identifier(f.name)
         case .literal(let v, _):
             return literal(v)
         case .unary(.not, let x, _):
-            return "(NOT \(try expr(x, schema)))"
+            return "(NOT \(try expr(x, schema, codes)))"
         case .unary(.negate, let x, _):
-            return "(-\(try expr(x, schema)))"
+            return "(-\(try expr(x, schema, codes)))"
         case .binary(let op, let l, let r, let type):
-            let a = try expr(l, schema), b = try expr(r, schema)
+            // A weekday or month is sent as its number: a name it is compared with becomes one too.
+            if op == .equal || op == .notEqual, let names = coded(l, codes), case .literal(.string(let name), _) = r {
+                return "(\(try expr(l, schema, codes)) \(op == .equal ? "=" : "<>") \(names.firstIndex(of: name) ?? -1))"
+            }
+            let a = try expr(l, schema, codes), b = try expr(r, schema, codes)
             if l.type == .string || r.type == .string {
                 // Text comparisons are exact in both engines; other text operators are utq's own.
                 switch op {
@@ -109,7 +135,7 @@ struct SQLCompiler {
             }
         case .bucket(let bucket, let x, let zone):
             guard x.type == .timestamp else { throw NotInSQL(what: "\(bucket) of a duration") }
-            let local = "(\(try expr(x, schema)) AT TIME ZONE \(connection.literal(zone.identifier)))"
+            let local = "(\(try expr(x, schema, codes)) AT TIME ZONE \(connection.literal(zone.identifier)))"
             let back = " AT TIME ZONE \(connection.literal(zone.identifier))"
             switch bucket {
             case .hour: return "extract(hour FROM \(local))::int8"
@@ -125,16 +151,23 @@ struct SQLCompiler {
             case .timeOfDay: throw NotInSQL(what: "time of day")
             }
         case .isNull(let x, let negated):
-            return "(\(try expr(x, schema)) IS \(negated ? "NOT " : "")NULL)"
+            return "(\(try expr(x, schema, codes)) IS \(negated ? "NOT " : "")NULL)"
         case .inList(let x, let values, let negated):
             guard !values.isEmpty else { return negated ? "TRUE" : "FALSE" }
-            return "(\(try expr(x, schema)) \(negated ? "NOT IN" : "IN") (\(values.map(literal).joined(separator: ", "))))"
+            if let names = coded(x, codes) {
+                let numbers = values.map { v -> String in
+                    if case .string(let name) = v { return String(names.firstIndex(of: name) ?? -1) }
+                    return literal(v)
+                }
+                return "(\(try expr(x, schema, codes)) \(negated ? "NOT IN" : "IN") (\(numbers.joined(separator: ", "))))"
+            }
+            return "(\(try expr(x, schema, codes)) \(negated ? "NOT IN" : "IN") (\(values.map(literal).joined(separator: ", "))))"
         case .cast(let x, .double) where x.type == .int:
-            return "(\(try expr(x, schema)))::float8"
+            return "(\(try expr(x, schema, codes)))::float8"
         case .cast:
             throw NotInSQL(what: "conversion")
         case .call(let f, let args, _):
-            let a = try args.map { try expr($0, schema) }
+            let a = try args.map { try expr($0, schema, codes) }
             switch (f.name, a.count) {
             case ("abs", 1): return "abs(\(a[0]))"
             case ("coalesce", _): return "coalesce(\(a.joined(separator: ", ")))"
@@ -145,6 +178,17 @@ struct SQLCompiler {
         }
     }
 
+    /// The names a coded expression's numbers stand for (a weekday or month bucket, or a
+    /// column below that carries one), or nil for an expression sent as itself.
+    private func coded(_ e: BoundExpr, _ codes: [String: [String]]) -> [String]? {
+        switch e {
+        case .bucket(.weekday, _, _): return CivilTime.weekdayNames
+        case .bucket(.monthOfYear, _, _): return CivilTime.monthNames
+        case .column(_, let f): return codes[f.name]
+        default: return nil
+        }
+    }
+
     func aggregate(_ a: BoundAggregate, _ schema: Schema) throws -> String {
         let x = try a.argument.map { try expr($0, schema) }
         let distinct = a.distinct ? "DISTINCT " : ""
@@ -152,6 +196,8 @@ struct SQLCompiler {
         case .count: return x.map { "count(\(distinct)\($0))" } ?? "count(*)"
         case .sum: return "sum(\(distinct)\(x!))"
         case .avg: return "avg(\(distinct)\(x!)::float8)"
+        // Text has utq's natural order (or a column's own), which the database's min and max do not.
+        case .min where a.argument?.type == .string, .max where a.argument?.type == .string: throw NotInSQL(what: "\(a.function.name) of text")
         case .min: return "min(\(x!))"
         case .max: return "max(\(x!))"
         case .stddev: return "stddev_samp(\(x!)::float8)"

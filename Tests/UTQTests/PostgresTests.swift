@@ -36,21 +36,7 @@ final class PostgresTests {
 
     func cells(_ t: Table) -> [[String]] { t.columnNames.map { t.strings($0) } }
 
-    /// The first difference between two tables; numbers (double) agree to 1e-9 of their size,
-    /// since a sum's last digits depend on the order it adds in (and numeric is exact).
-    func difference(_ a: Table, _ b: Table) -> String? {
-        if a.columnNames != b.columnNames { return "columns \(a.columnNames) vs \(b.columnNames)" }
-        if a.rowCount != b.rowCount { return "rows \(a.rowCount) vs \(b.rowCount)" }
-        for (x, y) in zip(a.columns, b.columns) {
-            if x.type != y.type { return "\(x.name): \(x.type) vs \(y.type)" }
-            for i in 0..<a.rowCount {
-                let u = x.value(at: i), v = y.value(at: i)
-                if case .double(let p) = u, case .double(let q) = v, abs(p - q) <= 1e-9 * max(1, abs(p)) { continue }
-                if u != v { return "\(x.name) row \(i): \(u) vs \(v)" }
-            }
-        }
-        return nil
-    }
+    func difference(_ a: Table, _ b: Table) -> String? { tableDifference(a, b) }
 
     @Test func aSummaryRunsInTheDatabaseAndEqualsTheLoadedRows() throws {
         let s = try session()
