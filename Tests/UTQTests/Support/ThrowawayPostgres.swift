@@ -17,6 +17,13 @@ final class ThrowawayPostgres: @unchecked Sendable {
         return nil
     }
 
+    /// Whether an extension that ships with the server (contrib) is installed.
+    static func hasExtension(_ name: String) -> Bool {
+        guard let bin = binaries else { return false }
+        let version = URL(fileURLWithPath: bin).deletingLastPathComponent().lastPathComponent
+        return FileManager.default.fileExists(atPath: "/usr/share/postgresql/\(version)/extension/\(name).control")
+    }
+
     static var available: Bool { binaries != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/psql") }
 
     init() throws {
@@ -40,12 +47,22 @@ final class ThrowawayPostgres: @unchecked Sendable {
         try run("/usr/bin/psql", ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", folder, "-U", "postgres", "-d", database], input: sql, asUser: false)
     }
 
-    /// The statements the server logged.
+    /// The statements the server logged (a statement's further lines are logged indented).
     func statements() -> [String] {
         let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-        return text.components(separatedBy: "\n").compactMap { line in
-            line.range(of: "statement: ").map { String(line[$0.upperBound...]) }
+        var out: [String] = []
+        var inStatement = false
+        for line in text.components(separatedBy: "\n") {
+            if line.hasPrefix("\t") {
+                if inStatement { out[out.count - 1] += "\n" + line.dropFirst() }
+                continue
+            }
+            // Simple queries log as "statement: …", prepared ones (postgres_fdw's) as "execute <name>: …".
+            let found = line.range(of: "statement: ") ?? line.range(of: #"execute [^:]*: "#, options: .regularExpression)
+            inStatement = found != nil
+            if let found { out.append(String(line[found.upperBound...])) }
         }
+        return out
     }
 
     func stop() {
