@@ -143,6 +143,9 @@ struct PGRows {
     var cells: [[String]]
     var nulls: [[Bool]]
 
+    /// No columns and no rows.
+    static let none = PGRows(columns: [], types: [], cells: [], nulls: [])
+
     init(columns: [String], types: [UInt32], cells: [[String]], nulls: [[Bool]]) {
         self.columns = columns; self.types = types; self.cells = cells; self.nulls = nulls
     }

@@ -6,11 +6,22 @@ import UTQCore
 /// not compile run in memory on the rows that come back (a note says how many).
 struct PostgresBackend: Backend {
     let database: PostgresDatabase
+    /// The session's tables, for explain to tell loaded tables from the database's.
+    var catalog = Catalog()
 
     var name: String { "in PostgreSQL (\(database.name): \(database.location))" }
 
     func explain(_ plan: LogicalPlan) -> String? {
-        let compiler = SQLCompiler(database: database)
+        // Which loaded tables would be sent (their temporary names as they would be).
+        var compiler = SQLCompiler(database: database)
+        var sent: [String] = []
+        for (k, local) in database.localTables(of: plan, in: catalog).enumerated() where local.sent {
+            let fields = local.table.columns.map { Field($0) }
+            compiler.uploads[local.name] = database.uploads[local.name]
+                ?? Upload(temp: "utq_upload_\(database.uploads.count + k + 1)", rows: local.table.rowCount, columns: local.table.columnNames,
+                          zone: local.table.zone.identifier, fields: fields, labels: [:])
+            sent.append("\(local.name) (\(NumberText.counted(local.table.rowCount, "row")))")
+        }
         var sql: String? = nil
         var local: [String] = []
         var node = plan
@@ -20,7 +31,9 @@ struct PostgresBackend: Backend {
             guard let first = node.inputs.first, node.inputs.count == 1 else { break }
             node = first
         }
-        var text = "SQL sent to \(database.name):\n" + (sql.map(Self.indented) ?? "  (none: no step compiles)")
+        var text = ""
+        if !sent.isEmpty { text += "copied into temporary tables of \(database.name) first: " + sent.joined(separator: ", ") + "\n" }
+        text += "SQL sent to \(database.name):\n" + (sql.map(Self.indented) ?? "  (none: no step compiles)")
         if !local.isEmpty { text += "\nthen in memory: " + local.reversed().joined(separator: ", ") }
         return text
     }
@@ -28,7 +41,25 @@ struct PostgresBackend: Backend {
     static func indented(_ sql: String) -> String { "  " + sql }
 
     func run(_ plan: LogicalPlan, in context: ExecutionContext) throws -> Table {
-        let compiler = SQLCompiler(database: database)
+        // Loaded tables the pipeline joins with the database's: small ones are copied in, so
+        // the join runs there; a large one stays, and the database's side comes here.
+        var compiler = SQLCompiler(database: database)
+        for local in database.localTables(of: plan, in: context.catalog) {
+            guard local.sent else {
+                context.notes?.add(RunNotes.wherePrefix + "database kept \(local.name)", "\(local.name) has \(NumberText.counted(local.table.rowCount, "row")), too many to copy into \(database.name): "
+                                   + "the database's rows are brought here for the join")
+                continue
+            }
+            let (upload, copied) = try database.upload(local.table, as: local.name, cancel: context.cancel)
+            compiler.uploads[local.name] = upload
+            if copied {
+                context.notes?.add(RunNotes.wherePrefix + "database upload \(local.name)", "\(local.name) (\(NumberText.counted(local.table.rowCount, "row"))) was copied into a temporary table of \(database.name) for this pipeline")
+            }
+        }
+        return try run(plan, compiler, context)
+    }
+
+    private func run(_ plan: LogicalPlan, _ compiler: SQLCompiler, _ context: ExecutionContext) throws -> Table {
         if let relation = try? compiler.compile(plan) {
             var table = try fetch(relation, schema: plan.schema, cancel: context.cancel)
             // Groups come out of utq in key order (and stay so through a where); the database
@@ -46,19 +77,27 @@ struct PostgresBackend: Backend {
         var inputs: [LogicalPlan] = []
         for (i, input) in plan.inputs.enumerated() {
             let slot = -1 - i
-            let rows = try run(input, in: context)
-            context.notes?.add("database pull \(i)", "\(plan.stepName) runs in memory on \(NumberText.grouped(rows.rowCount)) rows from \(database.name)")
+            let rows = try run(input, compiler, context)
+            if input.scannedTables.contains(where: { context.catalog[$0]?.database == database.name }) {
+                context.notes?.add(RunNotes.wherePrefix + "database pull \(i)", "\(plan.stepName) runs in memory on \(NumberText.grouped(rows.rowCount)) rows from \(database.name)")
+            }
             results[slot] = rows
             inputs.append(.scan(.result(slot), schema: input.schema))
         }
         return try inMemory(plan.replacingInputs(inputs), with: results, context)
     }
 
-    /// How many group keys lead the rows of a summary, when the plan is one (under wheres).
+    /// How many group keys lead the rows of a summary, when the plan is one (under wheres, and
+    /// lets that keep the keys first).
     static func groupKeyCount(_ plan: LogicalPlan) -> Int? {
         switch plan {
         case .aggregate(_, let keys, _, _): return keys.count
         case .filter(let input, _): return groupKeyCount(input)
+        case .project(let input, let exprs, _):
+            // Columns added after the keys (let), the keys still first.
+            guard let k = groupKeyCount(input), exprs.count >= k else { return nil }
+            for j in 0..<k { guard case .column(j, _) = exprs[j].expr else { return nil } }
+            return k
         default: return nil
         }
     }

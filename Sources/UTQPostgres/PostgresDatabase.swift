@@ -21,6 +21,13 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
     private(set) var columns: [String: [RemoteColumn]] = [:]
     /// The table name in the database for each `NAME.table`.
     private(set) var sourceNames: [String: String] = [:]
+    /// Loaded tables copied into temporary tables of this connection, for pipelines that
+    /// join them with the database's (kept while the table is the same).
+    var uploads: [String: Upload] = [:]
+    /// Loaded tables up to this many rows are copied in when a pipeline joins them with the
+    /// database's tables; a larger one stays, and the database's side is pulled (filtered as
+    /// far as it compiles) and joined in memory.
+    var uploadLimit = 1_000_000
 
     public init(uri: String, name: String, zone: ZoneRules = .utc) throws {
         self.name = name
@@ -30,6 +37,7 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
 
     public var location: String { connection.location }
     public var backend: any Backend { PostgresBackend(database: self) }
+    public func backend(catalog: Catalog) -> any Backend { PostgresBackend(database: self, catalog: catalog) }
     public func close() {}
 
     public func tables() throws -> [Table] {

@@ -4,9 +4,10 @@ import UTQCore
 extension PostgresDatabase {
     /// Creates the table and copies the rows in (COPY … FROM STDIN), in one transaction: a
     /// copy that fails leaves no table behind.
-    func copyIn(_ table: Table, as tableName: String, replace: Bool, cancel: CancellationFlag?) throws -> Int {
-        let target = connection.identifier(tableName)
-        let exists = try connection.query("SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+    /// A temporary table (`temporary`) lives as long as the connection, in its own schema.
+    func copyIn(_ table: Table, as tableName: String, replace: Bool, temporary: Bool = false, cancel: CancellationFlag?) throws -> Int {
+        let target = (temporary ? "pg_temp." : "") + connection.identifier(tableName)
+        let exists = temporary ? PGRows.none : try connection.query("SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
                                           + "WHERE c.relname = \(connection.literal(tableName)) AND n.nspname = ANY (current_schemas(false))")
         if exists.count > 0 && !replace {
             throw Diagnostic("\(name).\(tableName) exists already", hint: "save! to \(name).\(tableName) replaces it")
@@ -15,7 +16,7 @@ extension PostgresDatabase {
         // becomes an enum type, so the order is kept in the database and comes back with it.
         var enums: [(type: String, labels: [String])] = []
         let columns = table.columns.map { c -> String in
-            if let labels = Self.enumLabels(c), Array("\(tableName).\(c.name)".utf8).count <= 63 {
+            if !temporary, let labels = Self.enumLabels(c), Array("\(tableName).\(c.name)".utf8).count <= 63 {
                 enums.append((connection.identifier("\(tableName).\(c.name)"), labels))
                 return "\(connection.identifier(c.name)) \(enums[enums.count - 1].type)"
             }
@@ -23,12 +24,12 @@ extension PostgresDatabase {
         }
         try connection.query("BEGIN")
         do {
-            if exists.count > 0 { try connection.query("DROP TABLE \(target)") }
+            if exists.count > 0 || temporary { try connection.query("DROP TABLE IF EXISTS \(target)") }
             for e in enums {
                 try connection.query("DROP TYPE IF EXISTS \(e.type)")
                 try connection.query("CREATE TYPE \(e.type) AS ENUM (\(e.labels.map(connection.literal).joined(separator: ", ")))")
             }
-            try connection.query("CREATE TABLE \(target) (\(columns.joined(separator: ", ")))")
+            try connection.query("CREATE \(temporary ? "TEMPORARY " : "")TABLE \(target) (\(columns.joined(separator: ", ")))")
             try connection.copyIn("COPY \(target) FROM STDIN") { send in
                 let writers = table.columns.map(CopyWriter.init)
                 var chunk: [UInt8] = []

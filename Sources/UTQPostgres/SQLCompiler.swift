@@ -9,6 +9,8 @@ struct NotInSQL: Error { let what: String }
 /// SQL throws NotInSQL, and the backend runs that step in memory over the rows below it.
 struct SQLCompiler {
     let database: PostgresDatabase
+    /// Loaded tables that are (or, for explain, would be) in temporary tables.
+    var uploads: [String: Upload] = [:]
     var connection: PGConnection { database.connection }
 
     /// A compiled step: its SQL and how its text columns are read back: those that carry codes
@@ -20,15 +22,20 @@ struct SQLCompiler {
         var labels: [String: [String]] = [:]
     }
 
-    func compile(_ plan: LogicalPlan) throws -> Relation {
+    /// `ordered`: whether the order of the rows matters above this step (it does not under a
+    /// summary, which puts its groups in key order).
+    func compile(_ plan: LogicalPlan, ordered: Bool = true) throws -> Relation {
         switch plan {
         case .scan(.table(let name), _):
+            if let u = uploads[name] { return Relation(sql: database.scanSQL(u), labels: u.labels) }
             return Relation(sql: try database.scanSQL(name), labels: database.labels(of: name))
+        case .join(let l, let r, let kind, let leftKeys, let rightKeys, let ranges, let rightColumns, let schema):
+            return try join(l, r, kind: kind, leftKeys: leftKeys, rightKeys: rightKeys, ranges: ranges, rightColumns: rightColumns, schema: schema, ordered: ordered)
         case .filter(let input, let predicate):
-            let below = try compile(input)
+            let below = try compile(input, ordered: ordered)
             return Relation(sql: "SELECT * FROM (\(below.sql)) AS t WHERE \(try expr(predicate, input.schema, below.codes))", codes: below.codes, labels: below.labels)
         case .project(let input, let exprs, _):
-            let below = try compile(input)
+            let below = try compile(input, ordered: ordered)
             var codes: [String: [String]] = [:], labels: [String: [String]] = [:]
             let list = try exprs.map { e -> String in
                 if let c = try codesOf(e.expr, below) { codes[e.name] = c }
@@ -37,7 +44,7 @@ struct SQLCompiler {
             }
             return Relation(sql: "SELECT \(list.joined(separator: ", ")) FROM (\(below.sql)) AS t", codes: codes, labels: labels)
         case .aggregate(let input, let keys, let aggregates, _):
-            let below = try compile(input)
+            let below = try compile(input, ordered: false)
             var codes: [String: [String]] = [:], labels: [String: [String]] = [:]
             var list: [String] = []
             for k in keys {
@@ -73,6 +80,47 @@ struct SQLCompiler {
         default:
             throw NotInSQL(what: "this step")
         }
+    }
+
+    /// A join as SQL: each side's keys computed in a SELECT over it, then joined on them. Keys
+    /// must have one type on both sides, and not be a weekday or month sent as a number.
+    private func join(_ l: LogicalPlan, _ r: LogicalPlan, kind: JoinKind, leftKeys: [BoundExpr], rightKeys: [BoundExpr],
+                      ranges: [RangeCondition], rightColumns: [Int], schema: Schema, ordered: Bool) throws -> Relation {
+        let left = try compile(l, ordered: ordered), right = try compile(r, ordered: ordered)
+        var leftList = ["t.*"], rightList = ["t.*"], on: [String] = []
+        // utq's join gives the left rows in their order, each one's matches in the right
+        // side's order: told to the database when the order matters above.
+        if ordered {
+            leftList.append("row_number() OVER () AS \"utq_row\"")
+            rightList.append("row_number() OVER () AS \"utq_row\"")
+        }
+        for (k, (a, b)) in zip(leftKeys, rightKeys).enumerated() {
+            guard a.type == b.type, coded(a, left.codes) == nil, coded(b, right.codes) == nil else { throw NotInSQL(what: "join on keys of two types") }
+            leftList.append("\(try expr(a, l.schema, left.codes)) AS \"utq_key\(k)\"")
+            rightList.append("\(try expr(b, r.schema, right.codes)) AS \"utq_key\(k)\"")
+            on.append("l.\"utq_key\(k)\" = r.\"utq_key\(k)\"")
+        }
+        for (k, range) in ranges.enumerated() {
+            guard [.less, .lessEqual, .greater, .greaterEqual].contains(range.op), range.left.type == range.right.type,
+                  [.int, .double, .timestamp, .duration].contains(range.left.type) else { throw NotInSQL(what: "this join condition") }
+            leftList.append("\(try expr(range.left, l.schema, left.codes)) AS \"utq_range\(k)\"")
+            rightList.append("\(try expr(range.right, r.schema, right.codes)) AS \"utq_range\(k)\"")
+            on.append("l.\"utq_range\(k)\" \(range.op.rawValue) r.\"utq_range\(k)\"")
+        }
+        let leftCount = l.schema.fields.count
+        var codes = left.codes, labels = left.labels
+        var list = l.schema.fields.map { "l.\(connection.identifier($0.name))" }
+        for (k, c) in rightColumns.enumerated() {
+            let from = r.schema.fields[c].name, to = schema.fields[leftCount + k].name
+            list.append("r.\(connection.identifier(from)) AS \(connection.identifier(to))")
+            if let x = right.codes[from] { codes[to] = x }
+            if let x = right.labels[from] { labels[to] = x }
+        }
+        let sql = "SELECT \(list.joined(separator: ", ")) FROM (SELECT \(leftList.joined(separator: ", ")) FROM (\(left.sql)) AS t) AS l "
+            + "\(kind == .left ? "LEFT " : "")JOIN (SELECT \(rightList.joined(separator: ", ")) FROM (\(right.sql)) AS t) AS r "
+            + "ON \(on.isEmpty ? "TRUE" : on.joined(separator: " AND "))"
+            + (ordered ? " ORDER BY l.\"utq_row\", r.\"utq_row\"" : "")
+        return Relation(sql: sql, codes: codes, labels: labels)
     }
 
     /// The key columns of the summary a step's rows come from, if they do.

@@ -77,6 +77,38 @@ final class PostgresTests {
         #expect(difference(remote, local) == nil, "\(pipeline)")
     }
 
+    /// A loaded table joined with the database's: a small one is copied into a temporary
+    /// table and the join runs in the database (one statement with JOIN after the COPY); a
+    /// large one stays, and the database's rows come here, with a note either way.
+    @Test func aLoadedTableJoinsTheDatabasesInTheDatabase() throws {
+        let s = try session()
+        try s.table("load datasets/users.csv\ntables")
+        let pipeline = "join users on driver = username | where driving | sum price by familyName"
+        let before = server.statements().count
+        var notes: [String] = []
+        let remote = try s.table("db.rides | \(pipeline)") { notes.append($0) }
+        let local = try s.table("rides | \(pipeline)")
+        #expect(remote.rowCount > 3)
+        #expect(difference(remote, local) == nil)
+        #expect(notes.contains { $0.contains("users (") && $0.contains("copied into a temporary table of db") }, "\(notes)")
+        let sent = server.statements().dropFirst(before)
+        #expect(sent.contains { $0.hasPrefix("COPY pg_temp.") })
+        #expect(sent.filter { $0.contains("JOIN") }.count == 1 && sent.contains { $0.contains("JOIN") && $0.contains("GROUP BY") })
+        // The same rows again are not copied again.
+        let again = server.statements().count
+        #expect(difference(try s.table("db.rides | \(pipeline)"), local) == nil)
+        #expect(!server.statements().dropFirst(again).contains { $0.hasPrefix("COPY") })
+        // Above the limit the loaded table stays, and the database's rows are brought here.
+        let database = try #require(s.databases["db"] as? PostgresDatabase)
+        database.uploadLimit = 10
+        database.uploads = [:]
+        notes = []
+        let pulled = try s.table("db.rides | \(pipeline)") { notes.append($0) }
+        #expect(difference(pulled, local) == nil)
+        #expect(notes.contains { $0.contains("too many to copy into db") }, "\(notes)")
+        #expect(notes.contains { $0.contains("join runs in memory on 3,200 rows from db") }, "\(notes)")
+    }
+
     /// attach's help examples, with this server's socket in the URI.
     @Test func attachsExamplesRun() throws {
         let s = makeSession()

@@ -58,6 +58,12 @@ public protocol AttachedDatabase: AnyObject, Sendable {
     func close()
 }
 
+extension AttachedDatabase {
+    /// The backend for a plan that may also read these loaded tables (a database can copy
+    /// small ones in, and explain says so).
+    public func backend(catalog: Catalog) -> any Backend { backend }
+}
+
 /// Makes attached databases from URIs; the command line installs one for PostgreSQL.
 public protocol DatabaseConnector: Sendable {
     func attach(uri: String, name: String, cancel: CancellationFlag?) throws -> any AttachedDatabase

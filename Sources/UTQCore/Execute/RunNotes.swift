@@ -32,6 +32,17 @@ public final class RunNotes: @unchecked Sendable {
         defer { lock.unlock() }
         return order.compactMap { texts[$0] }
     }
+
+    /// Notes of kinds that say where the work ran (a database's), which are information
+    /// rather than warnings: their kinds start with "where:".
+    public static let wherePrefix = "where:"
+
+    /// Every note in order, with whether it is a warning or says where work ran.
+    public var entries: [(text: String, isWarning: Bool)] {
+        lock.lock()
+        defer { lock.unlock() }
+        return order.compactMap { kind in texts[kind].map { ($0, !kind.hasPrefix(Self.wherePrefix)) } }
+    }
 }
 
 /// What a function sees besides its arguments: the table's time zone (`parse_time` reads in

@@ -13,7 +13,7 @@ public struct Field: Sendable, Equatable {
         self.name = name; self.type = type; self.unit = unit; self.ordered = ordered; self.floating = floating
     }
 
-    init(_ c: Column) {
+    public init(_ c: Column) {
         var ordered = false
         if case .string(let s) = c.storage { ordered = s.ordered }
         self.init(name: c.name, type: c.type, unit: c.unit, ordered: ordered, floating: c.floating)

@@ -55,7 +55,7 @@ struct Interpreter {
     func run(_ query: Query, sinkStage: Stage? = nil, into outcome: inout CommandOutcome) throws {
         let notes = RunNotes()
         let table = try rows(of: query.plan, notes: notes)
-        outcome.outputs += notes.all.map { .warning($0) }
+        outcome.outputs += notes.entries.map { $0.isWarning ? .warning($0.text) : .info($0.text) }
 
         func send(_ outcome: inout CommandOutcome) throws {
             switch query.sink {
@@ -99,7 +99,7 @@ struct Interpreter {
         }
         let notes = RunNotes()
         var table = try rows(of: query.plan, notes: notes)
-        outcome.outputs += notes.all.map { .warning($0) }
+        outcome.outputs += notes.entries.map { $0.isWarning ? .warning($0.text) : .info($0.text) }
         let n = workspace.keep(table)
         table.name = name
         workspace.put([table], makeCurrent: false)

@@ -165,12 +165,13 @@ extension Session {
         let scanned = plan.scannedTables
         let homes = Set(scanned.compactMap { catalog[$0]?.database })
         guard let home = homes.first else { return backend }
-        if homes.count > 1 || scanned.contains(where: { catalog[$0]?.database == nil }) {
-            let remote = scanned.filter { catalog[$0]?.database != nil }, local = scanned.filter { catalog[$0]?.database == nil }
-            throw Diagnostic("this pipeline reads tables of \(homes.count > 1 ? "two databases" : "a database and loaded tables") (\((remote + local).joined(separator: ", "))); each pipeline runs in one place",
-                             hint: local.isEmpty ? "save one side into the other database first" : "save the loaded table into the database first: \(local[0]) | save to \(home).\(local[0].replacingOccurrences(of: ".", with: "_"))")
+        // Loaded tables go with one database's (it copies small ones in); two databases do not mix.
+        if homes.count > 1 {
+            let remote = scanned.filter { catalog[$0]?.database != nil }
+            throw Diagnostic("this pipeline reads tables of two databases (\(remote.joined(separator: ", "))); each pipeline runs in one place",
+                             hint: "save one side into the other database first")
         }
         guard let database = databases[home] else { throw Diagnostic("\(home) is no longer attached", hint: "attach it again") }
-        return database.backend
+        return database.backend(catalog: catalog)
     }
 }
