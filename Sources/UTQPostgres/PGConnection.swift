@@ -61,10 +61,17 @@ final class PGConnection: @unchecked Sendable {
         return String(cString: p)
     }
 
+    /// How long the last query took until its whole result had arrived (the server's work and
+    /// the transfer), in seconds; reading the rows into columns comes after.
+    private(set) var lastWait: Double = 0
+
     /// Runs SQL; the last statement's rows. Cancelled on the server when `cancel` is set.
     @discardableResult
     func query(_ sql: String, cancel: CancellationFlag? = nil) throws -> PGRows {
         lock.lock(); defer { lock.unlock() }
+        let started = DispatchTime.now().uptimeNanoseconds
+        var arrived: UInt64 = 0
+        defer { lastWait = Double((arrived == 0 ? DispatchTime.now().uptimeNanoseconds : arrived) - started) / 1e9 }
         guard pq.sendQuery(conn, sql) == 1 else { throw failure(sql) }
         let socket = pq.socket(conn)
         var cancelled = false
@@ -81,6 +88,7 @@ final class PGConnection: @unchecked Sendable {
                 }
             }
         }
+        arrived = DispatchTime.now().uptimeNanoseconds
         var rows: PGRows? = nil
         var error: Error? = nil
         while let result = pq.getResult(conn) {
@@ -95,7 +103,15 @@ final class PGConnection: @unchecked Sendable {
                 }
             }
         }
-        if let error { throw error }
+        if let error {
+            // A server process that ended (shut down, or terminated by an administrator) says
+            // so in its last result; the connection is gone then, not the query refused.
+            if !cancelled, pq.status(conn) != CONNECTION_OK, let d = error as? Diagnostic {
+                throw Diagnostic(d.message.replacingOccurrences(of: "the database refused the query", with: "the connection to \(location) was lost"),
+                                 hint: "attach the database again")
+            }
+            throw error
+        }
         if cancelled { throw CancellationError() }
         return rows ?? PGRows(columns: [], types: [], cells: [], nulls: [])
     }

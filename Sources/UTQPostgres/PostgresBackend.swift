@@ -50,7 +50,9 @@ struct PostgresBackend: Backend {
                                    + "the database's rows are brought here for the join")
                 continue
             }
+            let started = DispatchTime.now().uptimeNanoseconds
             let (upload, copied) = try database.upload(local.table, as: local.name, cancel: context.cancel)
+            if copied { context.notes?.time("copying \(local.name) in", Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9) }
             compiler.uploads[local.name] = upload
             if copied {
                 context.notes?.add(RunNotes.wherePrefix + "database upload \(local.name)", "\(local.name) (\(NumberText.counted(local.table.rowCount, "row"))) was copied into a temporary table of \(database.name) for this pipeline")
@@ -61,7 +63,7 @@ struct PostgresBackend: Backend {
 
     private func run(_ plan: LogicalPlan, _ compiler: SQLCompiler, _ context: ExecutionContext) throws -> Table {
         if let relation = try? compiler.compile(plan) {
-            var table = try fetch(relation, schema: plan.schema, cancel: context.cancel)
+            var table = try fetch(relation, schema: plan.schema, cancel: context.cancel, notes: context.notes)
             // Groups come out of utq in key order (and stay so through a where); the database
             // gives them in any order.
             if let keys = Self.groupKeyCount(plan), keys > 0 {
@@ -109,8 +111,14 @@ struct PostgresBackend: Backend {
     }
 
     /// Runs the SQL and reads its rows into columns of the plan's types.
-    func fetch(_ relation: SQLCompiler.Relation, schema: Schema, cancel: CancellationFlag?) throws -> Table {
+    func fetch(_ relation: SQLCompiler.Relation, schema: Schema, cancel: CancellationFlag?, notes: RunNotes? = nil) throws -> Table {
+        let started = DispatchTime.now().uptimeNanoseconds
         let rows = try database.connection.query(relation.sql, cancel: cancel)
+        let wait = database.connection.lastWait
+        defer {
+            notes?.time("in \(database.name)", wait)
+            notes?.time("reading its rows", Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 - wait)
+        }
         guard rows.columns.count == schema.fields.count else {
             throw Diagnostic("the database gave \(rows.columns.count) columns where \(schema.fields.count) were expected")
         }

@@ -130,6 +130,18 @@ final class PostgresTests {
         #expect(text.contains("SELECT extract(hour FROM (\"requested_at\" AT TIME ZONE 'Europe/London'))::int8 AS \"hour\", count(*)"))
     }
 
+    /// `set timer on` splits a database pipeline's time into the database's and reading its rows.
+    @Test func theTimerSaysWhereTheTimeWent() throws {
+        let s = try session()
+        var lines: [String] = []
+        s.run("set timer on\ndb.rides | count by status\nrides | count by status", name: "<test>") { _, outcome in
+            for case .info(let t) in outcome.outputs where t.hasPrefix("time: ") { lines.append(t) }
+        }
+        #expect(lines.count == 2)
+        #expect(lines.first?.range(of: #"^time: .+ \(in db .+, reading its rows .+\)$"#, options: .regularExpression) != nil, "\(lines)")
+        #expect(lines.last?.contains("(") == false, "\(lines)")
+    }
+
     @Test func namesAndValuesWithQuotesCannotInjectSQL() throws {
         let s = try session()
         let t = try s.table("`db.we\"ird; table` | where n >= 1 | count by `a \"b\"`")
@@ -171,6 +183,40 @@ final class PostgresTests {
         #expect(running.cells[0] == ["0"])
         // The connection goes on working.
         #expect(try connection.query("SELECT 1").cells[0] == ["1"])
+    }
+
+    @Test func aMisspelledTableIsSuggested() throws {
+        let s = try session()
+        let text = s.failure("db.ride | count").map { DiagnosticRenderer.render($0, showLocation: false) } ?? ""
+        #expect(text.contains("unknown table \"db.ride\"") && text.contains("db.rides"), "\(text)")
+    }
+
+    /// The server going away in the middle of a query is an error; the session goes on, and
+    /// attaching again works.
+    @Test func aServerThatGoesAwayIsAnErrorAndAttachWorksAgain() throws {
+        let connection = try PGConnection(uri: server.uri("mobility"))
+        let killer = try PGConnection(uri: server.uri("mobility"))
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) {
+            _ = try? killer.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(5)'")
+        }
+        let started = Date()
+        do {
+            try connection.query("SELECT pg_sleep(5)")
+            Issue.record("the query went on after its server process was gone")
+        } catch {
+            let text = (error as? Diagnostic).map { DiagnosticRenderer.render($0, showLocation: false) } ?? "\(error)"
+            #expect(text.contains("the connection to") && text.contains("was lost") && text.contains("attach the database again"), "\(text)")
+        }
+        #expect(Date().timeIntervalSince(started) < 4)
+        // In a session: every server process of the database ends, the next query says so,
+        // and attach again brings it back.
+        let s = try session()
+        _ = try killer.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'mobility' AND pid <> pg_backend_pid()")
+        let lost = s.failure("db.rides | count").map { DiagnosticRenderer.render($0, showLocation: false) } ?? ""
+        #expect(lost.contains("was lost"), "\(lost)")
+        #expect(try s.table("rides | count").strings("count") == ["3200"])
+        try s.table("attach \(server.uri("mobility")) as db\ntables")
+        #expect(try s.table("db.rides | count").strings("count") == ["3200"])
     }
 
     @Test func aURIThatDoesNotConnectSaysWhy() throws {

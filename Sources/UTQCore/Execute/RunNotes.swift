@@ -37,6 +37,24 @@ public final class RunNotes: @unchecked Sendable {
     /// rather than warnings: their kinds start with "where:".
     public static let wherePrefix = "where:"
 
+    private var timingOrder: [String] = []
+    private var seconds: [String: Double] = [:]
+
+    /// Adds time spent on a part of the work (`in db`, `reading its rows`), for `set timer on`.
+    public func time(_ label: String, _ s: Double) {
+        lock.lock()
+        defer { lock.unlock() }
+        if seconds[label] == nil { timingOrder.append(label) }
+        seconds[label, default: 0] += s
+    }
+
+    /// The parts' times, in the order they were first given.
+    public var timings: [(label: String, seconds: Double)] {
+        lock.lock()
+        defer { lock.unlock() }
+        return timingOrder.map { ($0, seconds[$0]!) }
+    }
+
     /// Every note in order, with whether it is a warning or says where work ran.
     public var entries: [(text: String, isWarning: Bool)] {
         lock.lock()

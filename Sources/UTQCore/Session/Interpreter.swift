@@ -56,6 +56,7 @@ struct Interpreter {
         let notes = RunNotes()
         let table = try rows(of: query.plan, notes: notes)
         outcome.outputs += notes.entries.map { $0.isWarning ? .warning($0.text) : .info($0.text) }
+        outcome.timings += notes.timings
 
         func send(_ outcome: inout CommandOutcome) throws {
             switch query.sink {
@@ -100,6 +101,7 @@ struct Interpreter {
         let notes = RunNotes()
         var table = try rows(of: query.plan, notes: notes)
         outcome.outputs += notes.entries.map { $0.isWarning ? .warning($0.text) : .info($0.text) }
+        outcome.timings += notes.timings
         let n = workspace.keep(table)
         table.name = name
         workspace.put([table], makeCurrent: false)

@@ -31,6 +31,8 @@ public struct CommandOutcome: Sendable {
     public var quit = false
     /// The command was stopped (Ctrl-C) before it finished; nothing it would have changed did.
     public var cancelled = false
+    /// Parts of the command's time that a backend measured (`in db`), for `set timer on`.
+    public var timings: [(label: String, seconds: Double)] = []
     /// Commands about the recording itself (`:record off`) are not part of it.
     var keepOutOfNotebook = false
 

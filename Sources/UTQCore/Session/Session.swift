@@ -114,7 +114,10 @@ public final class Session: @unchecked Sendable {
             // The time of a command, not of the setting that asks for it.
             var isSetting = false
             if case .command(let stage) = statement, stage.verb == SetVerb.spec.name { isSetting = true }
-            if settings.timer && !isSetting { outcome.outputs.append(.info("time: " + Session.formatSeconds(elapsed))) }
+            if settings.timer && !isSetting {
+                let parts = outcome.timings.map { "\($0.label) \(Session.formatSeconds($0.seconds))" }
+                outcome.outputs.append(.info("time: " + Session.formatSeconds(elapsed) + (parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")")))
+            }
             if let kept = HistoryText.of(command, statement) { history.append(kept) }
         } catch var d as Diagnostic {
             d.source = d.source ?? command.source
