@@ -25,6 +25,10 @@ struct PostgresBackend: Backend {
         var sql: String? = nil
         var local: [String] = []
         var node = plan
+        if case .describe(let input) = plan, let below = try? compiler.compile(input, ordered: false) {
+            return "describe in \(database.name): one query counts each column's values, nulls and distinct values and finds the extremes "
+                + "of numbers and times; text sends its distinct values, ordered here. Over:\n" + Self.indented(below.sql)
+        }
         while true {
             if let r = try? compiler.compile(node) { sql = r.sql; break }
             local.append(node.stepName)
@@ -73,6 +77,9 @@ struct PostgresBackend: Backend {
                 }), with: [-1: table], context)
             }
             return table
+        }
+        if case .describe(let input) = plan, let below = try? compiler.compile(input, ordered: false) {
+            return try describe(input, below, context)
         }
         // This step runs here, over its inputs run where they can.
         var results: [Int: Table] = [:]

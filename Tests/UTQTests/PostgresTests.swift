@@ -67,6 +67,13 @@ final class PostgresTests {
         "where status in (\"cancelled\", \"declined\") | count by weekday(requested_at)",
         "min requested_at by driver",
         "count by every 15m",
+        "describe",
+        "where status = \"completed\" | let wd = weekday(requested_at) | describe",
+        "sort requested_at | let gap = requested_at - prev(requested_at) by driver | avg gap by driver",
+        "sort requested_at | let n = row_number(), total = running_sum(price) by driver | where n <= 3",
+        "let share = price / sum(price) by status | max share by status",
+        "count by driver, status | let r = rank(count) by status | where r <= 2",
+        "count by status, weekday(requested_at) | pivot weekday",
     ]
 
     @Test(arguments: pipelines)

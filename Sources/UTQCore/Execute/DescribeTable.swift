@@ -1,28 +1,54 @@
 /// `describe`: a table about a table's columns.
-enum Describe {
+public enum Describe {
+    /// What describe says of one column, besides its smallest and largest value.
+    public struct Counts: Sendable {
+        public var values: Int
+        public var nulls: Int
+        public var distinct: Int
+        public init(values: Int, nulls: Int, distinct: Int) { self.values = values; self.nulls = nulls; self.distinct = distinct }
+    }
+
     static func table(for t: Table) -> Table {
+        var counts: [Counts] = [], extremes: [(lo: Int, hi: Int)?] = []
+        for c in t.columns {
+            let nullCount = c.nullCount
+            counts.append(Counts(values: c.count - nullCount, nulls: nullCount,
+                                 distinct: (try? KeyCodes(c))?.codesUsed(excludingNull: c) ?? 0))
+            extremes.append(Self.extremes(of: c))
+        }
+        return table(t, counts: counts, extremes: extremes)
+    }
+
+    /// The rows of a column's smallest and largest value in utq's order (natural for text,
+    /// a column's own for ordered text), or nil when it has none.
+    public static func extremes(of c: Column) -> (lo: Int, hi: Int)? {
+        let valid = (0..<c.count).filter { c.isValid($0) }
+        guard !valid.isEmpty else { return nil }
+        let cmp = Sorting.comparator(c)
+        var lo = valid[0], hi = valid[0]
+        for i in valid { if cmp(i, lo) < 0 { lo = i }; if cmp(i, hi) > 0 { hi = i } }
+        return (lo, hi)
+    }
+
+    /// The describe table of `t`'s columns from counts computed elsewhere (by a database) and
+    /// the rows of `t` that hold each column's smallest and largest value (nil: none).
+    public static func table(_ t: Table, counts: [Counts], extremes: [(lo: Int, hi: Int)?]) -> Table {
         var names: [String] = [], types: [String] = [], values: [Int64] = [], nulls: [Int64] = []
         var distinct: [Int64] = [], mins: [String] = [], maxs: [String] = []
-        for c in t.columns {
+        for (k, c) in t.columns.enumerated() {
             names.append(c.name + (c.name == t.timeColumn ? " (time)" : ""))
             var type = c.type.displayName
             if case .string(let s) = c.storage, s.ordered { type = "text (ordered)" }
             types.append(type)
-            let nullCount = c.nullCount
-            nulls.append(Int64(nullCount))
-            values.append(Int64(c.count - nullCount))
-            distinct.append(Int64((try? KeyCodes(c))?.codesUsed(excludingNull: c) ?? 0))
-            let valid = (0..<c.count).filter { c.isValid($0) }
-            let format = CellFormat(c, zone: t.zone, nullText: "", rows: valid.isEmpty ? [] : [valid.first!])
-            if valid.isEmpty || c.type == .bool {
-                mins.append(c.type == .bool && !valid.isEmpty ? "false" : ""); maxs.append(c.type == .bool && !valid.isEmpty ? "true" : "")
+            nulls.append(Int64(counts[k].nulls))
+            values.append(Int64(counts[k].values))
+            distinct.append(Int64(counts[k].distinct))
+            guard let (lo, hi) = extremes[k], c.type != .bool else {
+                let any = extremes[k] != nil
+                mins.append(c.type == .bool && any ? "false" : ""); maxs.append(c.type == .bool && any ? "true" : "")
                 continue
             }
-            let cmp = Sorting.comparator(c)
-            var lo = valid[0], hi = valid[0]
-            for i in valid { if cmp(i, lo) < 0 { lo = i }; if cmp(i, hi) > 0 { hi = i } }
             let fmt = CellFormat(c, zone: t.zone, nullText: "", rows: [lo, hi])
-            _ = format
             func shown(_ row: Int) -> String {
                 let text = fmt.text(row)
                 return text.isEmpty && c.type == .string ? "\"\"" : TextWidth.truncate(text, to: 30)
