@@ -96,12 +96,12 @@ struct PostgresBackend: Backend {
         return try inMemory(plan.replacingInputs(inputs), with: results, context)
     }
 
-    /// How many group keys lead the rows of a summary, when the plan is one (under wheres, and
-    /// lets that keep the keys first).
+    /// How many group keys lead the rows of a summary, when the plan is one (under wheres,
+    /// windows, and lets that keep the keys first).
     static func groupKeyCount(_ plan: LogicalPlan) -> Int? {
         switch plan {
         case .aggregate(_, let keys, _, _): return keys.count
-        case .filter(let input, _): return groupKeyCount(input)
+        case .filter(let input, _), .window(let input, _, _, _): return groupKeyCount(input)
         case .project(let input, let exprs, _):
             // Columns added after the keys (let), the keys still first.
             guard let k = groupKeyCount(input), exprs.count >= k else { return nil }

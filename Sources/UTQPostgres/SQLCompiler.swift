@@ -77,6 +77,8 @@ struct SQLCompiler {
                 order += groups.map { "\(connection.identifier($0.name)) ASC NULLS LAST" }
             }
             return Relation(sql: "SELECT * FROM (\(below.sql)) AS t ORDER BY \(order.joined(separator: ", "))", codes: below.codes, labels: below.labels)
+        case .window(let input, let partition, let calls, _):
+            return try window(input, partition: partition, calls: calls, ordered: ordered)
         default:
             throw NotInSQL(what: "this step")
         }
@@ -124,7 +126,7 @@ struct SQLCompiler {
     }
 
     /// The key columns of the summary a step's rows come from, if they do.
-    private func groupKeys(_ plan: LogicalPlan) -> [Field]? {
+    func groupKeys(_ plan: LogicalPlan) -> [Field]? {
         switch plan {
         case .aggregate(_, let keys, _, let schema): return Array(schema.fields.prefix(keys.count))
         case .filter(let input, _): return groupKeys(input)
@@ -165,6 +167,16 @@ struct SQLCompiler {
                 case .notEqual: return "(\(a) <> \(b))"
                 default: throw NotInSQL(what: "\(op.rawValue) on text")
                 }
+            }
+            // Times and durations (microseconds): a difference of two times, a time moved by a duration.
+            if op == .subtract, l.type == .timestamp, r.type == .timestamp {
+                return "(extract(epoch FROM (\(a) - \(b))) * 1000000)::int8"
+            }
+            if op == .add || op == .subtract, l.type == .timestamp, r.type == .duration {
+                return "(\(a) \(op.rawValue) (\(b) * INTERVAL '1 microsecond'))"
+            }
+            if op == .add, l.type == .duration, r.type == .timestamp {
+                return "(\(b) + (\(a) * INTERVAL '1 microsecond'))"
             }
             switch op {
             case .add, .subtract, .multiply:
@@ -228,7 +240,7 @@ struct SQLCompiler {
 
     /// The names a coded expression's numbers stand for (a weekday or month bucket, or a
     /// column below that carries one), or nil for an expression sent as itself.
-    private func coded(_ e: BoundExpr, _ codes: [String: [String]]) -> [String]? {
+    func coded(_ e: BoundExpr, _ codes: [String: [String]]) -> [String]? {
         switch e {
         case .bucket(.weekday, _, _): return CivilTime.weekdayNames
         case .bucket(.monthOfYear, _, _): return CivilTime.monthNames

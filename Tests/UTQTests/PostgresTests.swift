@@ -135,6 +135,16 @@ final class PostgresTests {
         }
         #expect(text.contains("runs in PostgreSQL"))
         #expect(text.contains("SELECT extract(hour FROM (\"requested_at\" AT TIME ZONE 'Europe/London'))::int8 AS \"hour\", count(*)"))
+        // Windows and describe are SQL too: nothing left to run here.
+        for (pipeline, sql) in [("sort requested_at | let gap = requested_at - prev(requested_at) by driver | avg gap by driver", "lag(\"requested_at\", 1) OVER (PARTITION BY \"driver\" ORDER BY \"utq_row\")"),
+                                ("let share = price / sum(price) by status | max share by status", "sum(\"price\") OVER (PARTITION BY \"status\")"),
+                                ("describe", "describe in db: one query")] {
+            var shown = ""
+            s.run("explain db.rides | \(pipeline)", name: "<test>") { _, outcome in
+                for case .text(let t) in outcome.outputs { shown += t }
+            }
+            #expect(shown.contains(sql) && !shown.contains("then in memory"), "\(pipeline):\n\(shown)")
+        }
     }
 
     /// `set timer on` splits a database pipeline's time into the database's and reading its rows.

@@ -1,0 +1,61 @@
+import Foundation
+import UTQCore
+
+extension SQLCompiler {
+    /// `let … by` as SQL windows over the rows numbered in their order (a summary's rows in
+    /// its key order, as utq has them): prev/next are lag/lead, row_number and running_sum
+    /// count and add in that order, rank ranks the largest first (a null has none), and a
+    /// summary of the group is the aggregate over the whole partition.
+    func window(_ input: LogicalPlan, partition: [NamedExpr], calls: [WindowCall], ordered: Bool) throws -> Relation {
+        let below = try compile(input, ordered: true)
+        let schema = input.schema
+        let parts = try partition.map { try expr($0.expr, schema, below.codes) }
+        let over = parts.isEmpty ? "" : "PARTITION BY " + parts.joined(separator: ", ")
+        let inOrder = "(\(over) ORDER BY \"utq_row\")"
+        var list = schema.fields.map { connection.identifier($0.name) }
+        var needsOrder = false
+        for call in calls {
+            let x = try call.argument.map { try expr($0, schema, below.codes) }
+            let sql: String
+            switch call.kind {
+            case .prev(let k): sql = "lag(\(x!), \(k)) OVER \(inOrder)"; needsOrder = true
+            case .next(let k): sql = "lead(\(x!), \(k)) OVER \(inOrder)"; needsOrder = true
+            case .rowNumber: sql = "row_number() OVER \(inOrder)"; needsOrder = true
+            case .runningSum:
+                guard let arg = call.argument, [.int, .double, .duration].contains(arg.type) else { throw NotInSQL(what: "running_sum of this type") }
+                sql = "sum(\(x!)) OVER (\(over) ORDER BY \"utq_row\" ROWS UNBOUNDED PRECEDING)"; needsOrder = true
+            case .rank:
+                // Text ranks by utq's natural order, which no collation matches.
+                guard let arg = call.argument, [.int, .double, .timestamp, .duration].contains(arg.type) else { throw NotInSQL(what: "rank of text") }
+                sql = "CASE WHEN \(x!) IS NULL THEN NULL ELSE rank() OVER (\(over) ORDER BY \(x!) DESC NULLS LAST) END"
+            case .summary(let f):
+                let text = call.argument?.type == .string
+                let summary: String
+                switch f {
+                case .count: summary = x.map { "count(\($0))" } ?? "count(*)"
+                case .sum: summary = "sum(\(x!))"
+                case .avg: summary = "avg(\(x!)::float8)"
+                case .stddev: summary = "stddev_samp(\(x!)::float8)"
+                case .min where !text: summary = "min(\(x!))"
+                case .max where !text: summary = "max(\(x!))"
+                default: throw NotInSQL(what: "\(f.name) over a group")
+                }
+                sql = "\(summary) OVER (\(over))"
+            }
+            list.append("\(sql) AS \(connection.identifier(call.name))")
+        }
+        // The rows' order: the input's, or a summary's key order when the rows come from one.
+        var numbering = "row_number() OVER ()"
+        if needsOrder, let keys = groupKeys(input), !keys.isEmpty {
+            guard keys.allSatisfy({ [.int, .double, .timestamp, .duration, .bool].contains($0.type) || below.codes[$0.name] != nil }) else {
+                throw NotInSQL(what: "a window over groups of text")
+            }
+            numbering = "row_number() OVER (ORDER BY \(keys.map { "\(connection.identifier($0.name)) ASC NULLS LAST" }.joined(separator: ", ")))"
+        }
+        let sql = "SELECT \(list.joined(separator: ", ")) FROM (SELECT t.*, \(numbering) AS \"utq_row\" FROM (\(below.sql)) AS t) AS t"
+            + (ordered ? " ORDER BY \"utq_row\"" : "")
+        var codes = below.codes
+        for call in calls { codes[call.name] = nil }
+        return Relation(sql: sql, codes: codes, labels: below.labels)
+    }
+}
