@@ -45,13 +45,7 @@ extension SQLCompiler {
             list.append("\(sql) AS \(connection.identifier(call.name))")
         }
         // The rows' order: the input's, or a summary's key order when the rows come from one.
-        var numbering = "row_number() OVER ()"
-        if needsOrder, let keys = groupKeys(input), !keys.isEmpty {
-            guard keys.allSatisfy({ [.int, .double, .timestamp, .duration, .bool].contains($0.type) || below.codes[$0.name] != nil }) else {
-                throw NotInSQL(what: "a window over groups of text")
-            }
-            numbering = "row_number() OVER (ORDER BY \(keys.map { "\(connection.identifier($0.name)) ASC NULLS LAST" }.joined(separator: ", ")))"
-        }
+        let numbering = needsOrder ? try numbering(input, below) : "row_number() OVER ()"
         let sql = "SELECT \(list.joined(separator: ", ")) FROM (SELECT t.*, \(numbering) AS \"utq_row\" FROM (\(below.sql)) AS t) AS t"
             + (ordered ? " ORDER BY \"utq_row\"" : "")
         var codes = below.codes

@@ -74,6 +74,8 @@ final class PostgresTests {
         "let share = price / sum(price) by status | max share by status",
         "count by driver, status | let r = rank(count) by status | where r <= 2",
         "count by status, weekday(requested_at) | pivot weekday",
+        "count by hour(requested_at), weekday(requested_at) | pivot weekday",
+        "where paid | avg price by month(requested_at), pickup_lat > 52.4 | pivot month",
     ]
 
     @Test(arguments: pipelines)
@@ -138,6 +140,7 @@ final class PostgresTests {
         // Windows and describe are SQL too: nothing left to run here.
         for (pipeline, sql) in [("sort requested_at | let gap = requested_at - prev(requested_at) by driver | avg gap by driver", "lag(\"requested_at\", 1) OVER (PARTITION BY \"driver\" ORDER BY \"utq_row\")"),
                                 ("let share = price / sum(price) by status | max share by status", "sum(\"price\") OVER (PARTITION BY \"status\")"),
+                                ("count by hour(requested_at), weekday(requested_at) | pivot weekday", "FILTER (WHERE"),
                                 ("describe", "describe in db: one query")] {
             var shown = ""
             s.run("explain db.rides | \(pipeline)", name: "<test>") { _, outcome in
