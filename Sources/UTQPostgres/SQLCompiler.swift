@@ -77,6 +77,8 @@ struct SQLCompiler {
                 order += groups.map { "\(connection.identifier($0.name)) ASC NULLS LAST" }
             }
             return Relation(sql: "SELECT * FROM (\(below.sql)) AS t ORDER BY \(order.joined(separator: ", "))", codes: below.codes, labels: below.labels)
+        case .union(let plans, let schema):
+            return try union(plans, schema: schema, ordered: ordered)
         case .pivot(let input, let spec, let schema):
             return try pivot(input, spec, schema: schema)
         case .window(let input, let partition, let calls, _):

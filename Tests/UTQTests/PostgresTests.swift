@@ -103,6 +103,10 @@ final class PostgresTests {
         let sent = server.statements().dropFirst(before)
         #expect(sent.contains { $0.hasPrefix("COPY pg_temp.") })
         #expect(sent.filter { $0.contains("JOIN") }.count == 1 && sent.contains { $0.contains("JOIN") && $0.contains("GROUP BY") })
+        // A union with a loaded table, in the database too: columns matched by name, rows in order.
+        let union = "where miles > 12 | select ride_id, driver, miles | union users"
+        #expect(difference(try s.table("db.rides | \(union)"), try s.table("rides | \(union)")) == nil)
+        #expect(server.statements().contains { $0.contains("UNION ALL") })
         // The same rows again are not copied again.
         let again = server.statements().count
         #expect(difference(try s.table("db.rides | \(pipeline)"), local) == nil)
