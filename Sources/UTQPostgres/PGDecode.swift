@@ -40,12 +40,14 @@ enum PGDecode {
                 storage = .string(StringStorage(codes: values, dictionary: codes, ordered: true))
             } else if let labels, let values = Self.labelCodes(cells, nulls, labels) {
                 // An enum's values in the enum's order.
-                storage = .string(StringStorage(codes: values, dictionary: labels, ordered: true))
+                storage = .string(StringStorage(codes: values, dictionary: labels.isEmpty ? [""] : labels, ordered: true))
             } else {
                 var interner = ByteInterner()
                 var out = [UInt32](repeating: 0, count: n)
                 for i in 0..<n where !nulls[i] { out[i] = interner.intern(cells[i]) }
-                storage = .string(StringStorage(codes: out, dictionary: interner.strings(), ordered: field.ordered))
+                // Null rows hold code 0: a column of nulls only still needs an entry for it.
+                let words = interner.strings()
+                storage = .string(StringStorage(codes: out, dictionary: words.isEmpty ? [""] : words, ordered: field.ordered))
             }
         case .null:
             storage = .null(n)

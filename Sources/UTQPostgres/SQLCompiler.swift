@@ -129,6 +129,16 @@ struct SQLCompiler {
         return Relation(sql: sql, codes: codes, labels: labels)
     }
 
+    /// A bucket under a day as utq makes it: the row's instant moved back by as much wall
+    /// time as it is past the bucket's start, so the hour that repeats when clocks go back is
+    /// a bucket of its own; where that start does not exist at the row's offset, the instant
+    /// of the start's wall time.
+    private func subDay(_ instant: String, _ local: String, cut: String, zone: ZoneRules) -> String {
+        let z = connection.literal(zone.identifier)
+        let start = "(\(instant) - (\(local) - \(cut)))"
+        return "(CASE WHEN (\(start) AT TIME ZONE \(z)) = \(cut) THEN \(start) ELSE (\(cut) AT TIME ZONE \(z)) END)"
+    }
+
     /// The key columns of the summary a step's rows come from, if they do.
     func groupKeys(_ plan: LogicalPlan) -> [Field]? {
         switch plan {
@@ -206,12 +216,17 @@ struct SQLCompiler {
             case .year: return "extract(year FROM \(local))::int8"
             case .weekday: return "(extract(isodow FROM \(local))::int8 - 1)"
             case .monthOfYear: return "(extract(month FROM \(local))::int8 - 1)"
-            case .minute: return "(date_trunc('minute', \(local))\(back))"
+            case .minute: return subDay(try expr(x, schema, codes), local, cut: "date_trunc('minute', \(local))", zone: zone)
             case .day: return "(date_trunc('day', \(local))\(back))"
             case .week: return "(date_trunc('week', \(local))\(back))"
             case .month: return "(date_trunc('month', \(local))\(back))"
+            case .every(let micros) where micros < CivilTime.microsPerDay:
+                // Spans under a day start at each local midnight (every 7m: …, 23:55, then 00:00).
+                let midnight = "date_trunc('day', \(local))"
+                let cut = "(\(midnight) + floor(extract(epoch FROM (\(local) - \(midnight))) * 1000000 / \(micros)) * \(micros) * INTERVAL '1 microsecond')"
+                return subDay(try expr(x, schema, codes), local, cut: cut, zone: zone)
             case .every(let micros):
-                return "(date_bin(\(micros) * INTERVAL '1 microsecond', \(local), TIMESTAMP '2000-01-03')\(back))"
+                return "(date_bin(\(micros) * INTERVAL '1 microsecond', \(local), TIMESTAMP '1970-01-01')\(back))"
             case .timeOfDay: throw NotInSQL(what: "time of day")
             }
         case .isNull(let x, let negated):
@@ -258,13 +273,15 @@ struct SQLCompiler {
         let distinct = a.distinct ? "DISTINCT " : ""
         switch a.function {
         case .count: return x.map { "count(\(distinct)\($0))" } ?? "count(*)"
-        case .sum: return "sum(\(distinct)\(x!))"
-        case .avg: return "avg(\(distinct)\(x!)::float8)"
+        // Sums of numbers add exactly (numeric), as utq's compensated sums nearly do: adding
+        // 1e15, 0.5 and -1e15 in float8 loses the half.
+        case .sum: return a.argument?.type == .double ? "(sum(\(distinct)\(x!)::numeric))::float8" : "sum(\(distinct)\(x!))"
+        case .avg: return "(avg(\(distinct)\(x!)::numeric))::float8"
         // Text has utq's natural order (or a column's own), which the database's min and max do not.
         case .min where a.argument?.type == .string, .max where a.argument?.type == .string: throw NotInSQL(what: "\(a.function.name) of text")
         case .min: return "min(\(x!))"
         case .max: return "max(\(x!))"
-        case .stddev: return "stddev_samp(\(x!)::float8)"
+        case .stddev: return "(stddev_samp(\(x!)::numeric))::float8"
         // utq's quantiles interpolate between ranks, as percentile_cont does.
         case .median: return "percentile_cont(0.5) WITHIN GROUP (ORDER BY \(x!))"
         case .percentile(let p): return "percentile_cont(\(Double(p) / 100)) WITHIN GROUP (ORDER BY \(x!))"

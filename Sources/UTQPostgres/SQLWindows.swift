@@ -23,7 +23,8 @@ extension SQLCompiler {
             case .rowNumber: sql = "row_number() OVER \(inOrder)"; needsOrder = true
             case .runningSum:
                 guard let arg = call.argument, [.int, .double, .duration].contains(arg.type) else { throw NotInSQL(what: "running_sum of this type") }
-                sql = "sum(\(x!)) OVER (\(over) ORDER BY \"utq_row\" ROWS UNBOUNDED PRECEDING)"; needsOrder = true
+                let exact = arg.type == .double ? "::numeric" : ""
+                sql = "(sum(\(x!)\(exact)) OVER (\(over) ORDER BY \"utq_row\" ROWS UNBOUNDED PRECEDING))\(arg.type == .double ? "::float8" : "")"; needsOrder = true
             case .rank:
                 // Text ranks by utq's natural order, which no collation matches.
                 guard let arg = call.argument, [.int, .double, .timestamp, .duration].contains(arg.type) else { throw NotInSQL(what: "rank of text") }
@@ -33,14 +34,17 @@ extension SQLCompiler {
                 let summary: String
                 switch f {
                 case .count: summary = x.map { "count(\($0))" } ?? "count(*)"
+                case .sum where call.argument?.type == .double: summary = "sum(\(x!)::numeric)"
                 case .sum: summary = "sum(\(x!))"
-                case .avg: summary = "avg(\(x!)::float8)"
-                case .stddev: summary = "stddev_samp(\(x!)::float8)"
+                case .avg: summary = "avg(\(x!)::numeric)"
+                case .stddev: summary = "stddev_samp(\(x!)::numeric)"
                 case .min where !text: summary = "min(\(x!))"
                 case .max where !text: summary = "max(\(x!))"
                 default: throw NotInSQL(what: "\(f.name) over a group")
                 }
-                sql = "\(summary) OVER (\(over))"
+                // Exact sums come back as numbers (float8), whole ones as they are.
+                let numeric = [.avg, .stddev].contains(f) || (f == .sum && call.argument?.type == .double)
+                sql = numeric ? "(\(summary) OVER (\(over)))::float8" : "\(summary) OVER (\(over))"
             }
             list.append("\(sql) AS \(connection.identifier(call.name))")
         }

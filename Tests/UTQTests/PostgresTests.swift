@@ -272,3 +272,25 @@ final class PostgresTests {
         #expect(bare.contains("attach needs a database URI before as"))
     }
 }
+
+/// Reading libpq's cells into columns, without a server.
+@Suite struct PGDecodeTests {
+    /// A text column of nulls only (a left join that matched nothing) still has an entry for
+    /// its rows' code 0: a text test over it once read past the end of an empty dictionary.
+    @Test func aTextColumnOfNullsOnlyCanBeSearched() throws {
+        for labels in [nil, [] as [String]] {
+            let c = try PGDecode.column(Field(name: "x", type: .string), cells: ["", ""], nulls: [true, true], codes: nil, labels: labels)
+            var t = Table(name: "t", columns: [c], zone: .utc)
+            t.rowCount = 2
+            let s = makeSession()
+            s.workspace.put([t], makeCurrent: true)
+            #expect(try s.table("t | where x contains \"a\" | count").strings("count") == ["0"])
+            #expect(c.value(at: 1) == .null)
+        }
+    }
+
+    @Test func averagesOfDurationsAndTimesAreRoundedAsUtqRoundsThem() throws {
+        let d = try PGDecode.column(Field(name: "d", type: .duration), cells: ["2.5", "-2.5", "7"], nulls: [false, false, false], codes: nil)
+        #expect((0..<3).map { d.value(at: $0) } == [.duration(3), .duration(-3), .duration(7)])
+    }
+}
