@@ -28,6 +28,8 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
     /// database's tables; a larger one stays, and the database's side is pulled (filtered as
     /// far as it compiles) and joined in memory.
     var uploadLimit = 1_000_000
+    private var listingNotes: [String] = []
+    public var notes: [String] { listingNotes }
 
     public init(uri: String, name: String, zone: ZoneRules = .utc) throws {
         self.name = name
@@ -69,6 +71,10 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
         }
         columns = [:]
         sourceNames = [:]
+        // Columns of types utq has no type for (geometry, json, arrays …) are read as text.
+        let unknown = order.flatMap { table in found[table]!.filter(\.unknownType).map { "\(name).\(table).\($0.name) (\($0.declared))" } }
+        listingNotes = unknown.isEmpty ? [] : [(unknown.count == 1 ? "1 column has" : "\(unknown.count) columns have") + " a type utq reads as its text: "
+            + unknown.prefix(4).joined(separator: ", ") + (unknown.count > 4 ? ", …" : "")]
         return order.map { table in
             let full = "\(name).\(table)"
             columns[full] = found[table]
@@ -135,9 +141,12 @@ struct RemoteColumn {
         case "date": type = .timestamp; unit = .day; read = .wallTime
         case "interval": type = .duration; read = .micros
         case "text", "varchar", "bpchar", "name", "citext", "char": type = .string; read = .plain
-        default: type = .string; read = .text   // kept as its text
+        default: type = .string; read = .text; unknownType = true   // kept as its text
         }
     }
+
+    /// A type utq has none for: the column is its text.
+    var unknownType = false
 
     /// A column of an enum type: text, read as text, ordered as the type orders its labels.
     init(name: String, declared: String, labels: [String]) {

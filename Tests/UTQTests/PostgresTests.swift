@@ -20,6 +20,8 @@ final class PostgresTests {
               miles float8, rate_per_mile float8, cheapest_rate float8, fee_percent int, price numeric(8,2), paid bool);
             \copy rides from '\#(csv)' csv header
             CREATE TABLE "we""ird; table" ("a ""b""" text, n int);
+            CREATE TABLE shapes (id int, points point[], info jsonb);
+            INSERT INTO shapes VALUES (1, ARRAY[point(1,2)], '{"a": 1}');
             INSERT INTO "we""ird; table" VALUES ('it''s; DROP TABLE rides; --', 1), ('back\slash', 2);
             """#, database: "mobility")
     }
@@ -103,6 +105,9 @@ final class PostgresTests {
         let sent = server.statements().dropFirst(before)
         #expect(sent.contains { $0.hasPrefix("COPY pg_temp.") })
         #expect(sent.filter { $0.contains("JOIN") }.count == 1 && sent.contains { $0.contains("JOIN") && $0.contains("GROUP BY") })
+        var shown = ""
+        s.run("explain db.rides | \(pipeline)", name: "<test>") { _, outcome in for case .text(let t) in outcome.outputs { shown += t } }
+        #expect(shown.contains("copied into temporary tables of db first: users (") && !shown.contains("then in memory"), "\(shown)")
         // A union with a loaded table, in the database too: columns matched by name, rows in order.
         let union = "where miles > 12 | select ride_id, driver, miles | union users"
         #expect(difference(try s.table("db.rides | \(union)"), try s.table("rides | \(union)")) == nil)
@@ -207,6 +212,20 @@ final class PostgresTests {
         #expect(running.cells[0] == ["0"])
         // The connection goes on working.
         #expect(try connection.query("SELECT 1").cells[0] == ["1"])
+    }
+
+    /// A column of a type utq has none for is read as its text, and attach says which.
+    @Test func columnsOfUnknownTypesAreTextWithANote() throws {
+        let s = makeSession()
+        s.databaseConnector = PostgresConnector()
+        var notes: [String] = []
+        s.run("attach \(server.uri("mobility")) as db", name: "<test>") { _, outcome in
+            for case .info(let t) in outcome.outputs { notes.append(t) }
+        }
+        #expect(notes.contains("2 columns have a type utq reads as its text: db.shapes.points (point[]), db.shapes.info (jsonb)"), "\(notes)")
+        let t = try s.table("db.shapes | select points, info")
+        #expect(t.strings("points") == ["{\"(1,2)\"}"])
+        #expect(t.strings("info") == ["{\"a\": 1}"])
     }
 
     @Test func aMisspelledTableIsSuggested() throws {

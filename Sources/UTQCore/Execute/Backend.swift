@@ -52,6 +52,11 @@ public protocol AttachedDatabase: AnyObject, Sendable {
     func tables() throws -> [Table]
     /// Runs plans that read this database's tables.
     var backend: any Backend { get }
+    /// The backend for a plan that may also read these loaded tables (a database can copy
+    /// small ones in, and explain says so).
+    func backend(catalog: Catalog) -> any Backend
+    /// What the last listing of tables has to say (columns of types utq reads as text).
+    var notes: [String] { get }
     /// Copies a table in (`save to NAME.table`).
     func save(_ table: Table, as tableName: String, replace: Bool, cancel: CancellationFlag?) throws -> Int
     /// Lets go of the connection.
@@ -59,9 +64,8 @@ public protocol AttachedDatabase: AnyObject, Sendable {
 }
 
 extension AttachedDatabase {
-    /// The backend for a plan that may also read these loaded tables (a database can copy
-    /// small ones in, and explain says so).
     public func backend(catalog: Catalog) -> any Backend { backend }
+    public var notes: [String] { [] }
 }
 
 /// Makes attached databases from URIs; the command line installs one for PostgreSQL.

@@ -56,5 +56,6 @@ extension Interpreter {
         let names = tables.map { String($0.name.dropFirst(name.count + 1)) }
         let listed = names.count <= 8 ? names.joined(separator: ", ") : names.prefix(8).joined(separator: ", ") + ", …"
         outcome.outputs.append(.info("attached \(database.location) as \(name): \(names.count) \(names.count == 1 ? "table" : "tables")" + (names.isEmpty ? "" : " (\(listed))")))
+        outcome.outputs += database.notes.map { .info($0) }
     }
 }
