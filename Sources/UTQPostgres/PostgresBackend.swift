@@ -42,7 +42,9 @@ struct PostgresBackend: Backend {
         return text
     }
 
-    static func indented(_ sql: String) -> String { "  " + sql }
+    static func indented(_ sql: String) -> String {
+        SQLLayout.layout(sql).split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
+    }
 
     func run(_ plan: LogicalPlan, in context: ExecutionContext) throws -> Table {
         // Loaded tables the pipeline joins with the database's: small ones are copied in, so

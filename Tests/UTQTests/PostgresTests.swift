@@ -228,6 +228,13 @@ final class PostgresTests {
         #expect(t.strings("info") == ["{\"a\": 1}"])
     }
 
+    @Test func useOfADatabaseTableSaysWhereItIs() throws {
+        let s = try session()
+        var lines: [String] = []
+        s.run("use db.rides", name: "<test>") { _, outcome in for case .info(let t) in outcome.outputs { lines.append(t) } }
+        #expect(lines == ["db.rides: 20 columns, in database db"])
+    }
+
     @Test func aMisspelledTableIsSuggested() throws {
         let s = try session()
         let text = s.failure("db.ride | count").map { DiagnosticRenderer.render($0, showLocation: false) } ?? ""
@@ -311,5 +318,21 @@ final class PostgresTests {
     @Test func averagesOfDurationsAndTimesAreRoundedAsUtqRoundsThem() throws {
         let d = try PGDecode.column(Field(name: "d", type: .duration), cells: ["2.5", "-2.5", "7"], nulls: [false, false, false], codes: nil)
         #expect((0..<3).map { d.value(at: $0) } == [.duration(3), .duration(-3), .duration(7)])
+    }
+}
+
+/// explain's SQL laid out for reading, without a server.
+@Suite struct SQLLayoutTests {
+    @Test func clausesBreakLinesAndSubqueriesIndentButQuotesAndCallsStayWhole() {
+        let sql = #"SELECT extract(hour FROM "t") AS "x FROM y", 'a WHERE b' AS w FROM (SELECT * FROM "rides" WHERE ("s" = 'ON (x)')) AS t GROUP BY 1"#
+        #expect(SQLLayout.layout(sql) == """
+            SELECT extract(hour FROM "t") AS "x FROM y", 'a WHERE b' AS w
+            FROM (
+              SELECT *
+              FROM "rides"
+              WHERE ("s" = 'ON (x)')
+            ) AS t
+            GROUP BY 1
+            """)
     }
 }
