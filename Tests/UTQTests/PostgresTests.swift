@@ -269,6 +269,26 @@ final class PostgresTests {
         #expect(try s.table("db.rides | count").strings("count") == ["3200"])
     }
 
+    /// A wrong password is libpq's reason, and the password is not in the message.
+    @Test func aWrongPasswordSaysSoWithoutThePassword() throws {
+        let guarded = try ThrowawayPostgres(hba: "local all postgres trust\nlocal all all scram-sha-256\n")
+        defer { guarded.stop() }
+        try guarded.psql("CREATE ROLE analyst LOGIN PASSWORD 'right-one'")
+        let s = makeSession()
+        s.databaseConnector = PostgresConnector()
+        let uri = "postgresql:///postgres?host=\(guarded.folder)&user=analyst"
+        let failure = s.failure("attach \(uri)&password=secret-guess as db")
+        // The message (the line it points at is the one just typed).
+        let text = (failure?.message ?? "") + (failure?.hint ?? "")
+        #expect(text.contains("password authentication failed for user \"analyst\""), "\(text)")
+        #expect(!text.contains("secret-guess"), "\(text)")
+        try s.table("attach \(uri)&password=right-one as db\ntables")
+        #expect(s.databases["db"] != nil)
+        // Nor is it in the history a script is saved from.
+        #expect(s.history.contains { $0.hasPrefix("attach ") && $0.contains("password=…") })
+        #expect(!s.history.contains { $0.contains("right-one") })
+    }
+
     @Test func aURIThatDoesNotConnectSaysWhy() throws {
         let s = makeSession()
         s.databaseConnector = PostgresConnector()
@@ -318,6 +338,15 @@ final class PostgresTests {
     @Test func averagesOfDurationsAndTimesAreRoundedAsUtqRoundsThem() throws {
         let d = try PGDecode.column(Field(name: "d", type: .duration), cells: ["2.5", "-2.5", "7"], nulls: [false, false, false], codes: nil)
         #expect((0..<3).map { d.value(at: $0) } == [.duration(3), .duration(-3), .duration(7)])
+    }
+}
+
+@Suite struct URITextTests {
+    @Test func passwordsAreLeftOutInEveryForm() {
+        #expect(URIText.withoutPassword("postgresql://ana:s3cr:et@db.example:5432/m") == "postgresql://ana:…@db.example:5432/m")
+        #expect(URIText.withoutPassword("attach postgresql:///m?host=/tmp&password=x&user=ana as db") == "attach postgresql:///m?host=/tmp&password=…&user=ana as db")
+        #expect(URIText.withoutPassword("host=db password='a b' user=ana") == "host=db password=… user=ana")
+        #expect(URIText.withoutPassword("postgresql:///m?host=/tmp/pg") == "postgresql:///m?host=/tmp/pg")
     }
 }
 

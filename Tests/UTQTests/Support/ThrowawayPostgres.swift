@@ -26,7 +26,8 @@ final class ThrowawayPostgres: @unchecked Sendable {
 
     static var available: Bool { binaries != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/psql") }
 
-    init() throws {
+    /// `hba`: the lines of pg_hba.conf, when the test needs passwords (trust for all otherwise).
+    init(hba: String? = nil) throws {
         guard let bin = Self.binaries else { throw TestError(description: "PostgreSQL is not installed (apt-get install postgresql)") }
         self.bin = bin
         asPostgres = getuid() == 0
@@ -35,6 +36,7 @@ final class ThrowawayPostgres: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         if asPostgres { try run("/bin/chown", ["postgres", folder], asUser: false) }
         try run("\(bin)/initdb", ["-D", folder + "/data", "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale=C"])
+        if let hba { try hba.write(toFile: folder + "/data/pg_hba.conf", atomically: false, encoding: .utf8) }
         try run("\(bin)/pg_ctl", ["-D", folder + "/data", "-l", log, "-w", "-o",
                                  "-k \(folder) -c listen_addresses='' -c fsync=off -c full_page_writes=off -c log_statement=all", "start"])
     }
