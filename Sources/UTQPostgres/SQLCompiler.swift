@@ -88,47 +88,6 @@ struct SQLCompiler {
         }
     }
 
-    /// A join as SQL: each side's keys computed in a SELECT over it, then joined on them. Keys
-    /// must have one type on both sides, and not be a weekday or month sent as a number.
-    private func join(_ l: LogicalPlan, _ r: LogicalPlan, kind: JoinKind, leftKeys: [BoundExpr], rightKeys: [BoundExpr],
-                      ranges: [RangeCondition], rightColumns: [Int], schema: Schema, ordered: Bool) throws -> Relation {
-        let left = try compile(l, ordered: ordered), right = try compile(r, ordered: ordered)
-        var leftList = ["t.*"], rightList = ["t.*"], on: [String] = []
-        // utq's join gives the left rows in their order, each one's matches in the right
-        // side's order: told to the database when the order matters above.
-        if ordered {
-            leftList.append("row_number() OVER () AS \"utq_row\"")
-            rightList.append("row_number() OVER () AS \"utq_row\"")
-        }
-        for (k, (a, b)) in zip(leftKeys, rightKeys).enumerated() {
-            guard a.type == b.type, coded(a, left.codes) == nil, coded(b, right.codes) == nil else { throw NotInSQL(what: "join on keys of two types") }
-            leftList.append("\(try expr(a, l.schema, left.codes)) AS \"utq_key\(k)\"")
-            rightList.append("\(try expr(b, r.schema, right.codes)) AS \"utq_key\(k)\"")
-            on.append("l.\"utq_key\(k)\" = r.\"utq_key\(k)\"")
-        }
-        for (k, range) in ranges.enumerated() {
-            guard [.less, .lessEqual, .greater, .greaterEqual].contains(range.op), range.left.type == range.right.type,
-                  [.int, .double, .timestamp, .duration].contains(range.left.type) else { throw NotInSQL(what: "this join condition") }
-            leftList.append("\(try expr(range.left, l.schema, left.codes)) AS \"utq_range\(k)\"")
-            rightList.append("\(try expr(range.right, r.schema, right.codes)) AS \"utq_range\(k)\"")
-            on.append("l.\"utq_range\(k)\" \(range.op.rawValue) r.\"utq_range\(k)\"")
-        }
-        let leftCount = l.schema.fields.count
-        var codes = left.codes, labels = left.labels
-        var list = l.schema.fields.map { "l.\(connection.identifier($0.name))" }
-        for (k, c) in rightColumns.enumerated() {
-            let from = r.schema.fields[c].name, to = schema.fields[leftCount + k].name
-            list.append("r.\(connection.identifier(from)) AS \(connection.identifier(to))")
-            if let x = right.codes[from] { codes[to] = x }
-            if let x = right.labels[from] { labels[to] = x }
-        }
-        let sql = "SELECT \(list.joined(separator: ", ")) FROM (SELECT \(leftList.joined(separator: ", ")) FROM (\(left.sql)) AS t) AS l "
-            + "\(kind == .left ? "LEFT " : "")JOIN (SELECT \(rightList.joined(separator: ", ")) FROM (\(right.sql)) AS t) AS r "
-            + "ON \(on.isEmpty ? "TRUE" : on.joined(separator: " AND "))"
-            + (ordered ? " ORDER BY l.\"utq_row\", r.\"utq_row\"" : "")
-        return Relation(sql: sql, codes: codes, labels: labels)
-    }
-
     /// A bucket under a day as utq makes it: the row's instant moved back by as much wall
     /// time as it is past the bucket's start, so the hour that repeats when clocks go back is
     /// a bucket of its own; where that start does not exist at the row's offset, the instant
