@@ -5,7 +5,10 @@ little, then types its text. Prints what the terminal showed; exits with the pro
 
     pty_run.py STEPS_JSON PROGRAM [ARG ...]
 
-STEPS_JSON is a list of [seconds_to_wait, text_to_type]; the text "\\u0004" is Ctrl-D, and
+STEPS_JSON is a list of [seconds_to_wait, text_to_type] or [seconds_to_wait, text_to_type,
+text_to_see]: with the third, the terminal must first show that text (since the step before
+typed; at most 30 s), then the wait follows — so a loaded machine slows a step down instead
+of typing into a program not yet ready. The text "\\u0004" is Ctrl-D, and
 "<SIGSTOP>" and "<SIGCONT>" send those signals instead of typing (as Ctrl-Z and `fg` do at a
 shell; a terminal with no shell ignores Ctrl-Z).
 """
@@ -39,8 +42,18 @@ def drain(timeout):
             return
         out.extend(data)
 
-for wait, text in steps:
+def wait_for(text, since, timeout=30):
+    end = time.time() + timeout
+    while text.encode() not in out[since:] and time.time() < end:
+        drain(0.05)
+
+mark = 0
+for step in steps:
+    wait, text = step[0], step[1]
+    if len(step) > 2:
+        wait_for(step[2], mark)
     drain(wait)
+    mark = len(out)
     if text == "<SIGCONT>":
         os.kill(pid, signal.SIGCONT)
     elif text == "<SIGSTOP>":

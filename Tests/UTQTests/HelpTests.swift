@@ -5,6 +5,16 @@ import Testing
 /// Help has a topic, with examples, for everything a user can write; the examples run (in
 /// SessionTests.everyExampleRunsOnTheMarketSquare), so help cannot drift from the language.
 @Suite struct HelpTests {
+    /// Of two names one edit away, the one the typed word begins wins ("tou": tour, not top).
+    @Test func aWordThatBeginsANameSuggestsThatName() {
+        #expect(Suggest.closest("tou", among: ["top", "tour"]) == "tour")
+        #expect(Suggest.closest("tou", among: ["tour", "top"]) == "tour")
+        #expect(Suggest.closest("tpo", among: ["top", "tour"]) == "top")
+        let s = makeSession()
+        let text = s.failure("help tou").map { DiagnosticRenderer.render($0, showLocation: false) } ?? ""
+        #expect(text.contains("did you mean \"tour\""), "\(text)")
+    }
+
     func help(_ topic: String) throws -> String { try Help.text(for: topic) }
 
     @Test func everyTopicHasExamplesThatItShows() throws {

@@ -36,10 +36,12 @@ import Testing
 
     @Test func ctrlZThenFgRedrawsTheLineBeingTyped() throws {
         // Ctrl-Z and fg need a shell with job control around utq.
-        // Generous waits: the suite runs this beside CPU-heavy tests (the Jupyter kernels).
-        let r = try runUTQInTerminal([(2.0, "'\(Repo.utqBinary)'\n"), (4.0, "load datasets/market.json\n"), (2.5, "count by"), (1.5, "\u{1A}"),
-                                      (2.5, "fg\n"), (2.5, " legend\n"), (2.0, "\u{4}"), (1.0, "exit\n")],
-                                     environment: ["UTQ_HISTORY": "", "PS1": "$ "], program: ["bash", "--norc", "--noprofile", "-i"])
+        // Each step waits for what the terminal must show first (the suite runs this beside
+        // CPU-heavy tests), then a moment more.
+        let r = try runUTQInTerminal([(2.0, "'\(Repo.utqBinary)'\n"), (0.5, "load datasets/market.json\n"), (0.5, "count by"), (0.5, "\u{1A}"),
+                                      (0.5, "fg\n"), (1.0, " legend\n"), (0.5, "\u{4}"), (1.0, "exit\n")],
+                                     environment: ["UTQ_HISTORY": "", "PS1": "$ "], program: ["bash", "--norc", "--noprofile", "-i"],
+                                     seen: [1: "utq> ", 2: "entries", 3: "count by", 4: "Stopped", 5: "count by", 6: "Walking"])
         // After the stop the prompt and the words typed so far are drawn again, and the line
         // goes on as if nothing happened.
         let afterStop = r.screen.components(separatedBy: "count by").dropFirst().joined(separator: "count by")

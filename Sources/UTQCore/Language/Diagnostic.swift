@@ -45,7 +45,8 @@ public enum Suggest {
     /// The closest candidate within a small edit distance, case-insensitive.
     public static func closest(_ word: String, among candidates: [String]) -> String? {
         let w = word.lowercased()
-        var best: (String, Int)? = nil
+        // Score, then 0 for a word the typed one begins ("tou" is nearer "tour" than "top").
+        var best: (String, Int, Int)? = nil
         for c in candidates {
             let cl = c.lowercased()
             if cl == w { return c }
@@ -53,7 +54,8 @@ public enum Suggest {
             let limit = max(1, min(3, w.count / 3 + 1))
             let prefixMatch = cl.hasPrefix(w) && w.count >= 3
             let score = prefixMatch ? min(d, 1) : d
-            if score <= limit, best == nil || score < best!.1 { best = (c, score) }
+            let tie = prefixMatch ? 0 : 1
+            if score <= limit, best == nil || (score, tie) < (best!.1, best!.2) { best = (c, score, tie) }
         }
         return best?.0
     }

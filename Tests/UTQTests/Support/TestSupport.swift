@@ -174,13 +174,14 @@ enum TestTiming {
 /// Runs utq in a pseudo-terminal (Tests/Support/pty_run.py), typing each step's text after
 /// its wait, as a person at the prompt would. Returns the exit status and what the terminal
 /// showed.
+/// `seen[k]`: text the terminal must show before step k types (pty_run.py waits for it).
 func runUTQInTerminal(_ steps: [(wait: Double, text: String)], arguments: [String] = [],
-                      environment: [String: String] = [:], program: [String]? = nil) throws -> (status: Int32, screen: String) {
+                      environment: [String: String] = [:], program: [String]? = nil, seen: [Int: String] = [:]) throws -> (status: Int32, screen: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    let json = "[" + steps.map { step in
-        let text = String(data: try! JSONSerialization.data(withJSONObject: [step.text]), encoding: .utf8)!.dropFirst().dropLast()
-        return "[\(step.wait), \(text)]"
+    func quoted(_ s: String) -> String { String(String(data: try! JSONSerialization.data(withJSONObject: [s]), encoding: .utf8)!.dropFirst().dropLast()) }
+    let json = "[" + steps.enumerated().map { k, step in
+        "[\(step.wait), \(quoted(step.text))" + (seen[k].map { ", " + quoted($0) } ?? "") + "]"
     }.joined(separator: ",") + "]"
     process.arguments = ["python3", Repo.path("Tests/Support/pty_run.py"), json] + (program ?? [Repo.utqBinary] + arguments)
     process.currentDirectoryURL = URL(fileURLWithPath: Repo.root)
