@@ -16,10 +16,8 @@ struct PostgresBackend: Backend {
         var compiler = SQLCompiler(database: database)
         var sent: [String] = []
         for (k, local) in database.localTables(of: plan, in: catalog).enumerated() where local.sent {
-            let fields = local.table.columns.map { Field($0) }
-            compiler.uploads[local.name] = database.uploads[local.name]
-                ?? Upload(temp: "utq_upload_\(database.uploads.count + k + 1)", rows: local.table.rowCount, columns: local.table.columnNames,
-                          zone: local.table.zone.identifier, fields: fields, labels: [:])
+            compiler.uploads[local.name] = database.uploads[local.name].flatMap { $0.same(as: local.table) ? $0 : nil }
+                ?? Upload(local.table, temp: database.uploads[local.name]?.temp ?? "utq_upload_\(database.uploads.count + k + 1)")
             sent.append("\(local.name) (\(NumberText.counted(local.table.rowCount, "row")))")
         }
         var sql: String? = nil

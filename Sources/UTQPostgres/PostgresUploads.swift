@@ -11,6 +11,18 @@ struct Upload {
     /// Ordered text columns' values in their order (a temporary table holds them as text).
     var labels: [String: [String]]
 
+    /// What copying `table` into the temporary table `temp` makes.
+    init(_ table: Table, temp: String) {
+        var labels: [String: [String]] = [:]
+        for c in table.columns { if case .string(let s) = c.storage, s.ordered { labels[c.name] = s.dictionary } }
+        self.init(temp: temp, rows: table.rowCount, columns: table.columnNames, zone: table.zone.identifier,
+                  fields: table.columns.map { Field($0) }, labels: labels)
+    }
+
+    init(temp: String, rows: Int, columns: [String], zone: String, fields: [Field], labels: [String: [String]]) {
+        self.temp = temp; self.rows = rows; self.columns = columns; self.zone = zone; self.fields = fields; self.labels = labels
+    }
+
     func same(as table: Table) -> Bool {
         rows == table.rowCount && columns == table.columnNames && zone == table.zone.identifier
     }
@@ -33,10 +45,7 @@ extension PostgresDatabase {
         if let u = uploads[name], u.same(as: table) { return (u, false) }
         let temp = uploads[name]?.temp ?? "utq_upload_\(uploads.count + 1)"
         _ = try copyIn(table, as: temp, replace: true, temporary: true, cancel: cancel)
-        var labels: [String: [String]] = [:]
-        for c in table.columns { if case .string(let s) = c.storage, s.ordered { labels[c.name] = s.dictionary } }
-        let u = Upload(temp: temp, rows: table.rowCount, columns: table.columnNames, zone: table.zone.identifier,
-                       fields: table.columns.map { Field($0) }, labels: labels)
+        let u = Upload(table, temp: temp)
         uploads[name] = u
         return (u, true)
     }
