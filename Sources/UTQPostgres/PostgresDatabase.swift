@@ -10,8 +10,8 @@ public struct PostgresConnector: DatabaseConnector {
     }
 }
 
-/// An attached PostgreSQL database: its tables as `NAME.table`, and the backend that runs
-/// plans on them as SQL.
+/// An attached PostgreSQL database: its tables as `NAME.table`, and the SQL forms of the steps
+/// placement sends it.
 public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
     public let name: String
     let connection: PGConnection
@@ -27,7 +27,7 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
     /// Loaded tables up to this many rows are copied in when a pipeline joins them with the
     /// database's tables; a larger one stays, and the database's side is pulled (filtered as
     /// far as it compiles) and joined in memory.
-    var uploadLimit = 1_000_000
+    public var copyLimit = 1_000_000
     private var listingNotes: [String] = []
     public var notes: [String] { listingNotes }
 
@@ -37,12 +37,11 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
         connection = try PGConnection(uri: uri)
     }
 
+    public var kind: String { "PostgreSQL" }
     public var location: String { connection.location }
-    public var backend: any Backend { PostgresBackend(database: self) }
-    public func backend(catalog: Catalog) -> any Backend { PostgresBackend(database: self, catalog: catalog) }
     public func close() {}
 
-    public func tables() throws -> [Table] {
+    public func tables() throws -> [RemoteTable] {
         // Tables and views of the schemas on the search path, with their columns in order.
         let rows = try connection.query("""
             SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod), t.typname, t.typtype, a.atttypid::text
@@ -79,9 +78,9 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
             let full = "\(name).\(table)"
             columns[full] = found[table]
             sourceNames[full] = table
-            var t = Table(name: full, columns: found[table]!.map { Column.empty($0.name, $0.type, unit: $0.unit, labels: $0.labels) }, zone: zone)
-            t.database = name
-            return t
+            let fields = found[table]!.map { Field(name: $0.name, type: $0.type, unit: $0.unit, ordered: $0.labels != nil) }
+            let time = fields.first { $0.type == .timestamp }?.name
+            return RemoteTable(name: full, database: name, schema: Schema(fields: fields, zone: zone, timeColumn: time))
         }
     }
 
@@ -112,6 +111,32 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
 
     public func save(_ table: Table, as tableName: String, replace: Bool, cancel: CancellationFlag?) throws -> Int {
         try copyIn(table, as: tableName, replace: replace, cancel: cancel)
+    }
+
+    // MARK: placement
+
+    /// A step in SQL over its inputs' SQL: a scan of this database's table, or the step's
+    /// SQL form (SQLSteps.swift and the files beside it).
+    public func compile(_ step: LogicalPlan, inputs: [any DatabaseStep], orderMatters: Bool) throws -> any DatabaseStep {
+        let relations = inputs.compactMap { $0 as? SQLCompiler.Relation }
+        guard relations.count == inputs.count else { throw NotInDatabase("its input is another database's") }
+        if relations.contains(where: { $0.described != nil }) {
+            throw NotInDatabase("describe's table is made here from the counts the database gives")
+        }
+        if let scan = step.as(ScanNode.self), case .table(let table) = scan.relation {
+            return SQLCompiler.Relation(sql: try scanSQL(table), labels: labels(of: table))
+        }
+        guard let form = step.node as? any SQLStep else { throw NotInDatabase("\(step.stepName) has no SQL form") }
+        return try form.sql(relations, SQLCompiler(database: self), orderMatters: orderMatters)
+    }
+
+    public func compileCopy(of table: Table, named name: String, index: Int) -> any DatabaseStep {
+        let copy = plannedCopy(of: table, named: name, index: index)
+        return SQLCompiler.Relation(sql: scanSQL(copy.upload), labels: copy.upload.labels, copies: [copy])
+    }
+
+    public func fragment(_ step: any DatabaseStep, schema: Schema) -> any RemoteFragment {
+        PostgresFragment(postgres: self, relation: step as! SQLCompiler.Relation, schema: schema)
     }
 }
 

@@ -1,14 +1,15 @@
 import Foundation
 import UTQCore
 
-extension PostgresBackend {
+extension PostgresFragment {
     /// `describe` of rows that stay in the database: one query counts every column's values,
     /// nulls and distinct values and finds the extremes of numbers, times and booleans; text
     /// (and weekday or month names) sends its distinct values, whose smallest and largest are
     /// found here in utq's order (natural, or the column's own), which no collation matches.
-    func describe(_ input: LogicalPlan, _ below: SQLCompiler.Relation, _ context: ExecutionContext) throws -> Table {
-        let connection = database.connection
-        let fields = input.schema.fields
+    func describe(_ described: Schema, _ context: ExecutionContext) throws -> Table {
+        let below = relation
+        let connection = postgres.connection
+        let fields = described.fields
         func isText(_ f: Field) -> Bool { f.type == .string || below.codes[f.name] != nil }
         var list = ["count(*)"]
         for f in fields {
@@ -43,15 +44,15 @@ extension PostgresBackend {
             columns.append(column)
         }
         // A table of the extremes' rows, column by column, for describe to show them as utq does.
-        var shown = Table(name: "describe", columns: columns, zone: input.schema.zone, timeColumn: input.schema.timeColumn)
+        var shown = Table(name: "describe", columns: columns, zone: described.zone, timeColumn: described.timeColumn)
         shown.rowCount = columns.map(\.count).max() ?? 0
         return Describe.table(shown, counts: counts, extremes: extremes)
     }
 
     private func fetchRow(_ sql: String, _ context: ExecutionContext) throws -> PGRows {
         let started = DispatchTime.now().uptimeNanoseconds
-        let rows = try database.connection.query(sql, cancel: context.cancel)
-        context.notes?.time("in \(database.name)", Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+        let rows = try postgres.connection.query(sql, cancel: context.cancel)
+        context.notes?.time("in \(database)", Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
         return rows
     }
 }

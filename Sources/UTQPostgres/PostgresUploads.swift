@@ -28,26 +28,31 @@ struct Upload {
     }
 }
 
+/// A loaded table a pipeline reads from a temporary table, and the temporary table it goes
+/// into: planned when the plan is placed, copied when it runs (unless the same rows are there).
+struct PlannedCopy: Sendable {
+    var name: String
+    var table: Table
+    var upload: Upload
+}
+
 extension PostgresDatabase {
-    /// The loaded tables of a plan that reads this database's tables too, and whether each is
-    /// small enough to send.
-    func localTables(of plan: LogicalPlan, in catalog: Catalog) -> [(name: String, table: Table, sent: Bool)] {
-        var seen = Set<String>()
-        return plan.scannedTables.compactMap { name in
-            guard seen.insert(name).inserted, let t = catalog[name], t.database == nil else { return nil }
-            return (name, t, t.rowCount <= uploadLimit)
-        }
+    /// The copy a pipeline would make of a loaded table: the temporary table it has, if its
+    /// rows are the same, else a new one (`index`: the table's place among those this pipeline
+    /// copies, so each gets a name of its own).
+    func plannedCopy(of table: Table, named name: String, index: Int) -> PlannedCopy {
+        if let u = uploads[name], u.same(as: table) { return PlannedCopy(name: name, table: table, upload: u) }
+        let temp = uploads[name]?.temp ?? "utq_upload_\(uploads.count + index + 1)"
+        return PlannedCopy(name: name, table: table, upload: Upload(table, temp: temp))
     }
 
-    /// Copies a loaded table into a temporary table, unless the same rows are there already.
-    /// Returns the upload and whether it was copied now.
-    func upload(_ table: Table, as name: String, cancel: CancellationFlag?) throws -> (Upload, Bool) {
-        if let u = uploads[name], u.same(as: table) { return (u, false) }
-        let temp = uploads[name]?.temp ?? "utq_upload_\(uploads.count + 1)"
-        _ = try copyIn(table, as: temp, replace: true, temporary: true, cancel: cancel)
-        let u = Upload(table, temp: temp)
-        uploads[name] = u
-        return (u, true)
+    /// Copies a planned table into its temporary table, unless the same rows are there
+    /// already. Returns whether it copied.
+    func perform(_ copy: PlannedCopy, cancel: CancellationFlag?) throws -> Bool {
+        if let u = uploads[copy.name], u.same(as: copy.table), u.temp == copy.upload.temp { return false }
+        _ = try copyIn(copy.table, as: copy.upload.temp, replace: true, temporary: true, cancel: cancel)
+        uploads[copy.name] = copy.upload
+        return true
     }
 
     /// The SELECT that reads an uploaded table's columns as utq has them.

@@ -1,91 +1,46 @@
 import Foundation
 import UTQCore
 
-/// A plan step the compiler does not translate: it runs in memory after the database part.
-struct NotInSQL: Error { let what: String }
+/// A plan step the compiler does not translate, with why: it runs in memory, over the rows
+/// of the part below it that does.
+typealias NotInSQL = NotInDatabase
 
-/// Translates a logical plan into one PostgreSQL query, step by step, each step a SELECT
-/// over the one below it (PostgreSQL flattens them into one plan). What a step cannot say in
-/// SQL throws NotInSQL, and the backend runs that step in memory over the rows below it.
+/// A step's form in SQL: a SELECT over the SELECTs of its inputs (PostgreSQL flattens them
+/// into one plan). A step without one runs in memory. `orderMatters`: whether the order of the
+/// step's rows matters above it.
+protocol SQLStep: PlanNode {
+    func sql(_ inputs: [SQLCompiler.Relation], _ c: SQLCompiler, orderMatters: Bool) throws -> SQLCompiler.Relation
+}
+
+/// Translates plan steps into PostgreSQL, one step at a time over its inputs' translations,
+/// and expressions within them. What a step cannot say in SQL throws `NotInSQL` with the
+/// reason, and placement keeps that step in memory.
 struct SQLCompiler {
     let database: PostgresDatabase
-    /// Loaded tables that are (or, for explain, would be) in temporary tables.
-    var uploads: [String: Upload] = [:]
     var connection: PGConnection { database.connection }
 
     /// A compiled step: its SQL and how its text columns are read back: those that carry codes
     /// (a weekday sent as its number), and those whose values have an order of their own (a
-    /// column of an enum type, as `save to` writes a legend whose order its project fixed).
-    struct Relation {
+    /// column of an enum type, as `save to` writes a legend whose order its project fixed). It
+    /// carries the loaded tables its SQL reads from temporary tables, to be copied in first.
+    struct Relation: DatabaseStep {
         var sql: String
         var codes: [String: [String]] = [:]
         var labels: [String: [String]] = [:]
+        var copies: [PlannedCopy] = []
+        /// For `describe`: the columns of the rows it describes (the SQL above, whose codes and
+        /// labels these are), counted by queries of their own. No step is put over it in SQL.
+        var described: Schema?
+        /// Whether the SQL ends by sorting the rows in their key order (a summary by keys that
+        /// sort alike in both engines).
+        var givesKeyOrder = false
     }
 
-    /// `ordered`: whether the order of the rows matters above this step (it does not under a
-    /// summary, which puts its groups in key order).
-    func compile(_ plan: LogicalPlan, ordered: Bool = true) throws -> Relation {
-        switch plan {
-        case .scan(.table(let name), _):
-            if let u = uploads[name] { return Relation(sql: database.scanSQL(u), labels: u.labels) }
-            return Relation(sql: try database.scanSQL(name), labels: database.labels(of: name))
-        case .join(let l, let r, let kind, let leftKeys, let rightKeys, let ranges, let rightColumns, let schema):
-            return try join(l, r, kind: kind, leftKeys: leftKeys, rightKeys: rightKeys, ranges: ranges, rightColumns: rightColumns, schema: schema, ordered: ordered)
-        case .filter(let input, let predicate):
-            let below = try compile(input, ordered: ordered)
-            return Relation(sql: "SELECT * FROM (\(below.sql)) AS t WHERE \(try expr(predicate, input.schema, below.codes))", codes: below.codes, labels: below.labels)
-        case .project(let input, let exprs, _):
-            let below = try compile(input, ordered: ordered)
-            var codes: [String: [String]] = [:], labels: [String: [String]] = [:]
-            let list = try exprs.map { e -> String in
-                if let c = try codesOf(e.expr, below) { codes[e.name] = c }
-                if case .column(_, let f) = e.expr, let l = below.labels[f.name] { labels[e.name] = l }
-                return "\(try expr(e.expr, input.schema, below.codes)) AS \(connection.identifier(e.name))"
-            }
-            return Relation(sql: "SELECT \(list.joined(separator: ", ")) FROM (\(below.sql)) AS t", codes: codes, labels: labels)
-        case .aggregate(let input, let keys, let aggregates, _):
-            let below = try compile(input, ordered: false)
-            var codes: [String: [String]] = [:], labels: [String: [String]] = [:]
-            var list: [String] = []
-            for k in keys {
-                if let c = try codesOf(k.expr, below) { codes[k.name] = c }
-                if case .column(_, let f) = k.expr, let l = below.labels[f.name] { labels[k.name] = l }
-                list.append("\(try expr(k.expr, input.schema, below.codes)) AS \(connection.identifier(k.name))")
-            }
-            for a in aggregates { list.append("\(try aggregate(a, input.schema)) AS \(connection.identifier(a.name))") }
-            let group = keys.isEmpty ? "" : " GROUP BY " + (1...keys.count).map(String.init).joined(separator: ", ")
-            return Relation(sql: "SELECT \(list.joined(separator: ", ")) FROM (\(below.sql)) AS t\(group)", codes: codes, labels: labels)
-        case .limit(let input, let count, let offset):
-            // Only after an order: which rows a limit keeps must not depend on the engine.
-            guard case .sort = input else { throw NotInSQL(what: "limit without sort") }
-            let below = try compile(input)
-            return Relation(sql: "\(below.sql) LIMIT \(count)" + (offset > 0 ? " OFFSET \(offset)" : ""), codes: below.codes, labels: below.labels)
-        case .sort(let input, let keys):
-            // Text is ordered by utq's natural order, which the database does not have:
-            // only numbers, times and booleans are sorted there.
-            let below = try compile(input)
-            guard keys.allSatisfy({ [.int, .double, .timestamp, .duration, .bool].contains($0.expr.type) || coded($0.expr, below.codes) != nil }) else {
-                throw NotInSQL(what: "sort by text")
-            }
-            var order = try keys.map { k in "\(try expr(k.expr, input.schema, below.codes)) \(k.descending ? "DESC" : "ASC") NULLS LAST" }
-            // utq sorts stably, and groups come out in key order: rows that tie keep the order
-            // of their groups' keys. The database's sort is not stable, so it is told.
-            if let groups = groupKeys(input) {
-                guard groups.allSatisfy({ [.int, .double, .timestamp, .duration, .bool].contains($0.type) || below.codes[$0.name] != nil }) else {
-                    throw NotInSQL(what: "sort of groups by text")
-                }
-                order += groups.map { "\(connection.identifier($0.name)) ASC NULLS LAST" }
-            }
-            return Relation(sql: "SELECT * FROM (\(below.sql)) AS t ORDER BY \(order.joined(separator: ", "))", codes: below.codes, labels: below.labels)
-        case .union(let plans, let schema):
-            return try union(plans, schema: schema, ordered: ordered)
-        case .pivot(let input, let spec, let schema):
-            return try pivot(input, spec, schema: schema)
-        case .window(let input, let partition, let calls, _):
-            return try window(input, partition: partition, calls: calls, ordered: ordered)
-        default:
-            throw NotInSQL(what: "this step")
-        }
+    /// The key columns the rows come in the order of, as a summary gave them.
+    func keyOrder(_ schema: Schema) -> [Field]? {
+        guard let keys = schema.keyOrder, !keys.isEmpty else { return nil }
+        let fields = keys.compactMap { k in schema.index(of: k).map { schema.fields[$0] } }
+        return fields.count == keys.count ? fields : nil
     }
 
     /// A bucket under a day as utq makes it: the row's instant moved back by as much wall
@@ -98,17 +53,8 @@ struct SQLCompiler {
         return "(CASE WHEN (\(start) AT TIME ZONE \(z)) = \(cut) THEN \(start) ELSE (\(cut) AT TIME ZONE \(z)) END)"
     }
 
-    /// The key columns of the summary a step's rows come from, if they do.
-    func groupKeys(_ plan: LogicalPlan) -> [Field]? {
-        switch plan {
-        case .aggregate(_, let keys, _, let schema): return Array(schema.fields.prefix(keys.count))
-        case .filter(let input, _): return groupKeys(input)
-        default: return nil
-        }
-    }
-
     /// The names a weekday or month column's codes stand for.
-    private func codesOf(_ e: BoundExpr, _ below: Relation) throws -> [String]? {
+    func codesOf(_ e: BoundExpr, _ below: Relation) throws -> [String]? {
         switch e {
         case .bucket(.weekday, _, _): return CivilTime.weekdayNames
         case .bucket(.monthOfYear, _, _): return CivilTime.monthNames
@@ -138,7 +84,7 @@ struct SQLCompiler {
                 switch op {
                 case .equal: return "(\(a) = \(b))"
                 case .notEqual: return "(\(a) <> \(b))"
-                default: throw NotInSQL(what: "\(op.rawValue) on text")
+                default: throw NotInSQL("\(op.rawValue) on text is utq's own (it ignores case), not the database's")
                 }
             }
             // Times and durations (microseconds): a difference of two times, a time moved by a duration.
@@ -155,7 +101,7 @@ struct SQLCompiler {
             case .add, .subtract, .multiply:
                 if type == .double { return "(\(a)::float8 \(op.rawValue) \(b)::float8)" }
                 if [.int, .duration].contains(type), l.type != .timestamp { return "(\(a) \(op.rawValue) \(b))" }
-                throw NotInSQL(what: "\(op.rawValue) on times")
+                throw NotInSQL("\(op.rawValue) on times has no SQL form")
             case .divide:
                 // Division by zero is null in utq.
                 return "(\(a)::float8 / NULLIF(\(b), 0)::float8)"
@@ -164,10 +110,10 @@ struct SQLCompiler {
             case .less, .lessEqual, .greater, .greaterEqual: return "(\(a) \(op.rawValue) \(b))"
             case .and: return "(\(a) AND \(b))"
             case .or: return "(\(a) OR \(b))"
-            default: throw NotInSQL(what: op.rawValue)
+            default: throw NotInSQL("\(op.rawValue) has no SQL form")
             }
         case .bucket(let bucket, let x, let zone):
-            guard x.type == .timestamp else { throw NotInSQL(what: "\(bucket) of a duration") }
+            guard x.type == .timestamp else { throw NotInSQL("\(bucket.name) of a service time (a duration) has no SQL form") }
             let local = "(\(try expr(x, schema, codes)) AT TIME ZONE \(connection.literal(zone.identifier)))"
             let back = " AT TIME ZONE \(connection.literal(zone.identifier))"
             switch bucket {
@@ -186,7 +132,7 @@ struct SQLCompiler {
                 return subDay(try expr(x, schema, codes), local, cut: cut, zone: zone)
             case .every(let micros):
                 return "(date_bin(\(micros) * INTERVAL '1 microsecond', \(local), TIMESTAMP '1970-01-01')\(back))"
-            case .timeOfDay: throw NotInSQL(what: "time of day")
+            case .timeOfDay: throw NotInSQL("time_of_day has no SQL form")
             }
         case .isNull(let x, let negated):
             return "(\(try expr(x, schema, codes)) IS \(negated ? "NOT " : "")NULL)"
@@ -203,7 +149,7 @@ struct SQLCompiler {
         case .cast(let x, .double) where x.type == .int:
             return "(\(try expr(x, schema, codes)))::float8"
         case .cast:
-            throw NotInSQL(what: "conversion")
+            throw NotInSQL("this conversion has no SQL form")
         case .call(let f, let args, _):
             let a = try args.map { try expr($0, schema, codes) }
             switch (f.name, a.count) {
@@ -211,7 +157,7 @@ struct SQLCompiler {
             case ("coalesce", _): return "coalesce(\(a.joined(separator: ", ")))"
             case ("lower", 1): return "lower(\(a[0]))"
             case ("upper", 1): return "upper(\(a[0]))"
-            default: throw NotInSQL(what: "\(f.name)()")
+            default: throw NotInSQL("\(f.name)() has no SQL form")
             }
         }
     }
@@ -237,14 +183,14 @@ struct SQLCompiler {
         case .sum: return a.argument?.type == .double ? "(sum(\(distinct)\(x!)::numeric))::float8" : "sum(\(distinct)\(x!))"
         case .avg: return "(avg(\(distinct)\(x!)::numeric))::float8"
         // Text has utq's natural order (or a column's own), which the database's min and max do not.
-        case .min where a.argument?.type == .string, .max where a.argument?.type == .string: throw NotInSQL(what: "\(a.function.name) of text")
+        case .min where a.argument?.type == .string, .max where a.argument?.type == .string: throw NotInSQL("\(a.function.name) of text follows utq's natural order, which no collation of the database gives")
         case .min: return "min(\(x!))"
         case .max: return "max(\(x!))"
         case .stddev: return "(stddev_samp(\(x!)::numeric))::float8"
         // utq's quantiles interpolate between ranks, as percentile_cont does.
         case .median: return "percentile_cont(0.5) WITHIN GROUP (ORDER BY \(x!))"
         case .percentile(let p): return "percentile_cont(\(Double(p) / 100)) WITHIN GROUP (ORDER BY \(x!))"
-        default: throw NotInSQL(what: a.function.name)
+        default: throw NotInSQL("\(a.function.name) has no SQL form")
         }
     }
 

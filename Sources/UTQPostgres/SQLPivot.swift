@@ -1,13 +1,15 @@
 import Foundation
 import UTQCore
 
-extension SQLCompiler {
-    /// `pivot` as conditional aggregation: one row per combination of the row keys (in the
-    /// order the combinations first appear, as utq gives them), one column per value of the
-    /// key holding the value of the last row with it; a combination without such a row holds
-    /// the fill (0 for counts and sums) or null.
-    func pivot(_ input: LogicalPlan, _ spec: PivotSpec, schema: Schema) throws -> Relation {
-        let below = try compile(input, ordered: true)
+/// `pivot` as conditional aggregation: one row per combination of the row keys (in the order
+/// the combinations first appear, as utq gives them), one column per value of the key holding
+/// the value of the last row with it; a combination without such a row holds the fill (0 for
+/// counts and sums) or null.
+extension PivotNode: SQLStep {
+    func sql(_ inputs: [SQLCompiler.Relation], _ c: SQLCompiler, orderMatters: Bool) throws -> SQLCompiler.Relation {
+        let below = inputs[0]
+        let connection = c.connection
+        func literal(_ v: Value) -> String { c.literal(v) }
         let fields = input.schema.fields
         let key = fields[spec.key], value = fields[spec.value]
         let keyNames = below.codes[key.name]
@@ -26,7 +28,7 @@ extension SQLCompiler {
         }
         // Without row keys, one row, unless there are no rows at all.
         let group = spec.rowKeys.isEmpty ? " HAVING count(*) > 0" : " GROUP BY " + (1...spec.rowKeys.count).map(String.init).joined(separator: ", ")
-        let sql = "SELECT \(list.joined(separator: ", ")) FROM (SELECT t.*, \(try numbering(input, below)) AS \"utq_row\" FROM (\(below.sql)) AS t) AS t"
+        let sql = "SELECT \(list.joined(separator: ", ")) FROM (SELECT t.*, \(try c.numbering(input, below)) AS \"utq_row\" FROM (\(below.sql)) AS t) AS t"
             + group + " ORDER BY min(\"utq_row\")"
         var codes: [String: [String]] = [:], labels: [String: [String]] = [:]
         for r in spec.rowKeys {
@@ -37,6 +39,6 @@ extension SQLCompiler {
             if let c = below.codes[value.name] { codes[name] = c }
             if let l = below.labels[value.name] { labels[name] = l }
         }
-        return Relation(sql: sql, codes: codes, labels: labels)
+        return SQLCompiler.Relation(sql: sql, codes: codes, labels: labels, copies: below.copies)
     }
 }

@@ -1,18 +1,19 @@
 import Foundation
 import UTQCore
 
-extension SQLCompiler {
-    /// `union` as UNION ALL, columns matched by name (a missing one is null, whole numbers
-    /// under a number column become numbers); in order, each part's rows after the one before.
-    func union(_ plans: [LogicalPlan], schema: Schema, ordered: Bool) throws -> Relation {
+/// `union` as UNION ALL, columns matched by name (a missing one is null, whole numbers under a
+/// number column become numbers); in order, each part's rows after the one before.
+extension UnionNode: SQLStep {
+    func sql(_ inputs: [SQLCompiler.Relation], _ c: SQLCompiler, orderMatters ordered: Bool) throws -> SQLCompiler.Relation {
+        let connection = c.connection
         var parts: [String] = []
         var codes: [String: [String]] = [:], labels: [String: [String]] = [:]
-        for (i, plan) in plans.enumerated() {
-            let below = try compile(plan, ordered: ordered)
+        for (i, plan) in self.parts.enumerated() {
+            let below = inputs[i]
             var list: [String] = []
             for f in schema.fields {
                 guard let have = plan.schema.fields.first(where: { $0.name.lowercased() == f.name.lowercased() }) else {
-                    list.append("NULL::\(Self.readType(f.type)) AS \(connection.identifier(f.name))")
+                    list.append("NULL::\(SQLCompiler.readType(f.type)) AS \(connection.identifier(f.name))")
                     continue
                 }
                 let id = connection.identifier(have.name)
@@ -21,22 +22,24 @@ extension SQLCompiler {
                 } else if have.type == .int && f.type == .double {
                     list.append("\(id)::float8 AS \(connection.identifier(f.name))")
                 } else {
-                    throw NotInSQL(what: "union of \(have.type.displayName) and \(f.type.displayName)")
+                    throw NotInSQL("\(f.name) is \(have.type.displayName) in one part and \(f.type.displayName) in another")
                 }
                 // Codes and labels must agree: the rows are read back one way.
                 for (mine, theirs) in [(below.codes[have.name], codes[f.name]), (below.labels[have.name], labels[f.name])] where i > 0 && mine != theirs {
-                    throw NotInSQL(what: "union of differently ordered text")
+                    throw NotInSQL("\(f.name) is text ordered differently in its parts")
                 }
                 if i == 0 { codes[f.name] = below.codes[have.name]; labels[f.name] = below.labels[have.name] }
             }
-            if ordered { list += ["\(i) AS \"utq_part\"", "\(try numbering(plan, below)) AS \"utq_row\""] }
+            if ordered { list += ["\(i) AS \"utq_part\"", "\(try c.numbering(plan, below)) AS \"utq_row\""] }
             parts.append("SELECT \(list.joined(separator: ", ")) FROM (\(below.sql)) AS t")
         }
         let names = schema.fields.map { connection.identifier($0.name) }.joined(separator: ", ")
         let sql = "SELECT \(names) FROM (\(parts.joined(separator: " UNION ALL "))) AS u" + (ordered ? " ORDER BY \"utq_part\", \"utq_row\"" : "")
-        return Relation(sql: sql, codes: codes.compactMapValues { $0 }, labels: labels.compactMapValues { $0 })
+        return SQLCompiler.Relation(sql: sql, codes: codes.compactMapValues { $0 }, labels: labels.compactMapValues { $0 }, copies: inputs.flatMap(\.copies))
     }
+}
 
+extension SQLCompiler {
     /// The SQL type of a column as the compiler reads it (durations as microseconds).
     static func readType(_ t: DataType) -> String {
         switch t {

@@ -1,14 +1,16 @@
 import Foundation
 import UTQCore
 
-extension SQLCompiler {
-    /// `let … by` as SQL windows over the rows numbered in their order (a summary's rows in
-    /// its key order, as utq has them): prev/next are lag/lead, row_number and running_sum
-    /// count and add in that order, rank ranks the largest first (a null has none), and a
-    /// summary of the group is the aggregate over the whole partition.
-    func window(_ input: LogicalPlan, partition: [NamedExpr], calls: [WindowCall], ordered: Bool) throws -> Relation {
-        let below = try compile(input, ordered: true)
+/// `let … by` as SQL windows over the rows numbered in their order (a summary's rows in its
+/// key order, as utq has them): prev/next are lag/lead, row_number and running_sum count and
+/// add in that order, rank ranks the largest first (a null has none), and a summary of the
+/// group is the aggregate over the whole partition.
+extension WindowNode: SQLStep {
+    func sql(_ inputs: [SQLCompiler.Relation], _ c: SQLCompiler, orderMatters ordered: Bool) throws -> SQLCompiler.Relation {
+        let below = inputs[0]
         let schema = input.schema
+        let connection = c.connection
+        func expr(_ e: BoundExpr, _ schema: Schema, _ codes: [String: [String]]) throws -> String { try c.expr(e, schema, codes) }
         let parts = try partition.map { try expr($0.expr, schema, below.codes) }
         let over = parts.isEmpty ? "" : "PARTITION BY " + parts.joined(separator: ", ")
         let inOrder = "(\(over) ORDER BY \"utq_row\")"
@@ -22,12 +24,12 @@ extension SQLCompiler {
             case .next(let k): sql = "lead(\(x!), \(k)) OVER \(inOrder)"; needsOrder = true
             case .rowNumber: sql = "row_number() OVER \(inOrder)"; needsOrder = true
             case .runningSum:
-                guard let arg = call.argument, [.int, .double, .duration].contains(arg.type) else { throw NotInSQL(what: "running_sum of this type") }
+                guard let arg = call.argument, [.int, .double, .duration].contains(arg.type) else { throw NotInSQL("running_sum of \(call.argument?.type.displayName ?? "this") has no SQL form") }
                 let exact = arg.type == .double ? "::numeric" : ""
                 sql = "(sum(\(x!)\(exact)) OVER (\(over) ORDER BY \"utq_row\" ROWS UNBOUNDED PRECEDING))\(arg.type == .double ? "::float8" : "")"; needsOrder = true
             case .rank:
                 // Text ranks by utq's natural order, which no collation matches.
-                guard let arg = call.argument, [.int, .double, .timestamp, .duration].contains(arg.type) else { throw NotInSQL(what: "rank of text") }
+                guard let arg = call.argument, [.int, .double, .timestamp, .duration].contains(arg.type) else { throw NotInSQL("rank of text ranks in utq's natural order, which no collation of the database gives") }
                 sql = "CASE WHEN \(x!) IS NULL THEN NULL ELSE rank() OVER (\(over) ORDER BY \(x!) DESC NULLS LAST) END"
             case .summary(let f):
                 let text = call.argument?.type == .string
@@ -40,7 +42,7 @@ extension SQLCompiler {
                 case .stddev: summary = "stddev_samp(\(x!)::numeric)"
                 case .min where !text: summary = "min(\(x!))"
                 case .max where !text: summary = "max(\(x!))"
-                default: throw NotInSQL(what: "\(f.name) over a group")
+                default: throw NotInSQL("\(f.name) over a group\(text ? " of text" : "") has no SQL form")
                 }
                 // Exact sums come back as numbers (float8), whole ones as they are.
                 let numeric = [.avg, .stddev].contains(f) || (f == .sum && call.argument?.type == .double)
@@ -49,11 +51,11 @@ extension SQLCompiler {
             list.append("\(sql) AS \(connection.identifier(call.name))")
         }
         // The rows' order: the input's, or a summary's key order when the rows come from one.
-        let numbering = needsOrder ? try numbering(input, below) : "row_number() OVER ()"
+        let numbering = needsOrder ? try c.numbering(input, below) : "row_number() OVER ()"
         let sql = "SELECT \(list.joined(separator: ", ")) FROM (SELECT t.*, \(numbering) AS \"utq_row\" FROM (\(below.sql)) AS t) AS t"
             + (ordered ? " ORDER BY \"utq_row\"" : "")
         var codes = below.codes
         for call in calls { codes[call.name] = nil }
-        return Relation(sql: sql, codes: codes, labels: below.labels)
+        return SQLCompiler.Relation(sql: sql, codes: codes, labels: below.labels, copies: below.copies)
     }
 }

@@ -75,17 +75,11 @@ import Testing
         var warnings: [String] = []
         s.run("select t = parse_time(legend, \"%Y\") | limit 3") { _, o in for case .warning(let w) in o.outputs { warnings.append(w) } }
         #expect(warnings == ["parse_time: \"Walking\" does not fit %Y; such values are null"])
-        // A pivot runs its input once while it is bound (for its columns) and keeps it; what that
-        // run noted is still told, and the rows are those of the input run again.
+        // A pivot's probe runs its input once (for its columns) and keeps the rows for the pivot;
+        // what that run noted is still told.
         warnings = []
         s.run("let t = parse_time(legend, \"%Y\") | count by legend, t | pivot legend") { _, o in for case .warning(let w) in o.outputs { warnings.append(w) } }
         #expect(warnings == ["parse_time: \"Walking\" does not fit %Y; such values are null"])
-        let memo = RunMemo()
-        let plan = try s.plan("count by legend, hour")
-        #expect(memo.table(for: plan) == nil)
-        memo.keep(try s.table("count by legend, hour | where hour = 12"), for: plan)
-        #expect(memo.table(for: plan)?.rowCount == (try s.table("count by legend, hour | where hour = 12")).rowCount)
-        #expect(memo.table(for: try s.plan("count by legend")) == nil)
     }
 
     @Test func rangeJoinsAndUnion() throws {

@@ -13,7 +13,7 @@ import Testing
     func snapshot(_ s: Session) -> [String] {
         var out = ["current: \(s.currentTable ?? "-")"]
         for name in s.catalog.names {
-            let t = s.catalog[name]!
+            let t = s.catalog.table(name)!
             out.append("\(name) \(t.rowCount) \(t.columnNames) \(t.zone.identifier)")
             for c in t.columns { out.append((0..<t.rowCount).map { "\(c.value(at: $0))" }.joined(separator: "|")) }
         }
@@ -59,7 +59,7 @@ import Testing
             for case .warning(let w) in outcome.outputs { warnings.append(w) }
         }
         if let failure { throw TestError(description: failure.message) }
-        let t = try #require(s.currentTable.flatMap { s.catalog[$0] }, sourceLocation: sourceLocation)
+        let t = try #require(s.currentTable.flatMap { s.catalog.table($0) }, sourceLocation: sourceLocation)
         return (t, warnings)
     }
 

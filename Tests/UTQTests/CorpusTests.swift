@@ -28,7 +28,7 @@ import Testing
             do {
                 let statement = try Session.parse(command)
                 syntax += SyntaxPrinter.text(statement) + "\n"
-                plans += plan(of: statement, in: session)
+                plans += plan(of: statement, in: session, source: command.source)
             } catch let d as Diagnostic {
                 syntax += "error \(d.kind == .message ? "" : d.kind.name + ": ")\(d.message)\n"
                 plans += "(not parsed)\n"
@@ -48,8 +48,7 @@ import Testing
     }
 
     /// What the binder makes of a statement, against the session as it is before it runs.
-    func plan(of statement: Statement, in session: Session) -> String {
-        let binder = Binder(context: session.workspace.bindContext)
+    func plan(of statement: Statement, in session: Session, source: SourceText) -> String {
         let pipeline: Pipeline
         switch statement {
         case .query(let p), .assign(_, let p, _): pipeline = p
@@ -59,8 +58,7 @@ import Testing
         case .session(let command, _, _): return "session :\(command.name)\n"
         }
         do {
-            let query = try binder.bind(pipeline)
-            return PlanPrinter.text(query, backend: session.backend)
+            return try session.explain(pipeline, in: source)
         } catch let d as Diagnostic {
             return "error \(d.kind == .message ? "" : d.kind.name + ": ")\(d.message)\n"
         } catch {

@@ -46,7 +46,7 @@ import Testing
 
     @Test func longQueriesStopSoonAfterCtrlC() throws {
         let s = bigSession(rows: 2_000_000)
-        let before = s.catalog.names.map { s.catalog[$0]!.rowCount }
+        let before = s.catalog.names.map { s.catalog.table($0)!.rowCount }
         for query in ["sort v desc", "big | join other on v | count", "count by v, k, id", "let w = v * 2 + k | sort w, id"] {
             let (seconds, outcome) = cancelled(s, query)
             #expect(outcome?.cancelled == true, "\(query) was not cancelled")
@@ -55,7 +55,7 @@ import Testing
             // (a query that never looks at the flag fails `cancelled` above instead).
             #expect(seconds < 3 * TestTiming.scale, "\(query) took \(seconds) s to stop")
         }
-        #expect(s.catalog.names.map { s.catalog[$0]!.rowCount } == before)
+        #expect(s.catalog.names.map { s.catalog.table($0)!.rowCount } == before)
         // And the session goes on as before.
         #expect(try s.table("count").strings("count") == ["2000000"])
     }

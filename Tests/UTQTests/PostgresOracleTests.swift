@@ -37,7 +37,7 @@ final class PostgresOracleTests {
                 for block in LiterateScript.blocks(in: SourceText(name: "<oracle>", text: c.utq)) {
                     guard case .command(let command) = block, case .query(let pipeline)? = try? Session.parse(command) else { continue }
                     let before = checker.checked
-                    if let problem = try checker.check(pipeline) {
+                    if let problem = try checker.check(pipeline, source: command.source).problem {
                         Issue.record("seed \(seed), case \(c.id) (\(c.area)): \(c.utq)\n\(problem)\ntable a:\n\(OracleTables.csv(tables.a))")
                     }
                     compared += checker.checked - before

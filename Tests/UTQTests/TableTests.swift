@@ -197,7 +197,7 @@ import Testing
         #expect(c.candidates(endingWith: "trips") == ["feed.trips", "other.trips"])
         c.put(Table(name: "market", columns: [Column.ints("x", [1])]))
         #expect(c.names.count == 4)
-        #expect(c["market"]?.rowCount == 1)
+        #expect(c.table("market")?.rowCount == 1)
         c.remove("market")
         #expect(c.resolve("market") == nil)
     }

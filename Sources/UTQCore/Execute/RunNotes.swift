@@ -4,19 +4,29 @@ import Foundation
 /// becomes null), one per kind however many rows give it: the session shows them with the
 /// command's result.
 public final class RunNotes: @unchecked Sendable {
+    /// What a note is: a warning about the data, or word of where the work ran.
+    public enum Category: Sendable, Equatable {
+        /// Something in the data the answer passes over (a text that is no time is null).
+        case warning
+        /// Where work ran and what moved (rows brought from a database, a table copied in):
+        /// information, not a warning.
+        case placement
+    }
+
     private let lock = NSLock()
     private var order: [String] = []
-    private var texts: [String: String] = [:]
+    private var texts: [String: (text: String, category: Category)] = [:]
 
     public init() {}
 
-    /// Adds a note of a kind unless one of that kind is there already.
-    public func add(_ kind: String, _ text: @autoclosure () -> String) {
+    /// Adds a note of a kind unless one of that kind is there already; `kind` tells notes
+    /// apart, so one kind is said once however many rows give it.
+    public func add(_ kind: String, _ text: @autoclosure () -> String, as category: Category = .warning) {
         lock.lock()
         defer { lock.unlock() }
         guard texts[kind] == nil else { return }
         order.append(kind)
-        texts[kind] = text()
+        texts[kind] = (text(), category)
     }
 
     /// Another's notes added after ours, each kind once.
@@ -24,18 +34,14 @@ public final class RunNotes: @unchecked Sendable {
         other.lock.lock()
         let theirs = other.order.map { ($0, other.texts[$0]!) }
         other.lock.unlock()
-        for (kind, text) in theirs { add(kind, text) }
+        for (kind, note) in theirs { add(kind, note.text, as: note.category) }
     }
 
     public var all: [String] {
         lock.lock()
         defer { lock.unlock() }
-        return order.compactMap { texts[$0] }
+        return order.compactMap { texts[$0]?.text }
     }
-
-    /// Notes of kinds that say where the work ran (a database's), which are information
-    /// rather than warnings: their kinds start with "where:".
-    public static let wherePrefix = "where:"
 
     private var timingOrder: [String] = []
     private var seconds: [String: Double] = [:]
@@ -55,11 +61,11 @@ public final class RunNotes: @unchecked Sendable {
         return timingOrder.map { ($0, seconds[$0]!) }
     }
 
-    /// Every note in order, with whether it is a warning or says where work ran.
-    public var entries: [(text: String, isWarning: Bool)] {
+    /// Every note in order, with what it is.
+    public var entries: [(text: String, category: Category)] {
         lock.lock()
         defer { lock.unlock() }
-        return order.compactMap { kind in texts[kind].map { ($0, !kind.hasPrefix(Self.wherePrefix)) } }
+        return order.compactMap { texts[$0] }
     }
 }
 

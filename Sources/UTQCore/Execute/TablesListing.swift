@@ -6,15 +6,23 @@ enum TablesListing {
         // A database's tables are not counted (that would read them): their rows are null.
         var counted = Bitmap()
         for n in names {
-            let t = catalog[n]!
-            rows.append(Int64(t.rowCount))
-            counted.append(t.database == nil)
-            cols.append(Int64(t.columns.count))
-            if let (lo, hi) = t.timeRange() {
-                let unit = t.timeSpanUnit
-                spans.append(TimeText.display(lo, zone: t.zone, unit: unit) + " → " + TimeText.display(hi, zone: t.zone, unit: unit))
-            } else { spans.append(t.database.map { "in database \($0)" } ?? "") }
-            zones.append(t.zone.identifier)
+            switch catalog[n]! {
+            case .loaded(let t):
+                rows.append(Int64(t.rowCount))
+                counted.append(true)
+                cols.append(Int64(t.columns.count))
+                if let (lo, hi) = t.timeRange() {
+                    let unit = t.timeSpanUnit
+                    spans.append(TimeText.display(lo, zone: t.zone, unit: unit) + " → " + TimeText.display(hi, zone: t.zone, unit: unit))
+                } else { spans.append("") }
+                zones.append(t.zone.identifier)
+            case .remote(let r):
+                rows.append(0)
+                counted.append(false)
+                cols.append(Int64(r.schema.fields.count))
+                spans.append("in database \(r.database)")
+                zones.append(r.schema.zone.identifier)
+            }
         }
         let marks = names.map { $0 == current ? "*" : "" }
         return Table(name: "tables", columns: [

@@ -150,10 +150,17 @@ public enum Loaders {
         return out
     }
 
+    /// What a catalog entry is: a loaded table's summary, or a database's table's columns.
+    public static func summary(_ entry: CatalogEntry) -> String {
+        switch entry {
+        case .loaded(let t): return summary(t)
+        // A database's table is not counted here (that would read it).
+        case .remote(let r): return "\(r.name): \(NumberText.counted(r.schema.fields.count, "column")), in database \(r.database)"
+        }
+    }
+
     /// `market: 516 entries, 8 legends · 2017-03-23 08:15 → 23:45 (Europe/Oslo)`.
     public static func summary(_ t: Table, extra: String? = nil) -> String {
-        // A database's table holds no rows here: what it is, not a count of zero.
-        if let database = t.database { return "\(t.name): \(NumberText.counted(t.columns.count, "column")), in database \(database)" }
         var s = "\(t.name): \(NumberText.grouped(t.rowCount)) \(t.rowCount == 1 ? singular(t.rowNoun) : t.rowNoun)"
         if let extra { s += ", " + extra } else { s += ", " + NumberText.counted(t.columns.count, "column") }
         if let (lo, hi) = t.timeRange() {

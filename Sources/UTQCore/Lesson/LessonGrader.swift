@@ -45,7 +45,7 @@ public final class LessonGrader {
         session.workspace.state = state
         session.settings = settings
         if let alteration {
-            let changed = state.catalog.names.compactMap { state.catalog[$0] }.map(alteration.apply)
+            let changed = state.catalog.loadedTables.map(alteration.apply)
             session.workspace.put(changed, makeCurrent: false)
         }
         var last: Table? = nil

@@ -58,16 +58,4 @@ enum ResultMatch {
     }
 }
 
-extension LogicalPlan {
-    /// Whether the rows come out in an order the query asked for (a sort not undone by a
-    /// summary or a join after it).
-    var sortsOutput: Bool {
-        switch self {
-        case .sort: return true
-        case .limit(let p, _, _), .project(let p, _, _), .filter(let p, _), .window(let p, _, _, _): return p.sortsOutput
-        default: return false
-        }
-    }
-}
-
 import Foundation

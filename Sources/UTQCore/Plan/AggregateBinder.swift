@@ -60,9 +60,10 @@ struct AggregateBinder {
         }
         let fields = keyFields + aggregateFields
         let time = keyFields.first(where: { $0.type == .timestamp })?.name
-        return .aggregate(input, keys: boundKeys, aggregates: aggregates,
-                          schema: Schema(fields: fields, zone: schema.zone, timeColumn: time,
-                                         groupKeys: boundKeys.isEmpty ? nil : boundKeys.map(\.name)))
+        return LogicalPlan(AggregateNode(input, keys: boundKeys, aggregates: aggregates,
+                                         schema: Schema(fields: fields, zone: schema.zone, timeColumn: time,
+                                                        groupKeys: boundKeys.isEmpty ? nil : boundKeys.map(\.name),
+                                                        keyOrder: boundKeys.isEmpty ? nil : boundKeys.map(\.name))))
     }
 
     /// One key of a `by` list, bound alone (for the groups of `let … by`).

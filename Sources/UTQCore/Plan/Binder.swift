@@ -1,20 +1,19 @@
-/// What the binder may look names up in: the tables and kept results, by name and schema.
-/// Binding reads no rows: it checks names and types and builds the plan.
+/// What the binder may look names up in: the tables and kept results, by name and schema,
+/// and the answers of the probes the command has run. Binding reads no rows: it checks names
+/// and types and builds the plan; what a step needs of the data it asks as a probe.
 public struct BindContext: Sendable {
-    public var catalog: Catalog
+    /// The tables' schemas: binding sees names and columns, never rows.
+    public var catalog: SchemaCatalog
     /// The schema of each kept result (`$3`).
     public var results: [Int: Schema]
     public var lastResult: Int?
     public var currentTable: String?
-    /// The different values of a key of a plan's rows, in the key's order, for `pivot`,
-    /// whose columns are those values (as DuckDB's PIVOT, it asks the data while binding).
-    /// Nil where nothing may run (completion): pivot is then refused.
-    public var keyValues: (@Sendable (LogicalPlan, BoundExpr) throws -> [Value])?
+    /// What the command's probes have answered so far.
+    public var answers: ProbeAnswers
 
-    public init(catalog: Catalog, results: [Int: Schema], lastResult: Int?, currentTable: String?,
-                keyValues: (@Sendable (LogicalPlan, BoundExpr) throws -> [Value])? = nil) {
+    public init(catalog: SchemaCatalog, results: [Int: Schema], lastResult: Int?, currentTable: String?, answers: ProbeAnswers = ProbeAnswers()) {
         self.catalog = catalog; self.results = results; self.lastResult = lastResult; self.currentTable = currentTable
-        self.keyValues = keyValues
+        self.answers = answers
     }
 }
 
@@ -22,33 +21,60 @@ public struct BindContext: Sendable {
 /// one before (each verb binds itself, see `StageSyntax`), and the sink.
 public struct Binder: Sendable {
     public let context: BindContext
+    /// The probes asked while binding, answered or not.
+    let requests = ProbeRequests()
+    /// The stage being bound (0 is the first after the source), for probes' keys.
+    var stage = 0
 
     public init(context: BindContext) { self.context = context }
 
-    /// The whole pipeline: source, stages, sink.
+    /// The whole pipeline: source, stages, sink. A step that waits for probes ends the plan
+    /// (a `PendingNode`); the stages after it wait too, unbound, in the query.
     public func bind(_ p: Pipeline) throws -> Query {
         var plan: LogicalPlan
         var whyNoRows: [String] = [], notes: [String] = []
-        var stages = p.stages[...]
+        var stages = Array(p.stages.enumerated())[...]
+        var binder = self
         // A transit verb first reads the whole feed the source names (`feed | service on …`).
-        if let first = stages.first, let feedVerb = first.syntax as? any FeedSyntax {
+        if let first = stages.first?.element, let feedVerb = first.syntax as? any FeedSyntax {
             let feed = try first.locating { try FeedTables.of(p.source, verb: type(of: feedVerb).verb, context) }
-            plan = try first.locating { try feedVerb.bind(feed: feed, self) }
-            whyNoRows = feedVerb.whyNoRows(feed)
-            notes = feedVerb.notes(feed)
+            let made = try first.locating { try feedVerb.bind(feed: feed, self) }
+            plan = made.plan
+            whyNoRows = made.whyNoRows
+            notes = made.notes
             stages = stages.dropFirst()
         } else {
             plan = try source(p.source)
         }
-        for stage in stages {
-            plan = try bind(stage, input: plan)
+        var unbound: [Stage] = []
+        for (k, stage) in stages {
+            if plan.is(PendingNode.self) { unbound.append(stage); continue }
+            binder.stage = k
+            plan = try binder.bind(stage, input: plan)
         }
-        guard let sinkStage = p.sink else { return Query(plan: plan, sink: .show, whyNoRows: whyNoRows, notes: notes) }
+        let asked = requests.all.filter { context.answers[$0.key] == nil }
+        var query = Query(plan: plan, sink: .show, whyNoRows: whyNoRows, notes: notes, probes: asked, unbound: unbound)
+        guard let sinkStage = p.sink else { return query }
         guard let syntax = sinkStage.syntax as? any SinkSyntax else {
             throw Diagnostic("\(sinkStage.verb) cannot end a pipeline", at: sinkStage.span)
         }
-        return Query(plan: plan, sink: try sinkStage.locating { try syntax.bind(plan, self) }, whyNoRows: whyNoRows, notes: notes)
+        if plan.is(PendingNode.self) {
+            query.unbound.append(sinkStage)
+            return query
+        }
+        query.sink = try sinkStage.locating { try syntax.bind(plan, self) }
+        return query
     }
+
+    /// Asks a probe: its answer when the command has run it, else nil, and the probe is asked
+    /// (the interpreter runs it and binds again). With its number, as explain shows it.
+    func ask(_ probe: Probe) -> (answer: Table?, number: Int) {
+        let number = requests.add(probe)
+        return (context.answers[probe.key], number)
+    }
+
+    /// The rows a probe kept of its input, when it kept them.
+    func keptInput(_ key: String) -> Table? { context.answers.inputs[key] }
 
     /// One stage on the plan before it.
     public func bind(_ stage: Stage, input: LogicalPlan) throws -> LogicalPlan {
@@ -64,18 +90,18 @@ public struct Binder: Sendable {
         switch s {
         case .current:
             guard let name = context.currentTable, let t = context.catalog[name] else { throw Diagnostic(.noTableLoaded) }
-            return .scan(.table(t.name), schema: Schema(t))
+            return LogicalPlan(ScanNode(.table(t.name), schema: t.schema))
         case .table(let name, let span):
-            let resolved = try resolveTable(name, span)
-            return .scan(.table(resolved), schema: Schema(context.catalog[resolved]!))
+            let t = context.catalog[try resolveTable(name, span)]!
+            return LogicalPlan(ScanNode(.table(t.name), schema: t.schema))
         case .result(let n, let span):
             guard let schema = context.results[n] else {
                 throw Diagnostic(.unknownResult(n, known: context.results.keys.sorted()), at: span)
             }
-            return .scan(.result(n), schema: schema)
+            return LogicalPlan(ScanNode(.result(n), schema: schema))
         case .last(let span):
             guard let n = context.lastResult, let schema = context.results[n] else { throw Diagnostic(.noLastResult, at: span) }
-            return .scan(.result(n), schema: schema)
+            return LogicalPlan(ScanNode(.result(n), schema: schema))
         case .verb(let stage):
             guard let syntax = stage.syntax as? any SourceSyntax else {
                 throw Diagnostic("\(stage.verb) cannot start a pipeline", at: stage.span)
@@ -122,22 +148,26 @@ public struct Binder: Sendable {
         let time = schema.timeColumn.flatMap { t in fields.contains(where: { $0.name == t && ($0.type == .timestamp || $0.type == .duration) }) ? t : nil }
             ?? fields.first(where: { $0.type == .timestamp })?.name
         // A key is kept (under its new name, after rename) where a column passes it through.
-        let kept = schema.groupKeys?.compactMap { key in
+        func passed(_ key: String) -> String? {
             items.first { item in
                 if case .column(_, let f) = item.expr { return f.name == key }
                 return false
             }?.name
         }
-        return .project(input, items, schema: Schema(fields: fields, zone: schema.zone, timeColumn: time,
-                                                     groupKeys: kept?.isEmpty == false ? kept : nil))
+        let kept = schema.groupKeys?.compactMap(passed)
+        // The key order holds as far as its columns are kept.
+        let order = schema.keyOrder.map { keys in Array(keys.map(passed).prefix { $0 != nil }.map { $0! }) }
+        return LogicalPlan(ProjectNode(input, items, schema: Schema(fields: fields, zone: schema.zone, timeColumn: time,
+                                                                    groupKeys: kept?.isEmpty == false ? kept : nil,
+                                                                    keyOrder: order?.isEmpty == false ? order : nil)))
     }
 }
 
 extension LogicalPlan {
     func withTimeColumn(_ name: String?) -> LogicalPlan {
-        guard case .project(let input, let items, var schema) = self else { return self }
-        schema.timeColumn = name
-        return .project(input, items, schema: schema)
+        guard var project = self.as(ProjectNode.self) else { return self }
+        project.schema.timeColumn = name
+        return LogicalPlan(project)
     }
 }
 

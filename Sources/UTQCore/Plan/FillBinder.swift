@@ -4,7 +4,7 @@ enum FillBinder {
         let schema = input.schema
         var keyIndex: Int? = nil
         var inferred: FillStep? = nil
-        if case .aggregate(_, let keys, _, _) = input {
+        if let keys = input.as(AggregateNode.self)?.keys {
             for (i, k) in keys.enumerated() {
                 if case .bucket(let b, let target, _) = k.expr {
                     keyIndex = i
@@ -24,7 +24,7 @@ enum FillBinder {
         if keyIndex == nil {
             // After a summary only its keys can be filled between; its counts are not a key.
             var candidates = schema.fields.indices
-            if case .aggregate(_, let keys, _, _) = input { candidates = 0..<keys.count }
+            if let keys = input.as(AggregateNode.self)?.keys { candidates = 0..<keys.count }
             keyIndex = candidates.first(where: { schema.fields[$0].type == .timestamp || schema.fields[$0].type == .int || schema.fields[$0].type == .duration })
         }
         guard let key = keyIndex else {
@@ -42,7 +42,8 @@ enum FillBinder {
         // combination of the other keys.
         var zeroColumns: Set<Int> = []
         var otherKeys: [Int] = []
-        if case .aggregate(_, let keys, let aggregates, _) = input {
+        if let summary = input.as(AggregateNode.self) {
+            let keys = summary.keys, aggregates = summary.aggregates
             otherKeys = Array(0..<keys.count).filter { $0 != key }
             for (i, a) in aggregates.enumerated() where a.function == .count || a.function == .sum {
                 zeroColumns.insert(keys.count + i)
@@ -52,6 +53,6 @@ enum FillBinder {
                 if f.type == .string { otherKeys.append(i) } else if f.type.isNumeric { zeroColumns.insert(i) }
             }
         }
-        return .fill(input, FillSpec(key: key, step: finalStep, otherKeys: otherKeys, zeroColumns: zeroColumns))
+        return LogicalPlan(FillNode(input, FillSpec(key: key, step: finalStep, otherKeys: otherKeys, zeroColumns: zeroColumns)))
     }
 }

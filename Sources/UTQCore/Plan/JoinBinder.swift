@@ -89,15 +89,7 @@ struct JoinBinder {
             fields.append(f)
             rightColumns.append(i)
         }
-        return .join(left, right, kind: kind, leftKeys: leftKeys, rightKeys: rightKeys, ranges: ranges, rightColumns: rightColumns,
-                     schema: Schema(fields: fields, zone: ls.zone, timeColumn: ls.timeColumn, groupKeys: ls.groupKeys))
+        return LogicalPlan(JoinNode(left, right, kind: kind, leftKeys: leftKeys, rightKeys: rightKeys, ranges: ranges, rightColumns: rightColumns,
+                     schema: Schema(fields: fields, zone: ls.zone, timeColumn: ls.timeColumn, groupKeys: ls.groupKeys)))
     }
-}
-
-/// A condition of a range join: a value of the rows before join, compared with one of the
-/// table joined (`time >= start`).
-public struct RangeCondition: Sendable {
-    public var left: BoundExpr
-    public var op: BinaryOp
-    public var right: BoundExpr
 }

@@ -2,20 +2,83 @@
 /// result at the top and the scan it starts from at the bottom, then the columns it gives,
 /// where they go, and where it runs.
 public enum PlanPrinter {
-    public static func text(_ query: Query, backend: any Backend, ascii: Bool = false) -> String {
-        var lines: [String] = []
-        node(query.plan, prefix: "", childPrefix: "", ascii: ascii, into: &lines)
-        let schema = query.plan.schema
+    /// The query placed: its steps, where each runs (when a database takes part: in it, or in
+    /// memory and why not there), what it gives and where that goes, then what is sent to the
+    /// database, and the probes the plan waits for. This is the plan `run` executes, step for
+    /// step. `probes` are the query's probes, placed; `unbound` the text of the stages that
+    /// wait for them.
+    public static func text(_ query: Query, placed: PlacedPlan, databases: [String: any AttachedDatabase],
+                            probes: [(Probe, PlacedPlan)] = [], unbound: String? = nil, ascii: Bool = false) -> String {
+        var (lines, fragments) = tree(placed, ascii: ascii)
+        if let unbound { lines.append("then, once the probes have answered: \(unbound)") }
         lines.append("")
-        lines.append("gives " + schema.fields.map { "\($0.name) (\($0.type.displayName))" }.joined(separator: ", "))
+        if query.plan.containsPending {
+            lines.append("gives the columns the probes decide")
+        } else {
+            let schema = query.plan.schema
+            lines.append("gives " + schema.fields.map { "\($0.name) (\($0.type.displayName))" }.joined(separator: ", "))
+        }
         switch query.sink {
         case .show: break
         case .save(let r): lines.append("then save to \(r.path) as \(r.format.rawValue)")
         case .chart(let r): lines.append("then chart \(r.kind.rawValue)" + (r.file.map { " to \($0)" } ?? ""))
         }
-        lines.append("runs " + backend.name)
-        if let extra = backend.explain(query.plan) { lines.append(""); lines.append(extra) }
+        let database = fragments.first.flatMap { databases[$0.database] }
+        if let database {
+            let whole = "\(database.kind) (\(database.name): \(database.location))"
+            lines.append(placed.site.isMemory ? "runs in \(whole), then in memory" : "runs in \(whole)")
+        } else {
+            lines.append("runs in memory")
+        }
+        lines += sent(fragments)
+        if !probes.isEmpty {
+            lines.append("")
+            lines.append(probes.count == 1 ? "a probe runs first (explain runs none):" : "probes run first (explain runs none):")
+            for (k, (probe, placed)) in probes.enumerated() {
+                let (steps, fragments) = tree(placed, ascii: ascii)
+                lines.append("  \(k + 1). \(probe.purpose):")
+                lines += (steps + sent(fragments)).map { $0.isEmpty ? "" : "     " + $0 }
+            }
+        }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A placed plan's steps, one a line, with where each runs when a database takes part; and
+    /// the parts sent to databases, numbered from the top of the tree down.
+    static func tree(_ placed: PlacedPlan, ascii: Bool) -> (lines: [String], fragments: [any RemoteFragment]) {
+        let numbered = placed.fragments.count > 1
+        var fragments: [any RemoteFragment] = []
+        var rows: [(line: String, site: Site, fragment: Int?)] = []
+        func walk(_ p: PlacedPlan, _ prefix: String, _ childPrefix: String) {
+            var number: Int? = nil
+            if case .database(_, let f?) = p.site {
+                fragments.append(f)
+                if numbered { number = fragments.count }
+            }
+            rows.append((prefix + p.plan.explainLine, p.site, number))
+            for (i, input) in p.inputs.enumerated() {
+                let last = i == p.inputs.count - 1
+                let branch = ascii ? (last ? "`- " : "|- ") : (last ? "└─ " : "├─ ")
+                let carry = ascii ? (last ? "   " : "|  ") : (last ? "   " : "│  ")
+                walk(input, childPrefix + branch, childPrefix + carry)
+            }
+        }
+        walk(placed, "", "")
+        guard placed.steps.contains(where: { !$0.site.isMemory }) else { return (rows.map(\.line), fragments) }
+        let width = rows.map { TextWidth.of($0.line) }.max() ?? 0
+        let lines = rows.map { step -> String in
+            let pad = String(repeating: " ", count: width - TextWidth.of(step.line))
+            switch step.site {
+            case .memory(let reason): return step.line + pad + "  in memory" + (reason.map { ": " + $0 } ?? "")
+            case .database(let name, _): return step.line + pad + "  in \(name)" + (step.fragment.map { " [\($0)]" } ?? "")
+            }
+        }
+        return (lines, fragments)
+    }
+
+    /// What is sent to databases, a block a part.
+    static func sent(_ fragments: [any RemoteFragment]) -> [String] {
+        fragments.enumerated().flatMap { k, f in ["", (fragments.count > 1 ? "[\(k + 1)] " : "") + f.explainText] }
     }
 
     /// The plan alone, one step a line, for snapshots.
@@ -26,65 +89,13 @@ public enum PlanPrinter {
     }
 
     static func node(_ plan: LogicalPlan, prefix: String, childPrefix: String, ascii: Bool, into lines: inout [String]) {
-        lines.append(prefix + step(plan))
+        lines.append(prefix + plan.explainLine)
         let inputs = plan.inputs
         for (i, input) in inputs.enumerated() {
             let last = i == inputs.count - 1
             let branch = ascii ? (last ? "`- " : "|- ") : (last ? "└─ " : "├─ ")
             let carry = ascii ? (last ? "   " : "|  ") : (last ? "   " : "│  ")
             node(input, prefix: childPrefix + branch, childPrefix: childPrefix + carry, ascii: ascii, into: &lines)
-        }
-    }
-
-    /// One step: what it does, in the language's own words where it can.
-    static func step(_ plan: LogicalPlan) -> String {
-        switch plan {
-        case .scan(let relation, let schema):
-            return "scan \(relation.label) (\(schema.fields.count) column\(schema.fields.count == 1 ? "" : "s"))"
-        case .tables:
-            return "tables"
-        case .filter(_, let predicate):
-            return "where " + predicate.describeBare
-        case .project(let input, let items, _):
-            // After a window, the columns it added are the let's workings, not columns kept.
-            if case .window(let inner, _, _, _) = input { return projection(items, input: inner.schema) }
-            return projection(items, input: input.schema)
-        case .aggregate(_, let keys, let aggregates, _):
-            let aggs = aggregates.map(describe)
-            let by = keys.map { k -> String in
-                if case .column(_, let f) = k.expr, f.name == k.name { return k.name }
-                return "\(k.name) = \(k.expr.describeBare)"
-            }
-            if aggs.isEmpty { return "distinct " + list(by) }
-            return "aggregate " + list(aggs) + (by.isEmpty ? "" : " by " + list(by))
-        case .sort(_, let keys):
-            return "sort " + keys.map { $0.expr.describe + ($0.descending ? " desc" : "") }.joined(separator: ", ")
-        case .limit(_, let count, let offset):
-            return "limit \(count)" + (offset > 0 ? " offset \(offset)" : "")
-        case .join(_, _, let kind, let lk, let rk, let ranges, _, _):
-            let conditions = zip(lk, rk).map { "\($0.describe) = \($1.describe)" } + ranges.map { "\($0.left.describe) \($0.op.rawValue) \($0.right.describe)" }
-            return "\(kind.rawValue) join on " + conditions.joined(separator: " and ") + (ranges.isEmpty ? "" : " (a range join)")
-        case .fill(let input, let spec):
-            let schema = input.schema
-            let zeros = spec.zeroColumns.sorted().map { schema.fields[$0].name }
-            return "fill \(schema.fields[spec.key].name) every \(step(spec.step))" + (zeros.isEmpty ? "" : ", zero " + zeros.joined(separator: ", "))
-        case .describe:
-            return "describe"
-        case .pivot(let input, let spec, _):
-            let schema = input.schema
-            return "pivot \(schema.fields[spec.key].name) into " + list(spec.names) + ", values \(schema.fields[spec.value].name)"
-                + (spec.fill.map { ", missing \($0.plainText)" } ?? "")
-        case .unpivot(let input, let columns, _, let schema):
-            let n = schema.fields.count
-            return "unpivot " + list(columns.map { input.schema.fields[$0].name }) + " as \(schema.fields[n - 2].name), \(schema.fields[n - 1].name)"
-        case .union(let plans, _):
-            return "union of \(plans.count), columns by name"
-        case .window(_, let partition, let calls, _):
-            let by = partition.map { k -> String in
-                if case .column(_, let f) = k.expr, f.name == k.name { return k.name }
-                return "\(k.name) = \(k.expr.describeBare)"
-            }
-            return "window " + list(calls.map(\.describe)) + (by.isEmpty ? " over all rows" : " by " + list(by))
         }
     }
 
@@ -119,12 +130,11 @@ public enum PlanPrinter {
         return call == a.name ? call : "\(a.name) = \(call)"
     }
 
-    static func step(_ s: FillStep) -> String {
-        switch s {
-        case .integer: return "1"
-        case .micros(let m): return TimeText.duration(m)
-        case .months(let n): return "\(n) month\(n == 1 ? "" : "s")"
-        }
+    /// A key of a summary or a window's group: its name, and what it is when that is not a
+    /// column of the same name.
+    static func describe(_ k: NamedExpr) -> String {
+        if case .column(_, let f) = k.expr, f.name == k.name { return k.name }
+        return "\(k.name) = \(k.expr.describeBare)"
     }
 
     /// A list cut after twelve items.

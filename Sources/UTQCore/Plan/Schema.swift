@@ -29,9 +29,14 @@ public struct Schema: Sendable {
     /// The key columns when the rows are a summary's (`count by legend, hour`), kept through
     /// where, sort, limit, fill and the columns `let` and `select` keep; nil otherwise.
     public var groupKeys: [String]?
+    /// The columns the rows are in ascending order of, when that is a summary's key order:
+    /// set by the summary and kept by the steps that keep its rows in their order (where,
+    /// limit, let, select). A database gives groups in any order, so they are put in this one
+    /// when they come back, and its sorts break ties by it as utq's stable sort does.
+    public var keyOrder: [String]?
 
-    public init(fields: [Field], zone: ZoneRules, timeColumn: String?, groupKeys: [String]? = nil) {
-        self.fields = fields; self.zone = zone; self.timeColumn = timeColumn; self.groupKeys = groupKeys
+    public init(fields: [Field], zone: ZoneRules, timeColumn: String?, groupKeys: [String]? = nil, keyOrder: [String]? = nil) {
+        self.fields = fields; self.zone = zone; self.timeColumn = timeColumn; self.groupKeys = groupKeys; self.keyOrder = keyOrder
     }
 
     init(_ t: Table) {

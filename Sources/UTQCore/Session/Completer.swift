@@ -123,8 +123,8 @@ struct Completer {
         }
         // A line starting with a table name completes that table's columns.
         let first = before.split(whereSeparator: { $0 == " " || $0 == "|" }).first.map(String.init)
-        if let first, let name = workspace.catalog.resolve(first), let t = workspace.catalog[name] { return t.columnNames }
-        if let name = workspace.currentTable, let t = workspace.catalog[name] { return t.columnNames }
+        if let first, let name = workspace.catalog.resolve(first), let t = workspace.catalog[name] { return t.schema.names }
+        if let name = workspace.currentTable, let t = workspace.catalog[name] { return t.schema.names }
         return []
     }
 

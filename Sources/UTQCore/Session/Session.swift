@@ -2,16 +2,15 @@ import Foundation
 
 /// A session: text goes in, outputs come out. The REPL, batch scripts, notebooks and tests
 /// all drive this same type. Its parts each have one job: the workspace holds tables and
-/// results, the interpreter runs statements, the backend runs plans, the file output
-/// writes files, and the completer completes text.
+/// results, the interpreter runs statements, placement decides where each step of a plan
+/// runs (in memory, or in an attached database), the file output writes files, and the
+/// completer completes text.
 public final class Session: @unchecked Sendable {
     public let workspace = Workspace()
     public var settings = Settings()
     /// Zone for times written without an offset.
     public var defaultZone: ZoneRules
     public var files: FileOutput
-    /// What runs the plans.
-    public var backend: any Backend = MemoryBackend()
     /// Makes `attach`'s databases (the command line installs PostgreSQL's); nil: attach says
     /// this build has none.
     public var databaseConnector: (any DatabaseConnector)?
@@ -163,18 +162,9 @@ extension String {
 }
 
 extension Session {
-    /// Where a plan runs: in the database its tables live in, or in memory.
-    func backend(for plan: LogicalPlan) throws -> any Backend {
-        let scanned = plan.scannedTables
-        let homes = Set(scanned.compactMap { catalog[$0]?.database })
-        guard let home = homes.first else { return backend }
-        // Loaded tables go with one database's (it copies small ones in); two databases do not mix.
-        if homes.count > 1 {
-            let remote = scanned.filter { catalog[$0]?.database != nil }
-            throw Diagnostic("this pipeline reads tables of two databases (\(remote.joined(separator: ", "))); each pipeline runs in one place",
-                             hint: "save one side into the other database first")
-        }
-        guard let database = databases[home] else { throw Diagnostic("\(home) is no longer attached", hint: "attach it again") }
-        return database.backend(catalog: catalog)
+    /// Where each step of a plan runs: in the database its tables live in where it can, else
+    /// in memory.
+    public func place(_ plan: LogicalPlan) throws -> PlacedPlan {
+        try Placement(catalog: catalog, databases: databases).place(plan)
     }
 }

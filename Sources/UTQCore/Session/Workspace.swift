@@ -11,7 +11,7 @@ public final class Workspace: @unchecked Sendable {
 
     /// What binding may look names up in.
     var bindContext: BindContext {
-        BindContext(catalog: catalog, results: results.mapValues(Schema.init), lastResult: lastResult, currentTable: currentTable)
+        BindContext(catalog: catalog.schemas, results: results.mapValues(Schema.init), lastResult: lastResult, currentTable: currentTable)
     }
 
     /// What a plan runs against.
@@ -37,14 +37,18 @@ public final class Workspace: @unchecked Sendable {
 
     /// Adds or replaces tables, all at once (a load that fails puts none).
     func put(_ tables: [Table], makeCurrent: Bool) {
-        for t in tables { catalog.put(t) }
-        if makeCurrent, let first = tables.first { currentTable = first.name }
+        put(tables.map { .loaded($0) }, makeCurrent: makeCurrent)
+    }
+
+    func put(_ entries: [CatalogEntry], makeCurrent: Bool) {
+        for e in entries { catalog.put(e) }
+        if makeCurrent, let first = entries.first { currentTable = first.name }
     }
 
     func use(_ name: String) { currentTable = name }
 
     /// Forgets the tables that match (an attached database's, when it is attached again).
-    func dropTables(where matches: (Table) -> Bool) {
+    func dropTables(where matches: (CatalogEntry) -> Bool) {
         for name in catalog.names where catalog[name].map(matches) ?? false { catalog.remove(name) }
         if let current = currentTable, catalog[current] == nil { currentTable = nil }
     }

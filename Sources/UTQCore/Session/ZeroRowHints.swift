@@ -11,9 +11,9 @@ struct ZeroRowHints {
     }
 
     private func visit(_ plan: LogicalPlan, _ out: inout [String]) {
-        if case .filter(let input, let predicate) = plan {
-            for (field, wanted) in Self.textEqualities(predicate) {
-                if let note = note(field, wanted, input), !out.contains(note) { out.append(note) }
+        if let filter = plan.as(FilterNode.self) {
+            for (field, wanted) in Self.textEqualities(filter.predicate) {
+                if let note = note(field, wanted, filter.input), !out.contains(note) { out.append(note) }
             }
         }
         for input in plan.inputs { visit(input, &out) }
@@ -36,9 +36,7 @@ struct ZeroRowHints {
 
     private func note(_ field: Field, _ wanted: String, _ input: LogicalPlan) -> String? {
         guard field.type == .string, let i = input.schema.index(of: field.name) else { return nil }
-        let key = BoundExpr.column(i, input.schema.fields[i])
-        let distinct = LogicalPlan.aggregate(input, keys: [NamedExpr(name: field.name, expr: key)], aggregates: [],
-                                             schema: Schema(fields: [input.schema.fields[i]], zone: input.schema.zone, timeColumn: nil))
+        let distinct = AggregateNode.distinct(input, column: i)
         guard let t = try? interpreter.rows(of: distinct), t.rowCount <= 100_000 else { return nil }
         let values = (0..<t.rowCount).compactMap { r -> String? in if case .string(let s) = t.columns[0].value(at: r) { return s } else { return nil } }
         guard !values.contains(wanted) else { return nil }

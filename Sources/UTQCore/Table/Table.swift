@@ -15,9 +15,6 @@ public struct Table: Sendable {
     /// The key columns when the table holds a summary's rows (`let busy = count by hour`),
     /// so a chart of it later still knows which columns name the bars.
     public var groupKeys: [String]?
-    /// The attached database the table lives in (`db` for `db.rides`): its columns then hold
-    /// no rows here, and plans that read it run in the database.
-    public var database: String?
 
     public init(name: String, columns: [Column], zone: ZoneRules = .utc, timeColumn: String? = nil, rowNoun: String = "rows") {
         self.name = name
@@ -68,44 +65,5 @@ public struct Table: Sendable {
             for (i, v) in ends.enumerated() where end.isValid(i) { hi = max(hi, v) }
         }
         return lo <= hi ? (lo, hi) : nil
-    }
-}
-
-/// The named tables of a session, in the order they were loaded.
-public struct Catalog: Sendable {
-    public private(set) var tables: [String: Table] = [:]
-    public private(set) var order: [String] = []
-
-    public init() {}
-
-    public var names: [String] { order }
-
-    public subscript(name: String) -> Table? {
-        tables[name] ?? tables.first(where: { $0.key.lowercased() == name.lowercased() })?.value
-    }
-
-    /// The exact name a user meant: the name itself, a case-insensitive match, or a unique
-    /// last part (`trips` for `feed.trips`).
-    public func resolve(_ name: String) -> String? {
-        if tables[name] != nil { return name }
-        let lower = name.lowercased()
-        if let exact = order.first(where: { $0.lowercased() == lower }) { return exact }
-        let suffix = order.filter { $0.lowercased().hasSuffix("." + lower) }
-        return suffix.count == 1 ? suffix[0] : nil
-    }
-
-    /// Names that end in `.name` when there are several (for an "ambiguous" message).
-    public func candidates(endingWith name: String) -> [String] {
-        order.filter { $0.lowercased().hasSuffix("." + name.lowercased()) }
-    }
-
-    public mutating func put(_ table: Table) {
-        if tables[table.name] == nil { order.append(table.name) }
-        tables[table.name] = table
-    }
-
-    public mutating func remove(_ name: String) {
-        tables[name] = nil
-        order.removeAll { $0 == name }
     }
 }

@@ -48,7 +48,7 @@ extension Interpreter {
         }
         let database = try connector.attach(uri: uri, name: name, cancel: session.cancel)
         // Times show in the session's zone, as a loaded file's do.
-        let tables = try database.tables().map { t -> Table in var t = t; t.zone = session.defaultZone; return t }
+        let tables = try database.tables().map { t -> CatalogEntry in var t = t; t.schema.zone = session.defaultZone; return .remote(t) }
         if let old = session.databases[name] { old.close() }
         workspace.dropTables { $0.database == name }
         session.databases[name] = database

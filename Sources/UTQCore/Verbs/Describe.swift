@@ -24,7 +24,7 @@ enum DescribeVerb {
         var namedInput: PipelineSource? { table }
 
         func bind(_ input: LogicalPlan, _ binder: Binder) throws -> LogicalPlan {
-            .describe(input)
+            LogicalPlan(DescribeNode(input))
         }
     }
 }

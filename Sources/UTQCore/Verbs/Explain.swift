@@ -7,7 +7,9 @@ enum ExplainVerb {
         details: """
         The plan is read from the bottom up: the rows come from the scan, and each step above
         takes the rows of the step below it. Each step names the columns it gives. On a
-        database, explain also shows the SQL the pipeline is sent as.
+        database, each step says where it runs (in the database, or in memory and why), and
+        explain shows the SQL sent. A step whose shape depends on the data (pivot's columns, a
+        feed's calendar) asks a probe first; explain lists the probes and runs nothing.
         """,
         examples: ["explain count by legend, hour", "explain where legend = \"Bike\" | count by hour | sort count desc"],
         parse: { p, _ in
@@ -20,8 +22,28 @@ enum ExplainVerb {
         var syntax: String { SyntaxPrinter.text(pipeline) }
 
         func perform(_ interpreter: Interpreter, into outcome: inout CommandOutcome) throws {
-            let query = try interpreter.bind(pipeline)
-            outcome.outputs.append(.text(PlanPrinter.text(query, backend: try interpreter.session.backend(for: query.plan))))
+            outcome.outputs.append(.text(try interpreter.explain(pipeline)))
         }
+    }
+}
+
+extension Interpreter {
+    /// What `explain` prints for a pipeline: its plan bound once and placed, the probes it
+    /// would ask, and nothing run.
+    func explain(_ pipeline: Pipeline) throws -> String {
+        let query = try plan(pipeline)
+        let probes = try query.probes.map { ($0, try session.place($0.plan)) }
+        var unbound: String? = nil
+        if let first = query.unbound.first, let last = query.unbound.last {
+            unbound = source.slice(first.span.union(last.span))
+        }
+        return PlanPrinter.text(query, placed: try session.place(query.plan), databases: session.databases, probes: probes, unbound: unbound)
+    }
+}
+
+extension Session {
+    /// What `explain` would print for a pipeline of a command, running nothing.
+    public func explain(_ pipeline: Pipeline, in source: SourceText) throws -> String {
+        try Interpreter(session: self, source: source).explain(pipeline)
     }
 }

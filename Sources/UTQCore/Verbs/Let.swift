@@ -69,8 +69,9 @@ enum LetVerb {
                     looked = true
                     let partition = try keys.map { try AggregateBinder(schema: current).boundKey($0) }
                     let fields = current.fields + windows.calls.map { Field(name: $0.name, type: $0.type, unit: $0.unit) }
-                    plan = .window(plan, partition: partition, calls: windows.calls,
-                                   schema: Schema(fields: fields, zone: current.zone, timeColumn: current.timeColumn, groupKeys: current.groupKeys))
+                    plan = LogicalPlan(WindowNode(plan, partition: partition, calls: windows.calls,
+                                                  schema: Schema(fields: fields, zone: current.zone, timeColumn: current.timeColumn,
+                                                                 groupKeys: current.groupKeys, keyOrder: current.keyOrder)))
                 }
                 var items = current.passThrough()
                 let named = NamedExpr(name: a.name, expr: bound)

@@ -20,7 +20,7 @@ enum LimitVerb {
         var syntax: String { "\(count)" + (offset == 0 ? "" : " offset \(offset)") }
 
         func bind(_ input: LogicalPlan, _ binder: Binder) throws -> LogicalPlan {
-            .limit(input, count: count, offset: offset)
+            LimitNode.over(input, count: count, offset: offset)
         }
     }
 }

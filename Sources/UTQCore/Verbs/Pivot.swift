@@ -60,9 +60,21 @@ enum PivotVerb {
             let rowKeys = schema.fields.indices.filter {
                 $0 != k && $0 != v && (groupKeys.isEmpty || groupKeys.contains(schema.fields[$0].name.lowercased()))
             }
-            guard let values = try binder.context.keyValues?(input, .column(k, schema.fields[k])) else {
-                throw Diagnostic("pivot needs the values of \(key), which only running can tell", at: keySpan)
+            // The columns are the key's values: a probe finds them before the plan is made. Over
+            // loaded rows, the probe keeps its input's rows and the pivot reads them, so they are
+            // computed once.
+            let keyField = schema.fields[k]
+            let distinct = AggregateNode.distinct(input, column: k)
+            let keep = input.scannedTables.allSatisfy { binder.context.catalog[$0]?.database == nil }
+            let probe = Probe(key: "pivot \(binder.stage)", purpose: "the values of \(key), for pivot's columns" + (keep ? "; pivot then reads the rows kept" : ""),
+                              plan: distinct, keepsInput: keep)
+            let (answer, number) = binder.ask(probe)
+            let source = keep ? LogicalPlan(ScanNode(.probe(probe.key, number: number), schema: schema)) : input
+            guard let answer else {
+                return LogicalPlan(PendingNode(source, stepName: "pivot",
+                                               description: "pivot \(keyField.name): a column for each value of \(keyField.name), which probe \(number) finds"))
             }
+            let values = (0..<answer.rowCount).map { answer.columns[0].value(at: $0) }
             guard values.count <= PivotVerb.maxColumns else {
                 throw Diagnostic("pivot would make \(NumberText.grouped(values.count)) columns, one for each value of \(key); it makes at most \(NumberText.grouped(PivotVerb.maxColumns))",
                                  at: keySpan, hint: "pivot a key with fewer values, or keep fewer rows first (where …, or count by a bucket)")
@@ -80,8 +92,8 @@ enum PivotVerb {
             let fill = PivotVerb.zero(forValueOf: input, valueField)
             let fields = rowKeys.map { schema.fields[$0] } + names.map { Field(name: $0, type: valueField.type, unit: valueField.unit) }
             let spec = PivotSpec(key: k, value: v, rowKeys: rowKeys, values: values, names: names, fill: fill)
-            return .pivot(input, spec, schema: Schema(fields: fields, zone: schema.zone, timeColumn: nil,
-                                                     groupKeys: rowKeys.isEmpty ? nil : rowKeys.map { schema.fields[$0].name }))
+            return LogicalPlan(PivotNode(source, spec, schema: Schema(fields: fields, zone: schema.zone, timeColumn: nil,
+                                                                     groupKeys: rowKeys.isEmpty ? nil : rowKeys.map { schema.fields[$0].name })))
         }
     }
 
@@ -98,31 +110,15 @@ enum PivotVerb {
     /// Zero for a missing combination when the values are counts or sums (nothing counted is 0).
     static func zero(forValueOf plan: LogicalPlan, _ field: Field) -> Value? {
         var p = plan
-        while true {
-            switch p {
-            case .aggregate(_, _, let aggregates, _):
-                guard let a = aggregates.first(where: { $0.name == field.name }), a.function == .count || a.function == .sum else { return nil }
-                switch field.type {
-                case .int: return .int(0)
-                case .double: return .double(0)
-                case .duration: return .duration(0)
-                default: return nil
-                }
-            case .sort(let q, _), .filter(let q, _), .limit(let q, _, _), .fill(let q, _): p = q
-            default: return nil
-            }
+        // Through the steps that keep a summary's columns as they are.
+        while p.is(SortNode.self) || p.is(FilterNode.self) || p.is(LimitNode.self) || p.is(FillNode.self) { p = p.inputs[0] }
+        guard let summary = p.as(AggregateNode.self),
+              let a = summary.aggregates.first(where: { $0.name == field.name }), a.function == .count || a.function == .sum else { return nil }
+        switch field.type {
+        case .int: return .int(0)
+        case .double: return .double(0)
+        case .duration: return .duration(0)
+        default: return nil
         }
     }
-}
-
-/// What a pivot does, decided when it is bound.
-public struct PivotSpec: Sendable {
-    public var key: Int
-    public var value: Int
-    public var rowKeys: [Int]
-    /// The key's values, in its order: one column each.
-    public var values: [Value]
-    public var names: [String]
-    /// What a missing combination holds (0 for counts and sums), else null.
-    public var fill: Value?
 }

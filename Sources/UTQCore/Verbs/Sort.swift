@@ -17,7 +17,7 @@ enum SortVerb {
         var syntax: String { keys.map(\.syntax).joined(separator: ", ") }
 
         func bind(_ input: LogicalPlan, _ binder: Binder) throws -> LogicalPlan {
-            .sort(input, keys: try binder.sortKeys(keys, input))
+            LogicalPlan(SortNode(input, keys: try binder.sortKeys(keys, input)))
         }
     }
 

@@ -12,7 +12,7 @@ enum TablesVerb {
         var syntax: String { "" }
 
         func bind(_ binder: Binder) throws -> LogicalPlan {
-            .tables(current: binder.context.currentTable)
+            LogicalPlan(TablesNode(current: binder.context.currentTable))
         }
     }
 }

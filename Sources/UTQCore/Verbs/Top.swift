@@ -28,14 +28,14 @@ enum TopVerb {
 
         func bind(_ input: LogicalPlan, _ binder: Binder) throws -> LogicalPlan {
             if !keys.isEmpty {
-                return .limit(.sort(input, keys: try binder.sortKeys(keys, input)), count: count, offset: 0)
+                return LimitNode.over(LogicalPlan(SortNode(input, keys: try binder.sortKeys(keys, input))), count: count)
             }
-            if case .sort = input { return .limit(input, count: count, offset: 0) }
+            if input.is(SortNode.self) { return LimitNode.over(input, count: count) }
             let schema = input.schema
             guard let i = schema.fields.lastIndex(where: { $0.type.isNumeric || $0.type == .duration }) else {
                 throw Diagnostic("top needs a key when there is no numeric column", hint: "write top \(count) by COLUMN")
             }
-            return .limit(.sort(input, keys: [BoundSortKey(expr: .column(i, schema.fields[i]), descending: true)]), count: count, offset: 0)
+            return LimitNode.over(LogicalPlan(SortNode(input, keys: [BoundSortKey(expr: .column(i, schema.fields[i]), descending: true)])), count: count)
         }
     }
 }

@@ -57,6 +57,6 @@ enum UnionVerb {
             }
         }
         let first = input.schema
-        return .union(plans, schema: Schema(fields: fields, zone: first.zone, timeColumn: first.timeColumn))
+        return LogicalPlan(UnionNode(plans, schema: Schema(fields: fields, zone: first.zone, timeColumn: first.timeColumn)))
     }
 }

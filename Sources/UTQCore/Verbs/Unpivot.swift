@@ -57,7 +57,7 @@ enum UnpivotVerb {
             let kept = schema.fields.indices.filter { !picked.contains($0) }
             let fields = kept.map { schema.fields[$0] } + [Field(name: nameColumn, type: .string, ordered: true), Field(name: valueColumn, type: type, unit: unit)]
             let time = schema.timeColumn.flatMap { t in kept.contains { schema.fields[$0].name == t } ? t : nil }
-            return .unpivot(input, columns: picked, kept: kept, schema: Schema(fields: fields, zone: schema.zone, timeColumn: time))
+            return LogicalPlan(UnpivotNode(input, columns: picked, kept: kept, schema: Schema(fields: fields, zone: schema.zone, timeColumn: time)))
         }
     }
 }

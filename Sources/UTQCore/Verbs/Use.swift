@@ -18,7 +18,7 @@ enum UseVerb {
         var syntax: String { table }
 
         func perform(_ interpreter: Interpreter, into outcome: inout CommandOutcome) throws {
-            let name = try interpreter.binder.resolveTable(table, span)
+            let name = try interpreter.binder().resolveTable(table, span)
             interpreter.workspace.use(name)
             outcome.outputs.append(.info(Loaders.summary(interpreter.workspace.catalog[name]!)))
         }

@@ -26,7 +26,7 @@ enum WhereVerb {
                 throw Diagnostic("where needs a condition, but this is \(b.type.displayName)", at: condition.span,
                                  hint: "compare it with something, as in: where legend = \"Bike\"")
             }
-            return .filter(input, predicate: b)
+            return LogicalPlan(FilterNode(input, predicate: b))
         }
     }
 }

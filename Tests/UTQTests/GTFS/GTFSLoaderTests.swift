@@ -174,7 +174,7 @@ import ZIPFoundation
             #expect(failure != nil, "\(broken) should fail")
             #expect(session.catalog.names == before)
             #expect(session.currentTable == current)
-            #expect(session.catalog["demo.trips"]?.rowCount == 11)
+            #expect(session.catalog.table("demo.trips")?.rowCount == 11)
         }
     }
 

@@ -1,22 +1,32 @@
-/// A loaded GTFS feed as the transit verbs read it: its tables, by the name it was loaded as
-/// (`load demo.zip as feed` gives feed.trips, feed.stop_times, …).
+/// A GTFS feed as the transit verbs see it when they bind: its tables' names and columns, by
+/// the name it was loaded (or saved) as (`load demo.zip as feed` gives feed.trips,
+/// feed.stop_times, …). What the verbs need of its rows (the calendar) they ask as probes.
 struct FeedTables {
     let name: String
-    let catalog: Catalog
+    let catalog: SchemaCatalog
 
-    func table(_ file: String) -> Table? { catalog["\(name).\(file)"] }
+    func table(_ file: String) -> TableSchema? { catalog["\(name).\(file)"] }
     func has(_ file: String) -> Bool { table(file) != nil }
-    /// The name to write in a line: `feed.calendar`.
+    func has(_ file: String, column: String) -> Bool { table(file)?.schema.index(of: column) != nil }
+    /// The name of one of its tables: `feed.calendar`.
     func ref(_ file: String) -> String { "\(name).\(file)" }
 
+    /// The rows of one of its tables, for a plan.
+    func scan(_ file: String, _ build: PlanBuilder) throws -> LogicalPlan {
+        guard let t = table(file) else {
+            throw Diagnostic("\(name) has no \(file).txt", at: build.span)
+        }
+        return build.scan(t)
+    }
+
     /// The feed loaded under this name, if there is one.
-    static func named(_ name: String, in catalog: Catalog) -> FeedTables? {
+    static func named(_ name: String, in catalog: SchemaCatalog) -> FeedTables? {
         let feed = FeedTables(name: name, catalog: catalog)
         return feed.has("trips") && feed.has("stop_times") ? feed : nil
     }
 
     /// The feed a table belongs to: `feed` for `feed.stop_times`.
-    static func owning(_ table: String, in catalog: Catalog) -> FeedTables? {
+    static func owning(_ table: String, in catalog: SchemaCatalog) -> FeedTables? {
         guard let dot = table.lastIndex(of: ".") else { return nil }
         return named(String(table[..<dot]), in: catalog)
     }
@@ -38,19 +48,20 @@ struct FeedTables {
     }
 }
 
+/// A transit verb's plan, with what it says when no rows come and what it says with them.
+struct FeedPlan {
+    var plan: LogicalPlan
+    var whyNoRows: [String] = []
+    var notes: [String] = []
+}
+
 /// A verb that reads a whole feed rather than the rows before it (`feed | service on …`).
 /// It comes first in a line; the binder hands it the feed its source names.
 protocol FeedSyntax: StageSyntax {
     static var verb: String { get }
-    func bind(feed: FeedTables, _ binder: Binder) throws -> LogicalPlan
-    /// Why the feed gives no rows, if it gives none (said only then).
-    func whyNoRows(_ feed: FeedTables) -> [String]
-    /// What the answer leaves out, said with it.
-    func notes(_ feed: FeedTables) -> [String]
-}
-
-extension FeedSyntax {
-    func notes(_ feed: FeedTables) -> [String] { [] }
+    /// Where the verb stands in the line, for its errors.
+    var span: SourceSpan { get }
+    func bind(feed: FeedTables, _ binder: Binder) throws -> FeedPlan
 }
 
 extension FeedSyntax {

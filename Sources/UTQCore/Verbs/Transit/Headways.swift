@@ -16,7 +16,7 @@ enum HeadwaysVerb {
         examples: ["load datasets/gtfs/demo-transit.zip as feed; feed | headways on 2007-06-05 by route_id",
                    "load datasets/gtfs/demo-transit.zip as feed; feed | headways on 2007-06-05 between \"07:00\" and \"19:00\" by route_id, stop_id"],
         completes: .column, keywords: ["on", "between", "and", "by"],
-        parse: { p, _ in
+        parse: { p, verb in
             let day = try ServiceDay.parseOptional(&p)
             var window: (String, String)? = nil
             if p.eatKeyword("between") {
@@ -26,11 +26,7 @@ enum HeadwaysVerb {
                 }
                 window = (from, try clock(&p))
             }
-            var keys: [String] = []
-            if p.eatKeyword("by") {
-                repeat { keys.append(try p.name("a column to sum up by").0) } while p.eatSymbol(.comma)
-            }
-            return Syntax(day: day, window: window, keys: keys)
+            return Syntax(day: day, window: window, keys: try TripTimes.parseKeys(&p), span: verb.span)
         })
 
     /// A clock time of the service day, as GTFS writes them: "07:00", "25:10:00".
@@ -52,41 +48,46 @@ enum HeadwaysVerb {
         static let verb = "headways on"
         var day: ServiceDay?
         var window: (String, String)?
-        var keys: [String]
+        var keys: [KeyName]
+        var span: SourceSpan
 
         var syntax: String {
-            (day.map { "on \($0.text)" } ?? "") + (window.map { " between \"\($0.0)\" and \"\($0.1)\"" } ?? "") + (keys.isEmpty ? "" : " by " + keys.joined(separator: ", "))
+            (day.map { "on \($0.text)" } ?? "") + (window.map { " between \"\($0.0)\" and \"\($0.1)\"" } ?? "")
+                + (keys.isEmpty ? "" : " by " + keys.map(\.name).joined(separator: ", "))
         }
 
-        func whyNoRows(_ feed: FeedTables) -> [String] { ServiceVerb.whyNoService(feed, day) }
-
-        func notes(_ feed: FeedTables) -> [String] {
-            ServiceDay.choiceNote(day, feed) + untimed(feed) + TripTimes.repeats(feed)
+        func bind(feed: FeedTables, _ binder: Binder) throws -> FeedPlan {
+            let build = PlanBuilder(binder: binder, span: span)
+            let probes = FeedProbes(feed: feed, build: build)
+            // What the notes need is asked with the calendar, in one round of probes.
+            let notes = (untimed(try probes.untimedStopTimes(), feed), try probes.repeatsNote())
+            guard let day = try probes.day(day, verb: Self.verb) else { return probes.pending(Self.verb, day: day) }
+            let trips = try ServiceVerb.trips(feed, on: day, build)
+            let departure = build.column("departure_time")
+            var timed = departure.isNotNull
+            if let (from, to) = window {
+                timed = timed.and(departure.compared(.greaterEqual, build.text(from))).and(departure.compared(.lessEqual, build.text(to)))
+            }
+            let departures = try build.select(try build.filter(try feed.scan("stop_times", build), timed), columns: ["trip_id", "stop_id", "departure_time"])
+            let rows = try build.join(departures, trips, named: "trip", on: [build.column("trip_id")])
+            // Gaps are between departures at one stop, one way, for one value of the keys.
+            var apart = [build.key("stop_id")]
+            var names: Set<String> = ["stop_id"]
+            if rows.schema.index(of: "direction_id") != nil { apart.append(build.key("direction_id")); names.insert("direction_id") }
+            for k in keys where names.insert(k.name.lowercased()).inserted { apart.append(k.groupKey) }
+            let gaps = try build.derive(try build.sort(rows, [departure]), [("headway", departure.minus(build.call("prev", departure)))], by: apart)
+            let headway = build.column("headway")
+            let plan = try build.summarize(gaps, [(.count, nil, as: "departures"), (.min, headway, as: "min_headway"),
+                                                  (.median, headway, as: "median_headway"), (.max, headway, as: "max_headway")],
+                                           by: keys.map(\.groupKey))
+            return FeedPlan(plan: plan, whyNoRows: try probes.whyNone(day),
+                            notes: try probes.choiceNote(self.day) + notes.0 + notes.1)
         }
 
         /// Stops that are no timepoints have no departure time, so no headway; say how many.
-        func untimed(_ feed: FeedTables) -> [String] {
-            guard let t = feed.table("stop_times"), let c = t.column("departure_time"), c.nullCount > 0 else { return [] }
-            return ["\(NumberText.counted(c.nullCount, "stop time")) of \(feed.name) \(c.nullCount == 1 ? "has" : "have") no departure time (stops that are no timepoints) and \(c.nullCount == 1 ? "is" : "are") left out"]
-        }
-
-        func bind(feed: FeedTables, _ binder: Binder) throws -> LogicalPlan {
-            let text = PlanText(binder: binder, verb: Self.verb)
-            let trips = try ServiceVerb.trips(feed, on: try ServiceDay.resolve(day, feed, verb: Self.verb), text)
-            let during = window.map { " and departure_time >= \"\($0.0)\" and departure_time <= \"\($0.1)\"" } ?? ""
-            let departures = try text.pipeline(
-                "\(feed.ref("stop_times")) | where departure_time is not null\(during) | select trip_id, stop_id, departure_time")
-            let rows = try text.join(departures, trips, named: "trip", on: "trip_id")
-            // Gaps are between departures at one stop, one way, for one value of the keys.
-            var apart = ["stop_id"]
-            if rows.schema.fields.contains(where: { $0.name == "direction_id" }) { apart.append("direction_id") }
-            for k in keys where !apart.contains(where: { $0.lowercased() == k.lowercased() }) { apart.append(k) }
-            let quoted = { (names: [String]) in names.map { "`\($0)`" }.joined(separator: ", ") }
-            let by = keys.isEmpty ? "" : " by \(quoted(keys))"
-            return try text.stages("""
-                sort departure_time | let headway = departure_time - prev(departure_time) by \(quoted(apart)) | \
-                count as departures, min headway as min_headway, median headway as median_headway, max headway as max_headway\(by)
-                """, on: rows)
+        func untimed(_ n: Int?, _ feed: FeedTables) -> [String] {
+            guard let n, n > 0 else { return [] }
+            return ["\(NumberText.counted(n, "stop time")) of \(feed.name) \(n == 1 ? "has" : "have") no departure time (stops that are no timepoints) and \(n == 1 ? "is" : "are") left out"]
         }
     }
 }

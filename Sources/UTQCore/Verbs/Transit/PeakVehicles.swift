@@ -15,45 +15,57 @@ enum PeakVehiclesVerb {
         """,
         examples: ["load datasets/gtfs/demo-transit.zip as feed; feed | peak vehicles on 2007-06-05"],
         completes: .keyword(["vehicles"]), keywords: ["vehicles", "on"],
-        parse: { p, _ in
+        parse: { p, verb in
             guard p.eatKeyword("vehicles") else {
                 throw Diagnostic("expected vehicles after peak, as in: peak vehicles on 2007-06-04", at: p.current.span)
             }
-            return Syntax(day: try ServiceDay.parseOptional(&p))
+            return Syntax(day: try ServiceDay.parseOptional(&p), span: verb.span)
         })
 
     struct Syntax: FeedSyntax {
         static let verb = "peak vehicles on"
         var day: ServiceDay?
+        var span: SourceSpan
 
         var syntax: String { "vehicles" + (day.map { " on \($0.text)" } ?? "") }
-        func whyNoRows(_ feed: FeedTables) -> [String] { ServiceVerb.whyNoService(feed, day) }
 
-        func notes(_ feed: FeedTables) -> [String] {
-            let how = TripTimes.hasBlocks(feed) ? [] :
-                ["\(feed.name)'s trips do not all name a block (block_id), so each trip counts as a vehicle: this is the most trips running at once"]
-            return ServiceDay.choiceNote(day, feed) + how + TripTimes.repeats(feed)
-        }
-
-        func bind(feed: FeedTables, _ binder: Binder) throws -> LogicalPlan {
-            let text = PlanText(binder: binder, verb: Self.verb)
-            var busy = try TripTimes.plan(feed, on: try ServiceDay.resolve(day, feed, verb: Self.verb), text)
-            if TripTimes.hasBlocks(feed) {
-                busy = try text.stages("min first_departure as first_departure, max last_arrival as last_arrival by block_id", on: busy)
+        func bind(feed: FeedTables, _ binder: Binder) throws -> FeedPlan {
+            let b = PlanBuilder(binder: binder, span: span)
+            let probes = FeedProbes(feed: feed, build: b)
+            // Everything the plan and its notes need is asked in one round of probes.
+            let (named, repeats) = (try probes.everyTripNamesItsBlock(), try probes.repeatsNote())
+            guard let day = try probes.day(day, verb: Self.verb), let blocks = named else {
+                return probes.pending(Self.verb, day: day)
             }
-            let events = try UnionVerb.union([
-                try text.stages("select time = first_departure, change = 1", on: busy),
-                try text.stages("select time = last_arrival, change = -1", on: busy),
+            var busy = try TripTimes.plan(feed, on: day, b)
+            let first = b.column("first_departure"), last = b.column("last_arrival")
+            if blocks {
+                busy = try b.summarize(busy, [(.min, first, as: "first_departure"), (.max, last, as: "last_arrival")], by: [b.key("block_id")])
+            }
+            let events = try b.union([
+                try b.select(busy, [("time", first), ("change", b.int(1))]),
+                try b.select(busy, [("time", last), ("change", b.int(-1))]),
             ]) { _ in "the trips" }
             // Ends sort before starts at the same time; only the last event of a time tells how
             // many run from then on. Then keep the times the count reaches or leaves the peak.
-            return try text.stages("""
-                sort time, change | let running = running_sum(change) | let later = next(time) | \
-                where later is null or later > time | let peak = max(running) | let at_peak = running = peak | \
-                let was = prev(at_peak) | where was is null or was != at_peak | let until = next(time) | where at_peak | \
-                count as times_at_peak, max running as vehicles, min time as from, min until as until | \
-                where times_at_peak > 0 | select vehicles, from, until, times_at_peak
-                """, on: events)
+            let time = b.column("time"), running = b.column("running"), atPeak = b.column("at_peak")
+            var plan = try b.sort(events, [time, b.column("change")])
+            plan = try b.derive(plan, [("running", b.call("running_sum", b.column("change")))])
+            plan = try b.derive(plan, [("later", b.call("next", time))])
+            plan = try b.filter(plan, b.column("later").isNull.or(b.column("later").compared(.greater, time)))
+            plan = try b.derive(plan, [("peak", b.call("max", running))])
+            plan = try b.derive(plan, [("at_peak", running.compared(.equal, b.column("peak")))])
+            plan = try b.derive(plan, [("was", b.call("prev", atPeak))])
+            plan = try b.filter(plan, b.column("was").isNull.or(b.column("was").compared(.notEqual, atPeak)))
+            plan = try b.derive(plan, [("until", b.call("next", time))])
+            plan = try b.filter(plan, atPeak)
+            plan = try b.summarize(plan, [(.count, nil, as: "times_at_peak"), (.max, running, as: "vehicles"),
+                                          (.min, time, as: "from"), (.min, b.column("until"), as: "until")], by: [])
+            plan = try b.filter(plan, b.column("times_at_peak").compared(.greater, b.int(0)))
+            plan = try b.select(plan, columns: ["vehicles", "from", "until", "times_at_peak"])
+            let how = blocks ? [] :
+                ["\(feed.name)'s trips do not all name a block (block_id), so each trip counts as a vehicle: this is the most trips running at once"]
+            return FeedPlan(plan: plan, whyNoRows: try probes.whyNone(day), notes: try probes.choiceNote(self.day) + how + repeats)
         }
     }
 }

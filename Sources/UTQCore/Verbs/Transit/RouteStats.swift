@@ -16,63 +16,69 @@ enum RouteStatsVerb {
         """,
         examples: ["load datasets/gtfs/demo-transit.zip as feed; feed | route stats on 2007-06-05"],
         completes: .keyword(["stats"]), keywords: ["stats", "on", "by"],
-        parse: { p, _ in
+        parse: { p, verb in
             guard p.eatKeyword("stats") else {
                 throw Diagnostic("expected stats after route, as in: route stats on 2007-06-04", at: p.current.span)
             }
-            return Syntax(day: try ServiceDay.parseOptional(&p), keys: try TripTimes.parseKeys(&p))
+            return Syntax(day: try ServiceDay.parseOptional(&p), keys: try TripTimes.parseKeys(&p), span: verb.span)
         })
 
     struct Syntax: FeedSyntax {
         static let verb = "route stats on"
         var day: ServiceDay?
-        var keys: [String]
+        var keys: [KeyName]
+        var span: SourceSpan
 
         var syntax: String { (["stats", TripTimes.syntax(day, keys)]).filter { !$0.isEmpty }.joined(separator: " ") }
-        func whyNoRows(_ feed: FeedTables) -> [String] { ServiceVerb.whyNoService(feed, day) }
 
-        func notes(_ feed: FeedTables) -> [String] {
-            let how = usesShapes(feed) ? "trip lengths follow shapes.txt where a trip has a shape, else the straight lines between its stops"
-                : "\(feed.name) has no shapes, so trip lengths are the straight lines between stops: real roads are longer"
-            return ServiceDay.choiceNote(day, feed) + [how] + TripTimes.repeats(feed)
+        /// Whether trip lengths can follow shapes.txt: the trips name shapes and the shapes have points.
+        func shapesReadable(_ feed: FeedTables) -> Bool {
+            feed.has("trips", column: "shape_id") && ["shape_id", "shape_pt_sequence", "shape_pt_lat", "shape_pt_lon"].allSatisfy { feed.has("shapes", column: $0) }
         }
 
-        func usesShapes(_ feed: FeedTables) -> Bool {
-            feed.table("trips")?.column("shape_id") != nil && (feed.table("shapes")?.rowCount ?? 0) > 0
-        }
-
-        func bind(feed: FeedTables, _ binder: Binder) throws -> LogicalPlan {
-            let text = PlanText(binder: binder, verb: Self.verb)
-            var trips = try TripTimes.plan(feed, on: try ServiceDay.resolve(day, feed, verb: Self.verb), text)
-            let legs = try text.join(
-                try text.pipeline("\(feed.ref("stop_times")) | select trip_id, stop_sequence, stop_id"),
-                try text.pipeline("\(feed.ref("stops")) | select stop_id, lat = stop_lat, lon = stop_lon"), named: "stop", on: "stop_id")
-            let stopLengths = try text.stages("""
-                sort trip_id, stop_sequence | let metres = coalesce(distance(prev(lat), prev(lon), lat, lon), 0) by trip_id | \
-                sum metres as stop_metres by trip_id
-                """, on: legs)
-            trips = try text.join(trips, stopLengths, named: "stop_lengths", .left, on: "trip_id")
-            var metres = "stop_metres"
-            if usesShapes(feed) {
-                let shapeLengths = try text.pipeline("""
-                    \(feed.ref("shapes")) | sort shape_id, shape_pt_sequence | \
-                    let metres = coalesce(distance(prev(shape_pt_lat), prev(shape_pt_lon), shape_pt_lat, shape_pt_lon), 0) by shape_id | \
-                    sum metres as shape_metres by shape_id
-                    """)
-                trips = try text.join(trips, shapeLengths, named: "shape_lengths", .left, on: "shape_id")
-                metres = "coalesce(shape_metres, stop_metres)"
+        func bind(feed: FeedTables, _ binder: Binder) throws -> FeedPlan {
+            let b = PlanBuilder(binder: binder, span: span)
+            let probes = FeedProbes(feed: feed, build: b)
+            let (points, repeats) = (try probes.shapePoints(), try probes.repeatsNote())
+            guard let day = try probes.day(day, verb: Self.verb) else { return probes.pending(Self.verb, day: day) }
+            var trips = try TripTimes.plan(feed, on: day, b)
+            func metres(_ lat: String, _ lon: String) -> Expr {
+                b.call("coalesce", b.call("distance", b.call("prev", b.column(lat)), b.call("prev", b.column(lon)), b.column(lat), b.column(lon)), b.int(0))
             }
-            let by = TripTimes.by(keys.isEmpty ? ["route_id"] : keys)
-            let names = by.dropFirst(4)
-            return try text.stages("""
-                let metres = \(metres) | \
-                count as trips, min first_departure as first_departure, max last_arrival as last_arrival, \
-                sum duration as time, sum metres as metres\(by) | \
-                let service_hours = round(hours(time), 2), distance_km = round(metres / 1000, 2), \
-                mean_trip_km = round(metres / 1000 / trips, 2), speed_kmh = round(metres / 1000 / hours(time), 1) | \
-                select \(names), trips, first_departure, last_arrival, service_hours, distance_km, mean_trip_km, speed_kmh | \
-                sort \(names)
-                """, on: trips)
+            let legs = try b.join(try b.select(try feed.scan("stop_times", b), columns: ["trip_id", "stop_sequence", "stop_id"]),
+                                  try b.select(try feed.scan("stops", b), [(nil, b.column("stop_id")), ("lat", b.column("stop_lat")), ("lon", b.column("stop_lon"))]),
+                                  named: "stop", on: [b.column("stop_id")])
+            let walked = try b.derive(try b.sort(legs, [b.column("trip_id"), b.column("stop_sequence")]), [("metres", metres("lat", "lon"))], by: [b.key("trip_id")])
+            let stopLengths = try b.summarize(walked, [(.sum, b.column("metres"), as: "stop_metres")], by: [b.key("trip_id")])
+            trips = try b.join(trips, stopLengths, named: "stop_lengths", .left, on: [b.column("trip_id")])
+            var length = b.column("stop_metres")
+            // A trip without a shape (or a feed whose shapes have no points) falls back on its stops.
+            if shapesReadable(feed) {
+                let points = try b.sort(try feed.scan("shapes", b), [b.column("shape_id"), b.column("shape_pt_sequence")])
+                let along = try b.derive(points, [("metres", metres("shape_pt_lat", "shape_pt_lon"))], by: [b.key("shape_id")])
+                let shapeLengths = try b.summarize(along, [(.sum, b.column("metres"), as: "shape_metres")], by: [b.key("shape_id")])
+                trips = try b.join(trips, shapeLengths, named: "shape_lengths", .left, on: [b.column("shape_id")])
+                length = b.call("coalesce", b.column("shape_metres"), b.column("stop_metres"))
+            }
+            let by = keys.isEmpty ? [KeyName(name: "route_id", span: span)] : keys
+            let time = b.column("time"), metres = b.column("metres"), count = b.column("trips"), km = metres.divided(by: b.int(1000))
+            let summary = try b.summarize(try b.derive(trips, [("metres", length)]),
+                                          [(.count, nil, as: "trips"), (.min, b.column("first_departure"), as: "first_departure"),
+                                           (.max, b.column("last_arrival"), as: "last_arrival"), (.sum, b.column("duration"), as: "time"),
+                                           (.sum, b.column("metres"), as: "metres")], by: by.map(\.groupKey))
+            let figures = try b.derive(summary, [
+                ("service_hours", b.call("round", b.call("hours", time), b.int(2))),
+                ("distance_km", b.call("round", km, b.int(2))),
+                ("mean_trip_km", b.call("round", km.divided(by: count), b.int(2))),
+                ("speed_kmh", b.call("round", km.divided(by: b.call("hours", time)), b.int(1))),
+            ])
+            let shown = try b.select(figures, by.map { (nil, $0.expr) } + ["trips", "first_departure", "last_arrival", "service_hours", "distance_km",
+                                                                             "mean_trip_km", "speed_kmh"].map { (nil, b.column($0)) })
+            let plan = try b.sort(shown, by.map(\.expr))
+            let usesShapes = shapesReadable(feed) && (points ?? 0) > 0
+            let how = usesShapes ? "trip lengths follow shapes.txt where a trip has a shape, else the straight lines between its stops"
+                : "\(feed.name) has no shapes, so trip lengths are the straight lines between stops: real roads are longer"
+            return FeedPlan(plan: plan, whyNoRows: try probes.whyNone(day), notes: try probes.choiceNote(self.day) + [how] + repeats)
         }
     }
 }

@@ -14,113 +14,56 @@ enum ServiceVerb {
         examples: ["load datasets/gtfs/demo-transit.zip as feed; feed | service on 2007-06-05 | count by route_id",
                    "load datasets/gtfs/demo-transit.zip as feed; feed | service on 2007-06-09 | count by why"],
         completes: .keyword(["on"]), keywords: ["on"],
-        parse: { p, _ in
-            Syntax(day: try ServiceDay.parseOptional(&p))
+        parse: { p, verb in
+            Syntax(day: try ServiceDay.parseOptional(&p), span: verb.span)
         })
 
     struct Syntax: FeedSyntax {
         static let verb = "service on"
         var day: ServiceDay?
+        var span: SourceSpan
 
         var syntax: String { day.map { "on \($0.text)" } ?? "" }
 
-        func bind(feed: FeedTables, _ binder: Binder) throws -> LogicalPlan {
-            let text = PlanText(binder: binder, verb: Self.verb)
-            let day = try ServiceDay.resolve(day, feed, verb: Self.verb)
-            return try text.stages("sort route_id, trip_id", on: try ServiceVerb.trips(feed, on: day, text))
+        func bind(feed: FeedTables, _ binder: Binder) throws -> FeedPlan {
+            let build = PlanBuilder(binder: binder, span: span)
+            let probes = FeedProbes(feed: feed, build: build)
+            guard let day = try probes.day(day, verb: Self.verb) else { return probes.pending(Self.verb, day: day) }
+            let trips = try build.sort(try ServiceVerb.trips(feed, on: day, build), [build.column("route_id"), build.column("trip_id")])
+            return FeedPlan(plan: trips, whyNoRows: try probes.whyNone(day), notes: try probes.choiceNote(self.day))
         }
-
-        func whyNoRows(_ feed: FeedTables) -> [String] { ServiceVerb.whyNoService(feed, day) }
-        func notes(_ feed: FeedTables) -> [String] { ServiceDay.choiceNote(day, feed) }
-    }
-
-    /// Why no service runs on a day, when none does: the calendar's services take that day off,
-    /// or none runs on that weekday and calendar_dates adds none.
-    static func whyNoService(_ feed: FeedTables, _ day: ServiceDay?) -> [String] {
-        guard let day = try? ServiceDay.resolve(day, feed, verb: verb) else { return [] }
-        return whyNoService(feed, day).map { [$0] } ?? []
-    }
-
-    static let verb = "service on"
-
-    static func whyNoService(_ feed: FeedTables, _ day: ServiceDay) -> String? {
-        func rows(_ file: String) -> [[String: Value]] {
-            guard let t = feed.table(file) else { return [] }
-            return (0..<t.rowCount).map { i in Dictionary(t.columns.map { ($0.name, $0.value(at: i)) }, uniquingKeysWith: { a, _ in a }) }
-        }
-        func dayOf(_ v: Value?, _ zone: ZoneRules) -> Int64? {
-            if case .timestamp(let m)? = v { return CivilTime.floorDiv(zone.wallMicros(m), CivilTime.microsPerDay) }
-            return nil
-        }
-        guard let zone = (feed.table("calendar") ?? feed.table("calendar_dates"))?.zone else { return nil }
-        var byCalendar: [String] = []
-        for r in rows("calendar") {
-            guard let from = dayOf(r["start_date"], zone), let to = dayOf(r["end_date"], zone), (from...to).contains(day.days),
-                  case .int(1)? = r[day.weekdayColumn], let id = r["service_id"]?.plainText else { continue }
-            byCalendar.append(id)
-        }
-        var added: [String] = [], removed: [String] = []
-        for r in rows("calendar_dates") where dayOf(r["date"], zone) == day.days {
-            guard let id = r["service_id"]?.plainText else { continue }
-            if case .int(1)? = r["exception_type"] { added.append(id) }
-            if case .int(2)? = r["exception_type"] { removed.append(id) }
-        }
-        let running = Set(byCalendar + added).subtracting(removed)
-        guard running.isEmpty else { return nil }
-        let when = "\(day.weekdayName) \(day.text)"
-        if !byCalendar.isEmpty {
-            return "no trips run on \(when): calendar_dates takes \(byCalendar.sorted().joined(separator: ", ")) away that day"
-        }
-        return "no trips run on \(when): no service of the calendar runs on \(day.weekdayName)s then, and calendar_dates adds none"
     }
 
     /// The trips running on a day, with the columns of trips.txt and `why`.
-    static func trips(_ feed: FeedTables, on day: ServiceDay, _ text: PlanText) throws -> LogicalPlan {
-        try checkInRange(feed, day)
-        let d = day.text
+    static func trips(_ feed: FeedTables, on day: ServiceDay, _ b: PlanBuilder) throws -> LogicalPlan {
+        let d = b.text(day.text)
         var running: [LogicalPlan] = []
         if feed.has("calendar") {
-            running.append(try text.pipeline(
-                "\(feed.ref("calendar")) | where start_date <= \"\(d)\" and end_date >= \"\(d)\" and \(day.weekdayColumn) = 1 | select service_id, why = \"runs on \(day.weekdayName)s (calendar)\""))
+            let runs = b.column("start_date").compared(.lessEqual, d).and(b.column("end_date").compared(.greaterEqual, d))
+                .and(b.column(day.weekdayColumn).compared(.equal, b.int(1)))
+            running.append(try b.select(try b.filter(try feed.scan("calendar", b), runs),
+                                        [(nil, b.column("service_id")), ("why", b.text("runs on \(day.weekdayName)s (calendar)"))]))
         }
         let dates = feed.has("calendar_dates")
+        func exceptions(_ type: Int64) throws -> LogicalPlan {
+            try b.filter(try feed.scan("calendar_dates", b), b.column("date").compared(.equal, d).and(b.column("exception_type").compared(.equal, b.int(type))))
+        }
         if dates {
-            running.append(try text.pipeline(
-                "\(feed.ref("calendar_dates")) | where date = \"\(d)\" and exception_type = 1 | select service_id, why = \"added on \(d) (calendar_dates)\""))
+            running.append(try b.select(try exceptions(1), [(nil, b.column("service_id")), ("why", b.text("added on \(day.text) (calendar_dates)"))]))
         }
         guard !running.isEmpty else {
-            throw Diagnostic("\(feed.name) has neither calendar.txt nor calendar_dates.txt, so no day of service can be told")
+            throw Diagnostic("\(feed.name) has neither calendar.txt nor calendar_dates.txt, so no day of service can be told", at: b.span)
         }
         // A service both in the calendar and added that day runs once.
-        var services = running.count == 1 ? running[0]
-            : try text.stages("min why by service_id | select service_id, why = min_why", on: try UnionVerb.union(running) { _ in "the calendar" })
+        var services = running[0]
+        if running.count > 1 {
+            services = try b.summarize(try b.union(running) { _ in "the calendar" }, [(.min, b.column("why"), as: "why")], by: [b.key("service_id")])
+        }
         if dates {
-            let removed = try text.pipeline(
-                "\(feed.ref("calendar_dates")) | where date = \"\(d)\" and exception_type = 2 | select service_id, removed = true")
-            services = try text.stages("where removed is null | select service_id, why",
-                                       on: try text.join(services, removed, named: "removed", .left, on: "service_id"))
+            let removed = try b.select(try exceptions(2), [(nil, b.column("service_id")), ("removed", b.bool(true))])
+            let kept = try b.filter(try b.join(services, removed, named: "removed", .left, on: [b.column("service_id")]), b.column("removed").isNull)
+            services = try b.select(kept, columns: ["service_id", "why"])
         }
-        return try text.join(try text.pipeline(feed.ref("trips")), services, named: "service", on: "service_id")
-    }
-
-    /// A day outside every date the feed's calendar names is a mistake worth a message, with the range.
-    static func checkInRange(_ feed: FeedTables, _ day: ServiceDay) throws {
-        var first = Int64.max, last = Int64.min
-        func take(_ file: String, _ column: String) {
-            guard let t = feed.table(file), let c = t.column(column) else { return }
-            for i in 0..<t.rowCount where c.isValid(i) {
-                let days: Int64
-                switch c.storage {
-                case .timestamp(let v): days = CivilTime.floorDiv(t.zone.wallMicros(v[i]), CivilTime.microsPerDay)
-                default: continue
-                }
-                first = min(first, days); last = max(last, days)
-            }
-        }
-        take("calendar", "start_date"); take("calendar", "end_date"); take("calendar_dates", "date")
-        guard first <= last, day.days < first || day.days > last else { return }
-        let from = ServiceDay(days: first, span: day.span).text, to = ServiceDay(days: last, span: day.span).text
-        throw Diagnostic("\(day.text) is outside \(feed.name)'s calendar, which runs from \(from) to \(to)", at: day.span,
-                         hint: "pick a day from \(from) to \(to)")
+        return try b.join(try feed.scan("trips", b), services, named: "service", on: [b.column("service_id")])
     }
 }

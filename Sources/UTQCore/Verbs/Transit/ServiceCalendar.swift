@@ -1,5 +1,6 @@
-/// The days of service of a feed, read once from calendar.txt and calendar_dates.txt: which
-/// service_ids run on a day, and which day is the busiest when none is given.
+/// The days of service of a feed, made once from the rows of calendar.txt and
+/// calendar_dates.txt (as probes gave them): which service_ids run on a day, why none does,
+/// and which day is the busiest when none is given.
 struct ServiceCalendar {
     private struct Weekly { let id: String; let from: Int64; let to: Int64; let weekdays: [Bool] }
     private var weekly: [Weekly] = []
@@ -8,21 +9,24 @@ struct ServiceCalendar {
     /// The first and last day the calendar names.
     private(set) var first = Int64.max, last = Int64.min
 
-    init(_ feed: FeedTables) {
+    /// From calendar.txt's rows (service_id, start_date, end_date, monday … sunday) and
+    /// calendar_dates.txt's (service_id, date, exception_type), either of which may be missing.
+    init(weekly calendar: Table?, dates: Table?) {
         func day(_ v: Value, _ zone: ZoneRules) -> Int64? {
             if case .timestamp(let m) = v { return CivilTime.floorDiv(zone.wallMicros(m), CivilTime.microsPerDay) }
             return nil
         }
-        if let t = feed.table("calendar"), let ids = t.column("service_id"), let from = t.column("start_date"), let to = t.column("end_date") {
+        if let t = calendar, let ids = t.column("service_id"), let from = t.column("start_date"), let to = t.column("end_date") {
             let days = ServiceDay.weekdays.map { t.column($0) }
             for i in 0..<t.rowCount {
                 guard let a = day(from.value(at: i), t.zone), let b = day(to.value(at: i), t.zone) else { continue }
                 let runs = days.map { c -> Bool in if case .int(1)? = c?.value(at: i) { return true } else { return false } }
                 weekly.append(Weekly(id: ids.value(at: i).plainText, from: a, to: b, weekdays: runs))
-                first = min(first, a); last = max(last, b)
+                // A row that ends before it starts names its days all the same.
+                first = min(first, a, b); last = max(last, a, b)
             }
         }
-        if let t = feed.table("calendar_dates"), let ids = t.column("service_id"), let dates = t.column("date"), let kinds = t.column("exception_type") {
+        if let t = dates, let ids = t.column("service_id"), let dates = t.column("date"), let kinds = t.column("exception_type") {
             for i in 0..<t.rowCount {
                 guard let d = day(dates.value(at: i), t.zone) else { continue }
                 first = min(first, d); last = max(last, d)
@@ -36,19 +40,32 @@ struct ServiceCalendar {
         }
     }
 
-    func services(on days: Int64) -> Set<String> {
+    /// The services calendar.txt runs on a day (a row that ends before it starts runs on none).
+    private func byCalendar(on days: Int64) -> [String] {
         let weekday = CivilTime.isoWeekday(days: days) - 1
-        var running = Set(weekly.lazy.filter { $0.from <= days && days <= $0.to && $0.weekdays[weekday] }.map(\.id))
-        running.formUnion(added[days] ?? [])
-        return running.subtracting(removed[days] ?? [])
+        return weekly.filter { $0.from <= days && days <= $0.to && $0.weekdays[weekday] }.map(\.id)
+    }
+
+    func services(on days: Int64) -> Set<String> {
+        Set(byCalendar(on: days) + (added[days] ?? [])).subtracting(removed[days] ?? [])
+    }
+
+    /// Why no trips run on a day, when none do: calendar_dates takes the calendar's services
+    /// away, or no service runs on that weekday then and calendar_dates adds none.
+    func whyNone(on day: ServiceDay) -> String? {
+        guard services(on: day.days).isEmpty else { return nil }
+        let when = "\(day.weekdayName) \(day.text)"
+        let calendar = byCalendar(on: day.days)
+        if !calendar.isEmpty {
+            return "no trips run on \(when): calendar_dates takes \(calendar.sorted().joined(separator: ", ")) away that day"
+        }
+        return "no trips run on \(when): no service of the calendar runs on \(day.weekdayName)s then, and calendar_dates adds none"
     }
 
     /// The day with the most trips (the first such day on a tie), as partridge chooses one,
-    /// with its number of trips; nil when the calendar names no day.
-    func busiest(_ feed: FeedTables) -> (days: Int64, trips: Int)? {
-        guard first <= last, let trips = feed.table("trips"), let ids = trips.column("service_id") else { return nil }
-        var tripsOf: [String: Int] = [:]
-        for i in 0..<trips.rowCount { tripsOf[ids.value(at: i).plainText, default: 0] += 1 }
+    /// with its number of trips; nil when the calendar names no day on which a trip runs.
+    func busiest(tripsPerService tripsOf: [String: Int]) -> (days: Int64, trips: Int)? {
+        guard first <= last else { return nil }
         var best: (days: Int64, trips: Int)? = nil
         // A calendar of decades would take long to walk day by day; no feed runs that long.
         for d in first...min(last, first + 366 * 20) {
@@ -57,26 +74,17 @@ struct ServiceCalendar {
         }
         return best
     }
+
+    /// A day outside every date the calendar names is a mistake worth a message, with the range.
+    func checkInRange(_ day: ServiceDay, feed: String) throws {
+        guard first <= last, day.days < first || day.days > last else { return }
+        let from = ServiceDay(days: first, span: day.span).text, to = ServiceDay(days: last, span: day.span).text
+        throw Diagnostic("\(day.text) is outside \(feed)'s calendar, which runs from \(from) to \(to)", at: day.span,
+                         hint: "pick a day from \(from) to \(to)")
+    }
 }
 
 extension ServiceDay {
-    /// The day a transit verb works on: the one written, or else the feed's busiest.
-    static func resolve(_ day: ServiceDay?, _ feed: FeedTables, verb: String) throws -> ServiceDay {
-        if let day { return day }
-        guard let busiest = ServiceCalendar(feed).busiest(feed) else {
-            throw Diagnostic("\(feed.name)'s calendar names no day on which a trip runs, so \(verb) needs a date",
-                             hint: "as in: \(feed.name) | \(verb) 2007-06-04")
-        }
-        return ServiceDay(days: busiest.days, span: SourceSpan(0, 0))
-    }
-
-    /// Said when no day was written: which day was taken and why.
-    static func choiceNote(_ day: ServiceDay?, _ feed: FeedTables) -> [String] {
-        guard day == nil, let busiest = ServiceCalendar(feed).busiest(feed) else { return [] }
-        let d = ServiceDay(days: busiest.days, span: SourceSpan(0, 0))
-        return ["no date given: \(d.weekdayName) \(d.text) is \(feed.name)'s busiest day (\(NumberText.counted(busiest.trips, "trip"))); write on DATE for another"]
-    }
-
     /// `on DATE`, or nothing (the busiest day).
     static func parseOptional(_ p: inout Parser) throws -> ServiceDay? {
         guard p.eatKeyword("on") else { return nil }

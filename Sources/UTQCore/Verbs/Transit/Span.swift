@@ -15,25 +15,29 @@ enum SpanVerb {
         """,
         examples: ["load datasets/gtfs/demo-transit.zip as feed; feed | span on 2007-06-05 by route_id"],
         completes: .column, keywords: ["on", "by"],
-        parse: { p, _ in Syntax(day: try ServiceDay.parseOptional(&p), keys: try TripTimes.parseKeys(&p)) })
+        parse: { p, verb in Syntax(day: try ServiceDay.parseOptional(&p), keys: try TripTimes.parseKeys(&p), span: verb.span) })
 
     struct Syntax: FeedSyntax {
         static let verb = "span on"
         var day: ServiceDay?
-        var keys: [String]
+        var keys: [KeyName]
+        var span: SourceSpan
 
         var syntax: String { TripTimes.syntax(day, keys) }
-        func whyNoRows(_ feed: FeedTables) -> [String] { ServiceVerb.whyNoService(feed, day) }
-        func notes(_ feed: FeedTables) -> [String] { ServiceDay.choiceNote(day, feed) + TripTimes.repeats(feed) }
 
-        func bind(feed: FeedTables, _ binder: Binder) throws -> LogicalPlan {
-            let text = PlanText(binder: binder, verb: Self.verb)
-            let trips = try TripTimes.plan(feed, on: try ServiceDay.resolve(day, feed, verb: Self.verb), text)
-            let by = TripTimes.by(keys)
-            return try text.stages("""
-                count as trips, min first_departure as first_departure, max first_departure as last_departure, \
-                max last_arrival as last_arrival\(by) | let span = last_arrival - first_departure\(keys.isEmpty ? "" : " | sort" + by.dropFirst(3))
-                """, on: trips)
+        func bind(feed: FeedTables, _ binder: Binder) throws -> FeedPlan {
+            let build = PlanBuilder(binder: binder, span: span)
+            let probes = FeedProbes(feed: feed, build: build)
+            let repeats = try probes.repeatsNote()
+            guard let day = try probes.day(day, verb: Self.verb) else { return probes.pending(Self.verb, day: day) }
+            let trips = try TripTimes.plan(feed, on: day, build)
+            let first = build.column("first_departure"), last = build.column("last_arrival")
+            let summary = try build.summarize(trips, [(.count, nil, as: "trips"), (.min, first, as: "first_departure"),
+                                                      (.max, first, as: "last_departure"), (.max, last, as: "last_arrival")],
+                                              by: keys.map(\.groupKey))
+            var plan = try build.derive(summary, [("span", last.minus(first))])
+            if !keys.isEmpty { plan = try build.sort(plan, keys.map(\.expr)) }
+            return FeedPlan(plan: plan, whyNoRows: try probes.whyNone(day), notes: try probes.choiceNote(self.day) + repeats)
         }
     }
 }

@@ -1,0 +1,99 @@
+import Foundation
+import UTQCore
+
+// The SQL forms of the steps that are one SELECT over one input.
+
+extension FilterNode: SQLStep {
+    func sql(_ inputs: [SQLCompiler.Relation], _ c: SQLCompiler, orderMatters: Bool) throws -> SQLCompiler.Relation {
+        let below = inputs[0]
+        var r = below
+        r.sql = "SELECT * FROM (\(below.sql)) AS t WHERE \(try c.expr(predicate, input.schema, below.codes))"
+        // A subquery's order is not kept for certain: groups are put back in key order here.
+        r.givesKeyOrder = false
+        return r
+    }
+}
+
+extension ProjectNode: SQLStep {
+    func sql(_ inputs: [SQLCompiler.Relation], _ c: SQLCompiler, orderMatters: Bool) throws -> SQLCompiler.Relation {
+        let below = inputs[0]
+        var codes: [String: [String]] = [:], labels: [String: [String]] = [:]
+        let list = try items.map { e -> String in
+            if let x = try c.codesOf(e.expr, below) { codes[e.name] = x }
+            if case .column(_, let f) = e.expr, let l = below.labels[f.name] { labels[e.name] = l }
+            return "\(try c.expr(e.expr, input.schema, below.codes)) AS \(c.connection.identifier(e.name))"
+        }
+        return SQLCompiler.Relation(sql: "SELECT \(list.joined(separator: ", ")) FROM (\(below.sql)) AS t", codes: codes, labels: labels, copies: below.copies)
+    }
+}
+
+extension AggregateNode: SQLStep {
+    func sql(_ inputs: [SQLCompiler.Relation], _ c: SQLCompiler, orderMatters: Bool) throws -> SQLCompiler.Relation {
+        let below = inputs[0]
+        var codes: [String: [String]] = [:], labels: [String: [String]] = [:]
+        var list: [String] = []
+        for k in keys {
+            if let x = try c.codesOf(k.expr, below) { codes[k.name] = x }
+            if case .column(_, let f) = k.expr, let l = below.labels[f.name] { labels[k.name] = l }
+            list.append("\(try c.expr(k.expr, input.schema, below.codes)) AS \(c.connection.identifier(k.name))")
+        }
+        for a in aggregates { list.append("\(try c.aggregate(a, input.schema)) AS \(c.connection.identifier(a.name))") }
+        let group = keys.isEmpty ? "" : " GROUP BY " + (1...keys.count).map(String.init).joined(separator: ", ")
+        var r = SQLCompiler.Relation(sql: "SELECT \(list.joined(separator: ", ")) FROM (\(below.sql)) AS t\(group)", codes: codes, labels: labels, copies: below.copies)
+        // Groups come in key order, nulls last. Where the keys sort alike in both engines the
+        // database is told; text keys sort in utq's order when they come back.
+        if orderMatters, !keys.isEmpty, keys.allSatisfy({ SQLCompiler.sortsAlike($0.expr.type) || codes[$0.name] != nil }) {
+            r.sql += " ORDER BY " + (1...keys.count).map { "\($0) ASC NULLS LAST" }.joined(separator: ", ")
+            r.givesKeyOrder = true
+        }
+        return r
+    }
+}
+
+extension SortNode: SQLStep {
+    func sql(_ inputs: [SQLCompiler.Relation], _ c: SQLCompiler, orderMatters: Bool) throws -> SQLCompiler.Relation {
+        let below = inputs[0]
+        // Text is ordered by utq's natural order, which the database does not have: only
+        // numbers, times and booleans are sorted there.
+        guard keys.allSatisfy({ SQLCompiler.sortsAlike($0.expr.type) || c.coded($0.expr, below.codes) != nil }) else {
+            throw NotInSQL("text sorts in utq's natural order (Line 2 before Line 10), which no collation of the database gives")
+        }
+        var order = try keys.map { k in "\(try c.expr(k.expr, input.schema, below.codes)) \(k.descending ? "DESC" : "ASC") NULLS LAST" }
+        // utq sorts stably, and groups come out in key order: rows that tie keep the order
+        // of their groups' keys. The database's sort is not stable, so it is told.
+        if let groups = c.keyOrder(input.schema) {
+            guard groups.allSatisfy({ SQLCompiler.sortsAlike($0.type) || below.codes[$0.name] != nil }) else {
+                throw NotInSQL("rows that tie keep the order of their groups, whose text keys sort in utq's natural order")
+            }
+            order += groups.map { "\(c.connection.identifier($0.name)) ASC NULLS LAST" }
+        }
+        var r = below
+        r.sql = "SELECT * FROM (\(below.sql)) AS t ORDER BY \(order.joined(separator: ", "))"
+        return r
+    }
+}
+
+extension LimitNode: SQLStep {
+    func sql(_ inputs: [SQLCompiler.Relation], _ c: SQLCompiler, orderMatters: Bool) throws -> SQLCompiler.Relation {
+        // Only after an order: which rows a limit keeps must not depend on the engine.
+        guard input.is(SortNode.self) else { throw NotInSQL("which rows a limit keeps without a sort before it would be the database's choice") }
+        var r = inputs[0]
+        r.sql = "\(r.sql) LIMIT \(count)" + (offset > 0 ? " OFFSET \(offset)" : "")
+        return r
+    }
+}
+
+extension DescribeNode: SQLStep {
+    /// Counted in the database by queries of its own (see `PostgresFragment`); its table is
+    /// made here from their answers.
+    func sql(_ inputs: [SQLCompiler.Relation], _ c: SQLCompiler, orderMatters: Bool) throws -> SQLCompiler.Relation {
+        var r = inputs[0]
+        r.described = input.schema
+        return r
+    }
+}
+
+extension SQLCompiler {
+    /// Types whose order is the same in both engines.
+    static func sortsAlike(_ t: DataType) -> Bool { [.int, .double, .timestamp, .duration, .bool].contains(t) }
+}
