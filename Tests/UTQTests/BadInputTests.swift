@@ -127,6 +127,19 @@ import Testing
         try expectRefused(Self.fixture("no-such-file.csv"), ["no such file"])
     }
 
+    /// What went wrong is data, set where it is raised: the session offers a near name for a
+    /// missing file by the kind, whatever the message's words.
+    @Test func loadErrorsCarryTheirKind() throws {
+        func kind(_ path: String) -> LoadError.Kind? { loadError { try Loaders.load(LoadRequest(path: path, zone: .utc)) }?.kind }
+        let marker = try temporaryFile("kinds-marker.txt", "x")
+        let dir = (marker as NSString).deletingLastPathComponent
+        #expect(kind(Self.fixture("no-such-file.csv")) == .noSuchFile)
+        #expect(kind(marker + "/inside.csv") == .noSuchFile)
+        #expect(kind(try temporaryFile("kinds-empty.csv", "")) == .emptyFile)
+        #expect(loadError { try CSVLoader.load(path: dir, name: "d", zone: .utc) }?.kind == .isFolder)
+        #expect(kind(Self.fixture("good.csv")) == nil)
+    }
+
     @Test func fileWithoutReadPermission() throws {
         let path = try temporaryFile("unreadable.csv", "a,b\n1,2\n")
         chmod(path, 0)

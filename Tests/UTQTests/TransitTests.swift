@@ -183,22 +183,56 @@ enum TransitReference {
         #expect(!(info.last ?? "").contains("notices"))
     }
 
-    /// Every kind of warning the checks file is under a notice: a new check without one fails here.
-    @Test func everyCheckHasACode() throws {
-        let dir = Repo.path("Sources/UTQCore/Ingest/GTFS")
-        let pattern = try NSRegularExpression(pattern: #"report\.add\((?:path: )?[A-Za-z.()]+, "([^"]+)""#)
-        var kinds = Set<String>()
-        for name in try FileManager.default.contentsOfDirectory(atPath: dir) where name.hasSuffix(".swift") {
-            let text = try String(contentsOfFile: dir + "/" + name, encoding: .utf8)
-            for m in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
-                // An interpolated kind (`no \(column)`) stands for its words before the interpolation.
-                let kind = String(text[Range(m.range(at: 1), in: text)!]).replacingOccurrences(of: #"\\\(.*"#, with: "x", options: .regularExpression)
-                kinds.insert(kind)
+    /// Warnings of reading are filed under a notice by the kind the reader gave them, not by
+    /// their words: a time not written H:MM:SS is an invalid_time, a line of one cell an
+    /// invalid_row_length, and the dates a list leaves out still count under invalid_date.
+    @Test func warningsOfReadingAreFiledByTheirKind() throws {
+        let calendar = "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\n"
+            + "S,1,1,1,1,1,0,0,20240101,20241231\n"
+            + (1...5).map { "S\($0),1,1,1,1,1,0,0,2024-01-0\($0),20241231\n" }.joined()
+        let dir = try GTFSLoaderTests.feed([
+            "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nA,Alpha,59.91,10.75\nB,Beta,59.92,10.76\nC\n",
+            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,8h00,8:00:00,A,1\nT1,8:10:00,8:10:00,B,2\n",
+            "calendar.txt": calendar,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var warnings: [String] = [], info: [String] = []
+        makeSession().run("load \(dir) as feed") { _, o in
+            for output in o.outputs {
+                if case .warning(let w) = output { warnings.append(w) }
+                if case .info(let n) = output { info.append(n) }
             }
         }
-        #expect(kinds.count > 20)
-        for kind in kinds.sorted() { #expect(GTFSNotices.code(for: kind) != nil, "no notice code for the kind \"\(kind)\"") }
-        #expect(Set(GTFSNotices.all.map(\.code)).count == GTFSNotices.all.count)
+        for expected in ["stop_times.txt:2: arrival_time \"8h00\" is not a time written H:MM:SS; left empty [invalid_time]",
+                         "stops.txt:4: 1 cell where the header has 4; the missing ones are empty [invalid_row_length]",
+                         "calendar.txt:3: start_date \"2024-01-01\" is not a date written YYYYMMDD; left empty [invalid_date]",
+                         "calendar.txt: 2 more bad start_date warnings"] {
+            #expect(warnings.contains { $0.hasSuffix("/" + expected) }, "\(expected) not in \(warnings)")
+        }
+        let counts = try #require(info.last?.split(separator: "\n").last.map(String.init))
+        for expected in ["invalid_date 5", "invalid_row_length 1", "invalid_time 1"] {
+            #expect(counts.contains(expected), "\(expected) not in \(counts)")
+        }
+    }
+
+    /// Every notice is chosen somewhere: by a check (`code: .duplicateKey`) or for a kind
+    /// of warning of reading (`self = .invalidDate`). That each warning of a check has a
+    /// code the compiler sees to; a code nothing chooses would be listed by help for nothing.
+    @Test func everyCodeIsChosenAndExplained() throws {
+        let dir = Repo.path("Sources/UTQCore/Ingest")
+        let pattern = try NSRegularExpression(pattern: #"(?:code: |self = )\.([A-Za-z]+)"#)
+        var chosen = Set<String>()
+        let files = FileManager.default.enumerator(atPath: dir)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+        #expect(!files.isEmpty)
+        for name in files {
+            let text = try String(contentsOfFile: dir + "/" + name, encoding: .utf8)
+            for m in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                chosen.insert(String(text[Range(m.range(at: 1), in: text)!]))
+            }
+        }
+        for code in GTFSNoticeCode.allCases {
+            #expect(chosen.contains(String(describing: code)), "nothing files a warning under \(code.rawValue)")
+        }
         // Each code has its help, and help gtfs lists them all.
         for n in GTFSNotices.all {
             #expect(try Help.text(for: "gtfs \(n.code)").contains(n.meaning))

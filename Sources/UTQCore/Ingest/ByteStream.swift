@@ -19,27 +19,18 @@ final class ByteStream {
         self.path = path
         var st = stat()
         guard stat(path, &st) == 0 else {
-            throw LoadError(path: path, Self.openErrorMessage(errno))
+            throw LoadError(path: path, errno: errno)
         }
         if (st.st_mode & S_IFMT) == S_IFDIR {
-            throw LoadError(path: path, "is a folder, not a file")
+            throw LoadError(path: path, "is a folder, not a file", kind: .isFolder)
         }
         fileSize = Int(st.st_size)
         fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw LoadError(path: path, Self.openErrorMessage(errno)) }
+        guard fd >= 0 else { throw LoadError(path: path, errno: errno) }
         try sniffEncoding()
     }
 
     deinit { if fd >= 0 { close(fd) } }
-
-    static func openErrorMessage(_ code: Int32) -> String {
-        switch code {
-        case ENOENT: return "no such file"
-        case EACCES: return "permission denied (the file cannot be read)"
-        case EISDIR: return "is a folder, not a file"
-        default: return String(cString: strerror(code))
-        }
-    }
 
     /// Looks at the first bytes: a UTF-16 or Latin-1 file is converted whole (such files are
     /// small exports); everything else streams.

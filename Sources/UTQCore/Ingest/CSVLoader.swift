@@ -79,7 +79,7 @@ public enum CSVLoader {
                              types: inout [CellType]?, cancel: CancellationFlag?) throws -> LoadedTable {
         let path = source.path
         var warnings = WarningLog(path: path)
-        if source.size == 0 { throw LoadError(path: path, "the file is empty") }
+        if source.size == 0 { throw LoadError(path: path, "the file is empty", kind: .emptyFile) }
         // At least 64 KB, whatever the chunk size: the delimiter is decided from the head, and
         // must not depend on how the file is then read.
         var headRequest = max(options.chunkSize, 65536)

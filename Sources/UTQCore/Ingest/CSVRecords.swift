@@ -127,9 +127,11 @@ struct CSVRecords {
             if rules.recordLines { rowLines.append(Int32(clamping: recordLine)) }
             line += 1
             if k < width {
-                warnings.add("missing cells", line: recordLine, "\(k == 1 ? "1 cell" : "\(k) cells") where the header has \(width); the missing ones are empty")
+                warnings.add("missing cells", line: recordLine, "\(k == 1 ? "1 cell" : "\(k) cells") where the header has \(width); the missing ones are empty",
+                             kind: .rowLength)
             } else if k > width && (extraText || !rules.ignoresEmptyExtraCells) {
-                warnings.add("extra cells", line: recordLine, "\(k) cells where the header has \(width); the extra cells are ignored")
+                warnings.add("extra cells", line: recordLine, "\(k) cells where the header has \(width); the extra cells are ignored",
+                             kind: .rowLength)
             }
             if malformed { warnings.add("quote", line: recordLine, "text after a closing quote; kept as part of the cell") }
             rows += 1
@@ -163,7 +165,8 @@ struct CSVRecords {
                     do { try builder.appendText(field) } catch is TypeConflict {
                         builder.appendNull()
                         warnings.add("bad \(builder.name)", line: recordLine,
-                                     "\(builder.name) \"\(String(decoding: field, as: UTF8.self))\" is not \(builder.type.expectation); left empty")
+                                     "\(builder.name) \"\(String(decoding: field, as: UTF8.self))\" is not \(builder.type.expectation); left empty",
+                                     kind: .unreadableCell(builder.type))
                     }
                 }
             } else {

@@ -10,8 +10,8 @@ enum FileKind {
         guard stat(path, &st) == 0 else {
             switch errno {
             case ELOOP: throw LoadError(path: path, "is a loop of symbolic links")
-            case ENOTDIR: throw LoadError(path: path, "no such file (a part of the path is not a folder)")
-            default: throw LoadError(path: path, ByteStream.openErrorMessage(errno))
+            case ENOTDIR: throw LoadError(path: path, "no such file (a part of the path is not a folder)", kind: .noSuchFile)
+            default: throw LoadError(path: path, errno: errno)
             }
         }
         switch st.st_mode & S_IFMT {

@@ -19,10 +19,10 @@ final class FileSource: @unchecked Sendable {
     init(path: String) throws {
         self.path = path
         var st = stat()
-        guard stat(path, &st) == 0 else { throw LoadError(path: path, ByteStream.openErrorMessage(errno)) }
-        if (st.st_mode & S_IFMT) == S_IFDIR { throw LoadError(path: path, "is a folder, not a file") }
+        guard stat(path, &st) == 0 else { throw LoadError(path: path, errno: errno) }
+        if (st.st_mode & S_IFMT) == S_IFDIR { throw LoadError(path: path, "is a folder, not a file", kind: .isFolder) }
         let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw LoadError(path: path, ByteStream.openErrorMessage(errno)) }
+        guard fd >= 0 else { throw LoadError(path: path, errno: errno) }
         self.fd = fd
         let fileSize = Int(st.st_size)
         var head = [UInt8](repeating: 0, count: min(TextEncoding.sniffSize, fileSize))

@@ -46,7 +46,7 @@ public enum JSONRecordLoader {
         let (layout, headDataStart): (Layout, Int) = try head.withUnsafeBytes { b in
             var r = JSONReader(b, pos: 0, isFinal: headIsAll)
             r.skipWhitespace()
-            guard let c = r.peek() else { throw LoadError(path: path, "the file is empty") }
+            guard let c = r.peek() else { throw LoadError(path: path, "the file is empty", kind: .emptyFile) }
             return c == 0x5B ? (.array, r.pos + 1) : (.lines, r.pos)
         }
         if plan == nil {

@@ -52,7 +52,7 @@ public enum Loaders {
             return try GTFSLoader.load(request, name: name, isDirectory: isDirectory)
         }
         if fileSize == 0 {
-            throw LoadError(path: path, "the file is empty")
+            throw LoadError(path: path, "the file is empty", kind: .emptyFile)
         }
         let head = try peek(path)
         let lower = path.lowercased()
@@ -85,11 +85,11 @@ public enum Loaders {
     /// large binary file is never read whole just to be refused.
     static func peek(_ path: String, count: Int = 65536) throws -> [UInt8] {
         let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw LoadError(path: path, ByteStream.openErrorMessage(errno)) }
+        guard fd >= 0 else { throw LoadError(path: path, errno: errno) }
         defer { close(fd) }
         var raw = [UInt8](repeating: 0, count: count)
         let n = raw.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, 0) }
-        guard n >= 0 else { throw LoadError(path: path, ByteStream.openErrorMessage(errno)) }
+        guard n >= 0 else { throw LoadError(path: path, errno: errno) }
         raw.removeSubrange(n...)
         if case .utf16 = TextEncoding.sniff(raw, isWholeFile: n < count) {
             let stream = try ByteStream(path: path)
@@ -104,11 +104,11 @@ public enum Loaders {
     /// The first bytes of a file as they are.
     static func rawHead(_ path: String, count: Int = 4096) throws -> [UInt8] {
         let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw LoadError(path: path, ByteStream.openErrorMessage(errno)) }
+        guard fd >= 0 else { throw LoadError(path: path, errno: errno) }
         defer { close(fd) }
         var raw = [UInt8](repeating: 0, count: count)
         let n = raw.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, 0) }
-        guard n >= 0 else { throw LoadError(path: path, ByteStream.openErrorMessage(errno)) }
+        guard n >= 0 else { throw LoadError(path: path, errno: errno) }
         raw.removeSubrange(n...)
         return raw
     }

@@ -17,7 +17,7 @@ extension Interpreter {
         } catch var e as LoadError {
             e.path = Self.asWritten(e.path, full: full, written: path)
             var message = "cannot load \(e.description)"
-            if e.message == "no such file", let near = FileOutput.nearestFile(to: full) {
+            if e.kind == .noSuchFile, let near = FileOutput.nearestFile(to: full) {
                 let folder = (path as NSString).deletingLastPathComponent
                 message += " — did you mean \(folder.isEmpty ? near : (folder as NSString).appendingPathComponent(near))?"
             }

@@ -13,8 +13,9 @@ enum RegexCheck {
         guard chars.count <= 512 else { return [] }
         for end in 1...max(1, chars.count) {
             do { _ = try Regex(String(chars.prefix(end))) } catch {
-                let text = "\(error)"
-                if !text.hasPrefix("expected") { return [end] }
+                // The parser's errors are words only, with no kind to ask; those more text
+                // could mend say what they expected.
+                if !"\(error)".hasPrefix("expected") { return [end] }
             }
         }
         // Only missing closers: the last opener left open.

@@ -18,7 +18,8 @@ extension GTFSChecks {
         for row in 0..<stops.table.rowCount {
             let type = types?.int(row) ?? 0
             if !(0...4).contains(type) {
-                report.add(stops, "location_type", row: row, "location_type is \(type); GTFS defines 0 (stop), 1 (station), "
+                report.add(stops, "location_type", code: .unexpectedEnumValue, row: row,
+                           "location_type is \(type); GTFS defines 0 (stop), 1 (station), "
                            + "2 (entrance), 3 (generic node) and 4 (boarding area)")
             }
             // Generic nodes and boarding areas may go without a position.
@@ -36,17 +37,20 @@ extension GTFSChecks {
                                    _ latName: String, _ lonName: String, required: Bool) -> (lat: Double, lon: Double)? {
         guard let lat, let lon else {
             if required {
-                report.add(file, "no position", row: row, "no \(lat == nil ? latName : lonName); GTFS requires a position here")
+                report.add(file, "no position", code: .missingRequiredField, row: row,
+                           "no \(lat == nil ? latName : lonName); GTFS requires a position here")
             }
             return nil
         }
         if !(-90...90).contains(lat) || !(-180...180).contains(lon) {
-            report.add(file, "bad position", row: row, "\(latName) \(NumberText.double(lat)), \(lonName) \(NumberText.double(lon)) "
+            report.add(file, "bad position", code: .pointNearOrigin, row: row,
+                       "\(latName) \(NumberText.double(lat)), \(lonName) \(NumberText.double(lon)) "
                        + "is not on the earth (latitude −90…90, longitude −180…180; are they swapped?)")
             return nil
         }
         if lat == 0 && lon == 0 {
-            report.add(file, "bad position", row: row, "\(latName) and \(lonName) are 0, 0 (in the sea off Africa): probably a missing position")
+            report.add(file, "bad position", code: .pointNearOrigin, row: row,
+                       "\(latName) and \(lonName) are 0, 0 (in the sea off Africa): probably a missing position")
             return nil
         }
         return (lat, lon)
@@ -68,7 +72,8 @@ extension GTFSChecks {
                         let metres = Self.metres(p.lat, p.lon, q.lat, q.lon)
                         guard metres < Self.tooCloseMetres else { continue }
                         let a = ids?.text(q.row) ?? "?", b = ids?.text(p.row) ?? "?"
-                        report.add(stops, "stops too close", row: p.row, "stops \(a) and \(b) are \(NumberText.fixed(metres, decimals: 1)) m "
+                        report.add(stops, "stops too close", code: .stopsTooClose, row: p.row,
+                                   "stops \(a) and \(b) are \(NumberText.fixed(metres, decimals: 1)) m "
                                    + "apart; one stop given twice? (\(a) is on line \(stops.line(q.row) ?? 0))")
                     }
                 }
@@ -97,7 +102,8 @@ extension GTFSChecks {
             guard let ids, let code = ids.code(row), let s = sequences?.int(row) else { continue }
             let key = Point(shape: code, sequence: s)
             if let first = seen[key] {
-                report.add(shapes, "repeated shape_pt_sequence", row: row, "shape \(ids.dictionary[code]) has shape_pt_sequence \(s) twice"
+                report.add(shapes, "repeated shape_pt_sequence", code: .duplicateKey, row: row,
+                           "shape \(ids.dictionary[code]) has shape_pt_sequence \(s) twice"
                            + (shapes.line(first).map { " (also on line \($0))" } ?? ""))
             } else {
                 seen[key] = row
@@ -139,7 +145,8 @@ extension GTFSChecks {
             let types = stops.numbers("location_type")
             for row in 0..<ids.count where (types?.int(row) ?? 0) == 0 {
                 if let id = ids.text(row), !used.contains(id) {
-                    report.add(stops, "unused stop", row: row, "stop \(id) is not served by any trip (no row of stop_times.txt names it)")
+                    report.add(stops, "unused stop", code: .unusedEntity, row: row,
+                               "stop \(id) is not served by any trip (no row of stop_times.txt names it)")
                 }
             }
         }
@@ -150,7 +157,9 @@ extension GTFSChecks {
     private mutating func unused(_ file: GTFSFileTable?, _ column: String, by used: Set<String>?, _ noun: String, _ what: String) {
         guard let file, let used, let ids = file.text(column) else { return }
         for row in 0..<ids.count {
-            if let id = ids.text(row), !used.contains(id) { report.add(file, "unused \(noun)", row: row, "\(noun) \(id) \(what)") }
+            if let id = ids.text(row), !used.contains(id) {
+                report.add(file, "unused \(noun)", code: .unusedEntity, row: row, "\(noun) \(id) \(what)")
+            }
         }
     }
 }

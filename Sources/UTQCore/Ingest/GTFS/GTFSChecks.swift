@@ -40,7 +40,7 @@ struct GTFSChecks {
         if feed["shapes.txt"] != nil {
             references(trips, "shape_id", to: feed["shapes.txt"]?.text("shape_id")?.values(), in: "shapes.txt")
         } else if let shapes = trips.text("shape_id"), let row = (0..<shapes.count).first(where: { shapes.code($0) != nil }) {
-            report.add(trips, "shape_id", row: row, "shape_id \"\(shapes.text(row) ?? "")\" but the feed has no shapes.txt")
+            report.add(trips, "shape_id", code: .unknownShape, row: row, "shape_id \"\(shapes.text(row) ?? "")\" but the feed has no shapes.txt")
         }
     }
 
@@ -53,14 +53,16 @@ struct GTFSChecks {
         var firstRow = [Int32](repeating: -1, count: ids.dictionary.count)
         for row in 0..<ids.count {
             guard let code = ids.code(row) else {
-                if required { report.add(file, "no \(column)", row: row, "no \(column); GTFS requires one in every row") }
+                if required {
+                    report.add(file, "no \(column)", code: .missingRequiredField, row: row, "no \(column); GTFS requires one in every row")
+                }
                 continue
             }
             let first = Int(firstRow[code])
             if first < 0 {
                 firstRow[code] = Int32(row)
             } else {
-                report.add(file, "duplicate \(column)", row: row,
+                report.add(file, "duplicate \(column)", code: .duplicateKey, row: row,
                            "\(column) \"\(ids.dictionary[code])\" appears again" + (file.line(first).map { " (first on line \($0))" } ?? "")
                            + "; ids must be unique, so references to it are ambiguous")
             }
@@ -80,7 +82,9 @@ struct GTFSChecks {
         var rows = [Int](repeating: 0, count: values.dictionary.count)
         for row in 0..<values.count {
             guard let code = values.code(row) else {
-                if let required { report.add(file, "no \(column)", row: row, "no \(column); GTFS requires one \(required)") }
+                if let required {
+                    report.add(file, "no \(column)", code: .missingRequiredField, row: row, "no \(column); GTFS requires one \(required)")
+                }
                 continue
             }
             if known[code] { continue }
@@ -89,7 +93,7 @@ struct GTFSChecks {
         }
         for code in firstRow.indices.sorted(by: { firstRow[$0] < firstRow[$1] }) where firstRow[code] >= 0 {
             let more = rows[code] > 1 ? " (\(rows[code]) rows name it; this is the first)" : ""
-            report.add(file, "undefined \(column)", row: firstRow[code],
+            report.add(file, "undefined \(column)", code: .foreignKeyViolation, row: firstRow[code],
                        "\(column) \"\(values.dictionary[code])\" is not in \(target)\(more)")
         }
     }

@@ -53,7 +53,8 @@ enum GTFSFileReader {
             let written = file.table.columns[i].name
             let (name, note) = canonicalName(written, in: schema)
             guard name != written, let note, !file.table.columnNames.contains(name) else { continue }
-            report.add(file, "column name", header: true, "column name \"\(TextWidth.printable(written))\" \(note); read as \(name)")
+            report.add(file, "column name", code: .leadingOrTrailingWhitespaces, header: true,
+                       "column name \"\(TextWidth.printable(written))\" \(note); read as \(name)")
             file.table.columns[i].name = name
         }
     }
@@ -61,14 +62,15 @@ enum GTFSFileReader {
     private static func checkHeader(_ file: GTFSFileTable, schema: GTFSSchema.File, report: inout GTFSReport) {
         let names = file.table.columnNames
         for column in schema.required where !names.contains(column) {
-            report.add(file, "missing column", header: true, "there is no \(column) column, which GTFS requires in \(schema.name)")
+            report.add(file, "missing column", code: .missingRequiredColumn, header: true,
+                       "there is no \(column) column, which GTFS requires in \(schema.name)")
         }
         for (column, when) in schema.conditional where !names.contains(column) {
-            report.add(file, "missing column", header: true, "there is no \(column) column; GTFS requires it \(when)")
+            report.add(file, "missing column", code: .missingRequiredColumn, header: true, "there is no \(column) column; GTFS requires it \(when)")
         }
         let known = schema.knownColumns
         for name in names where !known.contains(name) {
-            report.add(file, "unknown column", header: true,
+            report.add(file, "unknown column", code: .unknownColumn, header: true,
                        "unknown column \"\(TextWidth.printable(name))\", not part of \(schema.name) in GTFS; kept as it is"
                        + Suggest.didYouMean(name, among: known))
         }

@@ -22,20 +22,20 @@ public enum GTFSLoader {
         }
         request.progress?.setTotal(source.totalBytes)
         var report = GTFSReport()
-        for note in source.notes { report.feed(note.path, note.message) }
+        for note in source.notes { report.feed(note.path, code: nil, note.message) }
 
         // agency.txt first: its time zone is the zone of every date in the other files.
         var feed = GTFSFeed()
         var zone = request.zone
         if !source.contains("agency.txt") {
-            report.feed(request.path, "there is no agency.txt, which GTFS requires; without an agency_timezone, "
+            report.feed(request.path, code: .missingRequiredFile, "there is no agency.txt, which GTFS requires; without an agency_timezone, "
                         + "dates are read in \(zone.identifier)")
         } else if var agency = try readOptional("agency.txt", source, name, zone, &report, request.cancel, request.progress) {
             zone = feedZone(agency, default: request.zone, report: &report)
             agency.table.zone = zone
             feed.put(agency)
         } else {
-            report.feed(source.displayPath("agency.txt"), "without an agency_timezone, dates are read in \(zone.identifier)")
+            report.feed(source.displayPath("agency.txt"), code: nil, "without an agency_timezone, dates are read in \(zone.identifier)")
         }
         for file in GTFSSchema.files where file.name != "agency.txt" && source.contains(file.name) {
             if GTFSSchema.essentialFiles.contains(file.name) {
@@ -50,11 +50,12 @@ public enum GTFSLoader {
         for fileName in source.fileNames where GTFSSchema.file(named: fileName) == nil {
             let known = GTFSSchema.files.map(\.table)
             let suggestion = Suggest.closest(String(fileName.dropLast(4)), among: known).map { " — did you mean \($0).txt?" }
-            report.feed(source.displayPath(fileName), "is not a GTFS file; loaded without checks" + (suggestion ?? ""))
+            report.feed(source.displayPath(fileName), code: .unknownFile, "is not a GTFS file; loaded without checks" + (suggestion ?? ""))
             if let table = try readOptional(fileName, source, name, zone, &report, request.cancel, request.progress) { extras.append(table) }
         }
         if !source.contains("calendar.txt") && !source.contains("calendar_dates.txt") {
-            report.feed(request.path, "there is neither calendar.txt nor calendar_dates.txt, so the feed does not say "
+            report.feed(request.path, code: .missingCalendarAndCalendarDateFiles,
+                        "there is neither calendar.txt nor calendar_dates.txt, so the feed does not say "
                         + "on which days its trips run; GTFS requires one of them")
         }
 
@@ -82,11 +83,12 @@ public enum GTFSLoader {
         } catch let e as CancellationError {
             throw e
         } catch let e as LoadError {
-            report.feed(source.displayPath(fileName), "cannot be read, so it was left out: \(e.message)"
+            report.feed(source.displayPath(fileName), code: GTFSNoticeCode(unreadable: e.kind),
+                        "cannot be read, so it was left out: \(e.message)"
                         + (e.line.map { " (line \($0))" } ?? ""))
             return nil
         } catch {
-            report.feed(source.displayPath(fileName), "cannot be read, so it was left out: \(error)")
+            report.feed(source.displayPath(fileName), code: nil, "cannot be read, so it was left out: \(error)")
             return nil
         }
     }
@@ -94,28 +96,28 @@ public enum GTFSLoader {
     /// The zone every agency names (GTFS requires them to agree), or the session's.
     private static func feedZone(_ agency: GTFSFileTable, default fallback: ZoneRules, report: inout GTFSReport) -> ZoneRules {
         guard let zones = agency.text("agency_timezone") else {
-            report.add(agency, "zone", "without agency_timezone, dates are read in \(fallback.identifier)")
+            report.add(agency, "zone", code: .invalidTimezone, "without agency_timezone, dates are read in \(fallback.identifier)")
             return fallback
         }
         var chosen: ZoneRules? = nil
         for row in 0..<zones.count {
             guard let written = zones.text(row) else {
-                report.add(agency, "zone", row: row, "no agency_timezone; GTFS requires one")
+                report.add(agency, "zone", code: .invalidTimezone, row: row, "no agency_timezone; GTFS requires one")
                 continue
             }
             guard let rules = ZoneRules.named(written) else {
-                report.add(agency, "zone", row: row, "agency_timezone \"\(written)\" is not a time zone name "
+                report.add(agency, "zone", code: .invalidTimezone, row: row, "agency_timezone \"\(written)\" is not a time zone name "
                            + "(such as America/Los_Angeles)")
                 continue
             }
             if let chosen, chosen.identifier != rules.identifier {
-                report.add(agency, "zone", row: row, "agency_timezone \(written) differs from \(chosen.identifier); "
+                report.add(agency, "zone", code: .invalidTimezone, row: row, "agency_timezone \(written) differs from \(chosen.identifier); "
                            + "GTFS requires every agency of a feed to use one zone, so \(chosen.identifier) is used")
             } else if chosen == nil {
                 chosen = rules
             }
         }
-        if chosen == nil, zones.count > 0 { report.add(agency, "zone", "dates are read in \(fallback.identifier)") }
+        if chosen == nil, zones.count > 0 { report.add(agency, "zone", code: .invalidTimezone, "dates are read in \(fallback.identifier)") }
         return chosen ?? fallback
     }
 

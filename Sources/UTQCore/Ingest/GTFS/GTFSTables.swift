@@ -8,7 +8,7 @@ enum GTFSTables {
             routes.table.columns.insert(names, at: at + 1)
             for row in unknown {
                 let code = routes.table.columns[at].value(at: row)
-                report.add(routes, "route_type", row: row, "route_type \(code.isNull ? "(empty)" : code.plainText) "
+                report.add(routes, "route_type", code: .unexpectedEnumValue, row: row, "route_type \(code.isNull ? "(empty)" : code.plainText) "
                            + "is not a GTFS route type (0–7, 11, 12, or an extended type 100–1799)")
             }
             feed.put(routes)
