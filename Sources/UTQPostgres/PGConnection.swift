@@ -88,27 +88,25 @@ final class PGConnection: @unchecked Sendable {
         }
         arrived = DispatchTime.now().uptimeNanoseconds
         var rows: PGRows? = nil
-        var error: Error? = nil
+        // The server's reason for the first result that failed.
+        var refusal: String? = nil
         while let result = pq.getResult(conn) {
             defer { pq.clear(result) }
             switch pq.resultStatus(result) {
             case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_COPY_IN:
                 rows = PGRows(result, pq)
             default:
-                if error == nil {
-                    let message = cText(pq.resultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines)
-                    error = cancelled ? CancellationError() : Diagnostic("the database refused the query: \(message)", hint: "explain shows the SQL utq sends")
-                }
+                if refusal == nil { refusal = cText(pq.resultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines) }
             }
         }
-        if let error {
+        if let refusal {
+            if cancelled { throw CancellationError() }
             // A server process that ended (shut down, or terminated by an administrator) says
             // so in its last result; the connection is gone then, not the query refused.
-            if !cancelled, pq.status(conn) != CONNECTION_OK, let d = error as? Diagnostic {
-                throw Diagnostic(d.message.replacingOccurrences(of: "the database refused the query", with: "the connection to \(location) was lost"),
-                                 hint: "attach the database again")
+            if pq.status(conn) != CONNECTION_OK {
+                throw Diagnostic("the connection to \(location) was lost: \(refusal)", hint: "attach the database again")
             }
-            throw error
+            throw Diagnostic("the database refused the query: \(refusal)", hint: "explain shows the SQL utq sends")
         }
         if cancelled { throw CancellationError() }
         return rows ?? PGRows(columns: [], types: [], cells: [], nulls: [])

@@ -36,12 +36,6 @@ import Testing
 
     /// Lines that may stay, each for a reason: `file` and a piece of the line.
     static let allowed: [(file: String, line: String)] = [
-        // TODO: RunNotes kinds (plan refactor)
-        ("Sources/UTQCore/Execute/RunNotes.swift", "kind.hasPrefix(Self.wherePrefix)"),
-        // TODO: RunNotes kinds (plan refactor)
-        ("Sources/UTQPostgres/PostgresBackend.swift", "RunNotes.wherePrefix + \""),
-        // TODO: a lost connection as a kind of Diagnostic, not the refusal reworded (UTQPostgres refactor)
-        ("Sources/UTQPostgres/PGConnection.swift", "d.message.replacingOccurrences(of:"),
         // Swift's regex parser says what is wrong only in words (its LocatedError<ErrorDiagnostic>
         // holds a text and no kind); the errors more text could mend are those that say what they expected.
         ("Sources/UTQCore/Values/RegexCheck.swift", #""\(error)".hasPrefix("expected")"#),
