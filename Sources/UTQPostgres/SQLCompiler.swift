@@ -43,24 +43,9 @@ struct SQLCompiler {
         return fields.count == keys.count ? fields : nil
     }
 
-    /// A bucket under a day as utq makes it: the row's instant moved back by as much wall
-    /// time as it is past the bucket's start, so the hour that repeats when clocks go back is
-    /// a bucket of its own; where that start does not exist at the row's offset, the instant
-    /// of the start's wall time.
-    private func subDay(_ instant: String, _ local: String, cut: String, zone: ZoneRules) -> String {
-        let z = connection.literal(zone.identifier)
-        let start = "(\(instant) - (\(local) - \(cut)))"
-        return "(CASE WHEN (\(start) AT TIME ZONE \(z)) = \(cut) THEN \(start) ELSE (\(cut) AT TIME ZONE \(z)) END)"
-    }
-
     /// The names a weekday or month column's codes stand for.
     func codesOf(_ e: BoundExpr, _ below: Relation) throws -> [String]? {
-        switch e {
-        case .bucket(.weekday, _, _): return CivilTime.weekdayNames
-        case .bucket(.monthOfYear, _, _): return CivilTime.monthNames
-        case .column(_, let f): return below.codes[f.name]
-        default: return nil
-        }
+        coded(e, below.codes)
     }
 
     func expr(_ e: BoundExpr, _ schema: Schema, _ codes: [String: [String]] = [:]) throws -> String {
@@ -113,27 +98,12 @@ struct SQLCompiler {
             default: throw NotInSQL("\(op.rawValue) has no SQL form")
             }
         case .bucket(let bucket, let x, let zone):
-            guard x.type == .timestamp else { throw NotInSQL("\(bucket.name) of a service time (a duration) has no SQL form") }
-            let local = "(\(try expr(x, schema, codes)) AT TIME ZONE \(connection.literal(zone.identifier)))"
-            let back = " AT TIME ZONE \(connection.literal(zone.identifier))"
-            switch bucket {
-            case .hour: return "extract(hour FROM \(local))::int8"
-            case .year: return "extract(year FROM \(local))::int8"
-            case .weekday: return "(extract(isodow FROM \(local))::int8 - 1)"
-            case .monthOfYear: return "(extract(month FROM \(local))::int8 - 1)"
-            case .minute: return subDay(try expr(x, schema, codes), local, cut: "date_trunc('minute', \(local))", zone: zone)
-            case .day: return "(date_trunc('day', \(local))\(back))"
-            case .week: return "(date_trunc('week', \(local))\(back))"
-            case .month: return "(date_trunc('month', \(local))\(back))"
-            case .every(let micros) where micros < CivilTime.microsPerDay:
-                // Spans under a day start at each local midnight (every 7m: …, 23:55, then 00:00).
-                let midnight = "date_trunc('day', \(local))"
-                let cut = "(\(midnight) + floor(extract(epoch FROM (\(local) - \(midnight))) * 1000000 / \(micros)) * \(micros) * INTERVAL '1 microsecond')"
-                return subDay(try expr(x, schema, codes), local, cut: cut, zone: zone)
-            case .every(let micros):
-                return "(date_bin(\(micros) * INTERVAL '1 microsecond', \(local), TIMESTAMP '1970-01-01')\(back))"
-            case .timeOfDay: throw NotInSQL("time_of_day has no SQL form")
-            }
+            let form = TimeBuckets.spec(bucket).sql
+            var step: Int64 = 0
+            if case .every(let s) = bucket { step = s }
+            let call = SQLCall(arguments: [try expr(x, schema, codes)], types: [x.type], zone: connection.literal(zone.identifier), step: step)
+            guard let sql = form.sql(call) else { throw NotInSQL("\(bucket.name): " + (form.reason(for: call) ?? "no SQL form")) }
+            return sql
         case .isNull(let x, let negated):
             return "(\(try expr(x, schema, codes)) IS \(negated ? "NOT " : "")NULL)"
         case .inList(let x, let values, let negated):
@@ -151,14 +121,11 @@ struct SQLCompiler {
         case .cast:
             throw NotInSQL("this conversion has no SQL form")
         case .call(let f, let args, _):
-            let a = try args.map { try expr($0, schema, codes) }
-            switch (f.name, a.count) {
-            case ("abs", 1): return "abs(\(a[0]))"
-            case ("coalesce", _): return "coalesce(\(a.joined(separator: ", ")))"
-            case ("lower", 1): return "lower(\(a[0]))"
-            case ("upper", 1): return "upper(\(a[0]))"
-            default: throw NotInSQL("\(f.name)() has no SQL form")
+            let call = SQLCall(arguments: try args.map { try expr($0, schema, codes) }, types: args.map(\.type))
+            guard let sql = f.sql.sql(call) else {
+                throw NotInSQL("\(f.name)(): " + (f.sql.reason(for: call) ?? "no SQL form for \(args.map(\.type.displayName).joined(separator: " and "))"))
             }
+            return sql
         }
     }
 
@@ -166,32 +133,25 @@ struct SQLCompiler {
     /// column below that carries one), or nil for an expression sent as itself.
     func coded(_ e: BoundExpr, _ codes: [String: [String]]) -> [String]? {
         switch e {
-        case .bucket(.weekday, _, _): return CivilTime.weekdayNames
-        case .bucket(.monthOfYear, _, _): return CivilTime.monthNames
+        case .bucket(let b, _, _): return TimeBuckets.spec(b).codes
         case .column(_, let f): return codes[f.name]
         default: return nil
         }
     }
 
     func aggregate(_ a: BoundAggregate, _ schema: Schema) throws -> String {
-        let x = try a.argument.map { try expr($0, schema) }
-        let distinct = a.distinct ? "DISTINCT " : ""
-        switch a.function {
-        case .count: return x.map { "count(\(distinct)\($0))" } ?? "count(*)"
-        // Sums of numbers add exactly (numeric), as utq's compensated sums nearly do: adding
-        // 1e15, 0.5 and -1e15 in float8 loses the half.
-        case .sum: return a.argument?.type == .double ? "(sum(\(distinct)\(x!)::numeric))::float8" : "sum(\(distinct)\(x!))"
-        case .avg: return "(avg(\(distinct)\(x!)::numeric))::float8"
-        // Text has utq's natural order (or a column's own), which the database's min and max do not.
-        case .min where a.argument?.type == .string, .max where a.argument?.type == .string: throw NotInSQL("\(a.function.name) of text follows utq's natural order, which no collation of the database gives")
-        case .min: return "min(\(x!))"
-        case .max: return "max(\(x!))"
-        case .stddev: return "(stddev_samp(\(x!)::numeric))::float8"
-        // utq's quantiles interpolate between ranks, as percentile_cont does.
-        case .median: return "percentile_cont(0.5) WITHIN GROUP (ORDER BY \(x!))"
-        case .percentile(let p): return "percentile_cont(\(Double(p) / 100)) WITHIN GROUP (ORDER BY \(x!))"
-        default: throw NotInSQL("\(a.function.name) has no SQL form")
+        try summary(a.function, a.argument, schema, distinct: a.distinct)
+    }
+
+    /// A summary in SQL from the registry's form: over a group, or over a window (`over`).
+    func summary(_ f: AggregateFunction, _ argument: BoundExpr?, _ schema: Schema, codes: [String: [String]] = [:],
+                 distinct: Bool = false, over: String = "") throws -> String {
+        let call = SQLCall(arguments: try argument.map { [try expr($0, schema, codes)] } ?? [], types: argument.map { [$0.type] } ?? [],
+                           distinct: distinct, over: over)
+        guard let sql = f.sql.sql(call) else {
+            throw NotInSQL(f.sql.reason(for: call) ?? "\(f.name) has no SQL form")
         }
+        return sql
     }
 
     func literal(_ v: Value) -> String {

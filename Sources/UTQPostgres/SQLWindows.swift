@@ -32,21 +32,8 @@ extension WindowNode: SQLStep {
                 guard let arg = call.argument, [.int, .double, .timestamp, .duration].contains(arg.type) else { throw NotInSQL("rank of text ranks in utq's natural order, which no collation of the database gives") }
                 sql = "CASE WHEN \(x!) IS NULL THEN NULL ELSE rank() OVER (\(over) ORDER BY \(x!) DESC NULLS LAST) END"
             case .summary(let f):
-                let text = call.argument?.type == .string
-                let summary: String
-                switch f {
-                case .count: summary = x.map { "count(\($0))" } ?? "count(*)"
-                case .sum where call.argument?.type == .double: summary = "sum(\(x!)::numeric)"
-                case .sum: summary = "sum(\(x!))"
-                case .avg: summary = "avg(\(x!)::numeric)"
-                case .stddev: summary = "stddev_samp(\(x!)::numeric)"
-                case .min where !text: summary = "min(\(x!))"
-                case .max where !text: summary = "max(\(x!))"
-                default: throw NotInSQL("\(f.name) over a group\(text ? " of text" : "") has no SQL form")
-                }
-                // Exact sums come back as numbers (float8), whole ones as they are.
-                let numeric = [.avg, .stddev].contains(f) || (f == .sum && call.argument?.type == .double)
-                sql = numeric ? "(\(summary) OVER (\(over)))::float8" : "\(summary) OVER (\(over))"
+                // The registry's summary, over the whole partition.
+                sql = try c.summary(f, call.argument, schema, codes: below.codes, over: " OVER (\(over))")
             }
             list.append("\(sql) AS \(connection.identifier(call.name))")
         }

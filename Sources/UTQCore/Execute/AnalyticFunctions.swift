@@ -5,21 +5,29 @@ import Foundation
 enum AngleFunctions {
     static let all: [FunctionSpec] = [
         MathFunctions.unaryDouble("sin", "The sine of an angle in radians.",
-                                  examples: ["where angle is not null | select angle, s = sin(radians(angle)) | limit 3"]) { Foundation.sin($0) },
+                                  examples: ["where angle is not null | select angle, s = sin(radians(angle)) | limit 3"]) { Foundation.sin($0) }
+            .inSQL(.trigonometric("sin")),
         MathFunctions.unaryDouble("cos", "The cosine of an angle in radians.",
-                                  examples: ["where angle is not null | select angle, c = cos(radians(angle)) | limit 3"]) { Foundation.cos($0) },
+                                  examples: ["where angle is not null | select angle, c = cos(radians(angle)) | limit 3"]) { Foundation.cos($0) }
+            .inSQL(.trigonometric("cos")),
         MathFunctions.unaryDouble("tan", "The tangent of an angle in radians.",
-                                  examples: ["select t = tan(pi() / 4) | limit 1"]) { Foundation.tan($0) },
+                                  examples: ["select t = tan(pi() / 4) | limit 1"]) { Foundation.tan($0) }
+            .inSQL(.trigonometric("tan")),
         MathFunctions.unaryDouble("asin", "The angle in radians whose sine is x (-1 to 1).",
-                                  examples: ["select a = degrees(asin(0.5)) | limit 1"]) { $0 >= -1 && $0 <= 1 ? Foundation.asin($0) : nil },
+                                  examples: ["select a = degrees(asin(0.5)) | limit 1"]) { $0 >= -1 && $0 <= 1 ? Foundation.asin($0) : nil }
+            .inSQL(.numeric("asin({0})", where: "{0} >= -1 AND {0} <= 1")),
         MathFunctions.unaryDouble("acos", "The angle in radians whose cosine is x (-1 to 1).",
-                                  examples: ["select a = degrees(acos(0.5)) | limit 1"]) { $0 >= -1 && $0 <= 1 ? Foundation.acos($0) : nil },
+                                  examples: ["select a = degrees(acos(0.5)) | limit 1"]) { $0 >= -1 && $0 <= 1 ? Foundation.acos($0) : nil }
+            .inSQL(.numeric("acos({0})", where: "{0} >= -1 AND {0} <= 1")),
         MathFunctions.unaryDouble("atan", "The angle in radians whose tangent is x.",
-                                  examples: ["select a = degrees(atan(1)) | limit 1"]) { Foundation.atan($0) },
+                                  examples: ["select a = degrees(atan(1)) | limit 1"]) { Foundation.atan($0) }
+            .inSQL(.numeric("atan({0})")),
         MathFunctions.unaryDouble("degrees", "Radians in degrees.",
-                                  examples: ["select d = degrees(atan2(1, 1)) | limit 1"]) { $0 * 180 / .pi },
+                                  examples: ["select d = degrees(atan2(1, 1)) | limit 1"]) { $0 * 180 / .pi }
+            .inSQL(.numeric("({0} * 180 / pi())")),
         MathFunctions.unaryDouble("radians", "Degrees in radians.",
-                                  examples: ["where angle is not null | select angle, r = radians(angle) | limit 3"]) { $0 * .pi / 180 },
+                                  examples: ["where angle is not null | select angle, r = radians(angle) | limit 3"]) { $0 * .pi / 180 }
+            .inSQL(.numeric("({0} * pi() / 180)")),
         FunctionSpec(name: "atan2", aliases: [], usage: "atan2(y, x)",
                      summary: "The angle in radians from the x axis to the point (x, y), from -pi to pi.",
                      examples: ["select d = degrees(atan2(1, 1)) | limit 1"], arity: 2...2,
@@ -29,11 +37,13 @@ enum AngleFunctions {
                              guard let y = v[0].doubleValue, let x = v[1].doubleValue else { return .null }
                              return .double(Foundation.atan2(y, x))
                          }
-                     }),
+                     })
+            .inSQL(.build { c in "atan2(\(c.number(0)), \(c.number(1)))" }),
         FunctionSpec(name: "pi", aliases: [], usage: "pi()", summary: "The number pi, 3.14159….",
                      examples: ["select full = 2 * pi() | limit 1"], arity: 0...0,
                      resultType: { _ in .success(.double) },
-                     evaluate: { _, _, _, _ in .constant(.double(.pi), .double) }),
+                     evaluate: { _, _, _, _ in .constant(.double(.pi), .double) })
+            .inSQL(.template("pi()")),
     ]
 }
 
@@ -57,7 +67,8 @@ enum ParsingFunctions {
                              let i = k > 0 ? Int(k) - 1 : parts.count + Int(k)
                              return parts.indices.contains(i) ? .string(parts[i]) : .null
                          }
-                     }),
+                     })
+            .inSQL(.none("utq splits text as it compares it (é written as e and a mark is one letter), and a part past the end is null, not empty")),
         FunctionSpec(name: "extract", aliases: ["regexp_extract"], usage: "extract(text, pattern [, group])",
                      summary: "The part of the text a regular expression matches first (or its group n); null when it does not match.",
                      examples: ["select km = number(extract(\"4.1 km\", \"[0-9.]+\")) | limit 1",
@@ -84,7 +95,8 @@ enum ParsingFunctions {
                                    let range = m.output[group].range else { return .null }
                              return .string(String(s[range]))
                          }
-                     }),
+                     })
+            .inSQL(.none("utq's regular expressions are ICU's, not PostgreSQL's")),
         FunctionSpec(name: "parse_time", aliases: ["strptime"], usage: "parse_time(text, format)",
                      summary: "A time read from text in a format (%Y %m %d %H %M %S %y %b %p %I %j %%), in the table's time zone; null, with a warning, where it does not fit.",
                      examples: ["select t = parse_time(\"201808020820\", \"%Y%m%d%H%M\") | limit 1",
@@ -107,7 +119,8 @@ enum ParsingFunctions {
                              }
                              return .timestamp(context.zone.instant(wallMicros: wall))
                          }
-                     }),
+                     })
+            .inSQL(.none("utq reads times in its own formats and warns of those that do not fit")),
     ]
 }
 

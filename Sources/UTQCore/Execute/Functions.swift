@@ -11,6 +11,22 @@ public struct FunctionSpec: Sendable {
     /// The result type for the argument types, or a message saying what is wrong.
     let resultType: @Sendable ([DataType]) -> Result<DataType, FunctionTypeError>
     let evaluate: @Sendable ([Vector], DataType, Int, CallContext) throws -> Vector
+    /// How it is written in SQL, or why it is not.
+    public private(set) var sql: SQLForm = .missing
+
+    init(name: String, aliases: [String], usage: String, summary: String, examples: [String], arity: ClosedRange<Int>,
+         resultType: @escaping @Sendable ([DataType]) -> Result<DataType, FunctionTypeError>,
+         evaluate: @escaping @Sendable ([Vector], DataType, Int, CallContext) throws -> Vector) {
+        self.name = name; self.aliases = aliases; self.usage = usage; self.summary = summary; self.examples = examples
+        self.arity = arity; self.resultType = resultType; self.evaluate = evaluate
+    }
+
+    /// The same, with its SQL form.
+    func inSQL(_ form: SQLForm) -> FunctionSpec {
+        var f = self
+        f.sql = form
+        return f
+    }
 }
 
 struct FunctionTypeError: Error { let message: String }
@@ -113,15 +129,29 @@ enum MathFunctions {
                              }
                              return try whole(x.rounded())
                          }
-                     }),
+                     })
+            .inSQL(.build { c in
+                // Halves away from zero, as utq rounds; to digits, utq rounds the binary value and
+                // PostgreSQL the decimal one.
+                guard c.arguments.count == 1 else { return nil }
+                if c.types[0] == .int { return c.arguments[0] }
+                let x = c.number(0)
+                return "(CASE WHEN \(x) > '-Infinity'::float8 AND \(x) < 'Infinity'::float8 THEN \(SQLForm.roundedHalfAway(x))::int8 END)"
+            }),
         FunctionSpec(name: "floor", aliases: [], usage: "floor(x)", summary: "The whole number at or below x.",
                      examples: ["let column = floor(x / 206) | count by column"], arity: 1...1,
                      resultType: { t in numericArgs("floor", t).map { .failure($0) } ?? .success(.int) },
-                     evaluate: { args, type, n, _ in try rowwise(args, n, type) { v in try v[0].doubleValue.map { try whole($0.rounded(.down)) } ?? .null } }),
+                     evaluate: { args, type, n, _ in try rowwise(args, n, type) { v in try v[0].doubleValue.map { try whole($0.rounded(.down)) } ?? .null } })
+            .inSQL(.build { c in
+                c.types[0] == .int ? c.arguments[0] : "(CASE WHEN \(c.number(0)) > '-Infinity'::float8 AND \(c.number(0)) < 'Infinity'::float8 THEN floor(\(c.number(0)))::int8 END)"
+            }),
         FunctionSpec(name: "ceil", aliases: ["ceiling"], usage: "ceil(x)", summary: "The whole number at or above x.",
                      examples: ["select x, up = ceil(x) | limit 3"], arity: 1...1,
                      resultType: { t in numericArgs("ceil", t).map { .failure($0) } ?? .success(.int) },
-                     evaluate: { args, type, n, _ in try rowwise(args, n, type) { v in try v[0].doubleValue.map { try whole($0.rounded(.up)) } ?? .null } }),
+                     evaluate: { args, type, n, _ in try rowwise(args, n, type) { v in try v[0].doubleValue.map { try whole($0.rounded(.up)) } ?? .null } })
+            .inSQL(.build { c in
+                c.types[0] == .int ? c.arguments[0] : "(CASE WHEN \(c.number(0)) > '-Infinity'::float8 AND \(c.number(0)) < 'Infinity'::float8 THEN ceil(\(c.number(0)))::int8 END)"
+            }),
         FunctionSpec(name: "abs", aliases: [], usage: "abs(x)", summary: "The size of x without its sign.",
                      examples: ["where angle is not null | let turn = abs(angle) | avg turn by legend"], arity: 1...1,
                      resultType: { t in
@@ -141,11 +171,15 @@ enum MathFunctions {
                              default: return .null
                              }
                          }
-                     }),
+                     })
+            .inSQL(.template("abs({0})")),
         unaryDouble("sqrt", "The square root.",
-                    examples: ["let from_middle = sqrt(pow(x - 412, 2) + pow(y - 384, 2)) | avg from_middle by legend"]) { $0 >= 0 ? $0.squareRoot() : nil },
-        unaryDouble("ln", "The natural logarithm.", examples: ["select x, ln_x = ln(x) | limit 3"]) { $0 > 0 ? Foundation.log($0) : nil },
-        unaryDouble("log10", "The base-10 logarithm.", examples: ["select x, digits = floor(log10(x)) + 1 | limit 3"]) { $0 > 0 ? Foundation.log10($0) : nil },
+                    examples: ["let from_middle = sqrt(pow(x - 412, 2) + pow(y - 384, 2)) | avg from_middle by legend"]) { $0 >= 0 ? $0.squareRoot() : nil }
+            .inSQL(.numeric("sqrt({0})", where: "{0} >= 0 AND {0} <> 'NaN'::float8")),
+        unaryDouble("ln", "The natural logarithm.", examples: ["select x, ln_x = ln(x) | limit 3"]) { $0 > 0 ? Foundation.log($0) : nil }
+            .inSQL(.numeric("ln({0})", where: "{0} > 0 AND {0} <> 'NaN'::float8")),
+        unaryDouble("log10", "The base-10 logarithm.", examples: ["select x, digits = floor(log10(x)) + 1 | limit 3"]) { $0 > 0 ? Foundation.log10($0) : nil }
+            .inSQL(.numeric("log({0})", where: "{0} > 0 AND {0} <> 'NaN'::float8")),
         FunctionSpec(name: "pow", aliases: ["power"], usage: "pow(x, y)", summary: "x to the power y.",
                      examples: ["let from_middle = sqrt(pow(x - 412, 2) + pow(y - 384, 2)) | avg from_middle by legend"], arity: 2...2,
                      resultType: { t in numericArgs("pow", t).map { .failure($0) } ?? .success(.double) },
@@ -155,7 +189,8 @@ enum MathFunctions {
                              let r = Foundation.pow(x, y)
                              return r.isFinite ? .double(r) : .null
                          }
-                     }),
+                     })
+            .inSQL(.none("PostgreSQL's power stops with an error where utq gives null (a result too large)")),
         FunctionSpec(name: "distance", aliases: ["haversine"], usage: "distance(lat1, lng1, lat2, lng2)",
                      summary: "Metres between two points on the Earth (haversine, radius 6371 km).",
                      examples: ["select metres = round(distance(58.9700, 5.7320, 58.9694, 5.7327)) | limit 1"], arity: 4...4,
@@ -166,7 +201,17 @@ enum MathFunctions {
                              guard d.count == 4 else { return .null }
                              return .double(Geo.haversine(lat1: d[0], lng1: d[1], lat2: d[2], lng2: d[3]))
                          }
-                     }),
+                     })
+            .inSQL(.build { c in
+                // The haversine as utq computes it, step for step.
+                let (lat1, lng1, lat2, lng2) = (c.number(0), c.number(1), c.number(2), c.number(3))
+                let rad = "(pi() / 180)"
+                let dLat = "((\(lat2) - \(lat1)) * \(rad))", dLng = "((\(lng2) - \(lng1)) * \(rad))"
+                let a = "(sin(\(dLat) / 2) * sin(\(dLat) / 2) + cos(\(lat1) * \(rad)) * cos(\(lat2) * \(rad)) * sin(\(dLng) / 2) * sin(\(dLng) / 2))"
+                // least() passes over nulls, so a null argument would give half the Earth.
+                let root = "sqrt(\(a))"
+                return "(2 * \(Geo.earthRadius) * asin(CASE WHEN \(root) > 1 THEN 1 ELSE \(root) END))"
+            }),
     ]
 }
 

@@ -31,11 +31,14 @@ enum TextFunctions {
 
     static let all: [FunctionSpec] = [
         mapDictionary("lower", usage: "lower(text)", summary: "The text in small letters.",
-                      examples: ["count by lower(legend)"]) { $0.lowercased() },
+                      examples: ["count by lower(legend)"]) { $0.lowercased() }
+            .inSQL(.none("PostgreSQL's lower differs from utq's on some letters and in a C locale")),
         mapDictionary("upper", usage: "upper(text)", summary: "The text in capital letters.",
-                      examples: ["count by upper(legend)"]) { $0.uppercased() },
+                      examples: ["count by upper(legend)"]) { $0.uppercased() }
+            .inSQL(.none("PostgreSQL's upper differs on ß (STRASSE in utq) and in a C locale")),
         mapDictionary("trim", usage: "trim(text)", summary: "The text without spaces at either end.",
-                      examples: ["count by trim(note)"]) { $0.trimmingCharacters(in: .whitespacesAndNewlines) },
+                      examples: ["count by trim(note)"]) { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            .inSQL(.none("utq trims every kind of space and line break; PostgreSQL's trim only spaces")),
         FunctionSpec(name: "len", aliases: ["length"], usage: "len(text)", summary: "The number of characters.",
                      examples: ["where len(note) > 0 | select time, legend, note"], arity: 1...1,
                      resultType: { t in stringArg("len", t).map { .failure($0) } ?? .success(.int) },
@@ -45,7 +48,8 @@ enum TextFunctions {
                              return .column(Column(name: "", storage: .int(s.codes.map { lengths[Int($0)] }), validity: c.validity))
                          }
                          return rowwise(args, n, type) { v in if case .string(let s) = v[0] { return .int(Int64(s.count)) }; return .null }
-                     }),
+                     })
+            .inSQL(.none("utq counts letters as they are seen (é written as e and a mark is one); PostgreSQL counts code points")),
         FunctionSpec(name: "substr", aliases: ["substring"], usage: "substr(text, start [, length])",
                      summary: "Part of the text, counting characters from 1.",
                      examples: ["count by substr(legend, 1, 3)"], arity: 2...3,
@@ -68,7 +72,8 @@ enum TextFunctions {
                              }
                              return .string(String(chars[from..<(from + length)]))
                          }
-                     }),
+                     })
+            .inSQL(.none("utq counts letters as they are seen (é written as e and a mark is one); PostgreSQL counts code points")),
         FunctionSpec(name: "replace", aliases: [], usage: "replace(text, find, with)",
                      summary: "The text with every find replaced.",
                      examples: ["count by replace(legend, \" \", \"_\")"], arity: 3...3,
@@ -81,14 +86,19 @@ enum TextFunctions {
                              guard case .string(let s) = v[0], case .string(let a) = v[1], case .string(let b) = v[2] else { return .null }
                              return .string(a.isEmpty ? s : s.replacingOccurrences(of: a, with: b))
                          }
-                     }),
+                     })
+            .inSQL(.none("utq finds text as it compares it (é written two ways is one); PostgreSQL finds bytes")),
         FunctionSpec(name: "concat", aliases: [], usage: "concat(a, b, …)",
                      summary: "The values joined as text (nulls are left out).",
                      examples: ["select label = concat(legend, \" #\", tag) | limit 3"], arity: 1...32,
                      resultType: { _ in .success(.string) },
                      evaluate: { args, type, n, _ in
                          rowwise(args, n, type) { v in .string(v.map { $0.isNull ? "" : $0.plainText }.joined()) }
-                     }),
+                     })
+            .inSQL(.build { c in
+                // Text joins the same in both; other values are written differently.
+                c.types.allSatisfy { $0 == .string || $0 == .null } ? "concat(\(c.arguments.joined(separator: ", ")))" : nil
+            }),
     ]
 }
 
@@ -106,7 +116,8 @@ enum OtherFunctions {
                              if type == .double, case .int(let x) = first { return .double(Double(x)) }
                              return first
                          }
-                     }),
+                     })
+            .inSQL(.template("coalesce({*})")),
         FunctionSpec(name: "if", aliases: ["iif"], usage: "if(condition, then, else)",
                      summary: "One value where the condition holds and another where it does not.",
                      examples: ["let moving = if(angle is null, \"still\", \"moving\") | count by moving"], arity: 3...3,
@@ -120,11 +131,20 @@ enum OtherFunctions {
                              if type == .double, case .int(let x) = chosen { return .double(Double(x)) }
                              return chosen
                          }
-                     }),
+                     })
+            .inSQL(.template("(CASE WHEN {0} THEN {1} ELSE {2} END)")),
         FunctionSpec(name: "text", aliases: ["string", "str"], usage: "text(x)", summary: "The value written as text.",
                      examples: ["count by text(icon)"], arity: 1...1,
                      resultType: { _ in .success(.string) },
-                     evaluate: { args, type, n, _ in rowwise(args, n, type) { v in v[0].isNull ? .null : .string(v[0].plainText) } }),
+                     evaluate: { args, type, n, _ in rowwise(args, n, type) { v in v[0].isNull ? .null : .string(v[0].plainText) } })
+            .inSQL(.build { c in
+                // Whole numbers are written alike; numbers, times and booleans are not.
+                switch c.types[0] {
+                case .string, .null: return c.arguments[0]
+                case .int: return "(\(c.arguments[0]))::text"
+                default: return nil
+                }
+            }),
         FunctionSpec(name: "number", aliases: ["float", "double"], usage: "number(x)", summary: "The value as a number (null when it is not one).",
                      examples: ["select n = number(\"4.5\") * 2 | limit 1"], arity: 1...1,
                      resultType: { _ in .success(.double) },
@@ -136,7 +156,15 @@ enum OtherFunctions {
                              default: return v[0].doubleValue.map { .double($0) } ?? .null
                              }
                          }
-                     }),
+                     })
+            .inSQL(.build { c in
+                // Text is read by utq's own rules.
+                switch c.types[0] {
+                case .int, .double: return c.number(0)
+                case .bool: return "(\(c.arguments[0]))::int::float8"
+                default: return nil
+                }
+            }),
         FunctionSpec(name: "int", aliases: ["integer"], usage: "int(x)", summary: "The value as a whole number, cut toward zero.",
                      examples: ["select x, whole = int(x) | limit 3"], arity: 1...1,
                      resultType: { _ in .success(.int) },
@@ -154,7 +182,15 @@ enum OtherFunctions {
                                  return .int(Int64(d))
                              }
                          }
-                     }),
+                     })
+            .inSQL(.build { c in
+                switch c.types[0] {
+                case .int: return c.arguments[0]
+                case .bool: return "(\(c.arguments[0]))::int::int8"
+                case .double: return "(CASE WHEN abs(\(c.arguments[0])) < 9e18 THEN trunc(\(c.arguments[0]))::int8 END)"
+                default: return nil
+                }
+            }),
         durationUnit("seconds", 1_000_000),
         durationUnit("minutes", 60_000_000),
         durationUnit("hours", 3_600_000_000),
@@ -196,5 +232,16 @@ enum OtherFunctions {
                              }
                          }
                      })
+            .inSQL(.build { c in
+                // Durations are microseconds in SQL.
+                switch c.types[0] {
+                case .duration: return "(\(c.arguments[0])::float8 / \(micros))"
+                case .int: return "(\(c.arguments[0])::int8 * \(micros))"
+                case .double:
+                    let x = "(\(c.arguments[0]) * \(micros))"
+                    return "(CASE WHEN \(c.arguments[0]) > '-Infinity'::float8 AND \(c.arguments[0]) < 'Infinity'::float8 THEN \(SQLForm.roundedHalfAway(x))::int8 END)"
+                default: return nil
+                }
+            })
     }
 }

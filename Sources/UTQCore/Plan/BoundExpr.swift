@@ -76,37 +76,12 @@ public enum TimeBucket: Sendable, Equatable {
     /// Jan … Dec, sorted January first: the month of the year, whatever the year.
     case monthOfYear
 
-    public static let names = ["minute", "hour", "weekday", "day", "date", "week", "month", "month_of_year", "year"]
+    /// The names a word can give a bucket (not `every`), from the registry.
+    public static var names: [String] { TimeBuckets.names }
 
-    public static func named(_ word: String) -> TimeBucket? {
-        switch word.lowercased() {
-        case "minute": return .minute
-        case "hour": return .hour
-        case "weekday", "dow": return .weekday
-        case "day", "date": return .day
-        case "week": return .week
-        case "month": return .month
-        case "year": return .year
-        case "time_of_day", "timeofday": return .timeOfDay
-        case "month_of_year", "monthofyear": return .monthOfYear
-        default: return nil
-        }
-    }
+    public static func named(_ word: String) -> TimeBucket? { TimeBuckets.named(word) }
 
-    public var name: String {
-        switch self {
-        case .minute: return "minute"
-        case .hour: return "hour"
-        case .weekday: return "weekday"
-        case .day: return "day"
-        case .week: return "week"
-        case .month: return "month"
-        case .year: return "year"
-        case .every: return "every"
-        case .timeOfDay: return "time_of_day"
-        case .monthOfYear: return "month_of_year"
-        }
-    }
+    public var name: String { TimeBuckets.spec(self).name }
 
     public func resultType(for input: DataType) -> DataType {
         switch self {

@@ -8,15 +8,7 @@ enum FillBinder {
             for (i, k) in keys.enumerated() {
                 if case .bucket(let b, let target, _) = k.expr {
                     keyIndex = i
-                    switch b {
-                    case .hour, .year: inferred = .integer
-                    case .minute: inferred = .micros(CivilTime.microsPerMinute)
-                    case .every(let s): inferred = .micros(s)
-                    case .day: inferred = target.type == .duration ? .integer : .micros(CivilTime.microsPerDay)
-                    case .week: inferred = .micros(7 * CivilTime.microsPerDay)
-                    case .month: inferred = .months(1)
-                    case .weekday, .timeOfDay, .monthOfYear: inferred = nil
-                    }
+                    inferred = TimeBuckets.spec(b).fill(b, target.type)
                     if inferred != nil { break }
                 }
             }

@@ -9,24 +9,10 @@ public enum HelpTopics {
         public var aliases: [String] = []
     }
 
-    public static let buckets: [Entry] = [
-        Entry(name: "minute", summary: "The time cut to the minute.", details: "", examples: ["count by minute | limit 5"]),
-        Entry(name: "hour", summary: "The hour of the day, 0 to 23, in the table's time zone.",
-              details: "On GTFS service times (durations), hour 25 stays 25: a trip at 25:10 runs after midnight of the service day.",
-              examples: ["count by hour", "where hour >= 12 | count by legend"]),
-        Entry(name: "weekday", summary: "Mon … Sun, sorted Monday first.", details: "", examples: ["count by weekday"]),
-        Entry(name: "day", summary: "The calendar date (also: date).", details: "", examples: ["count by day"]),
-        Entry(name: "week", summary: "The ISO week, written 2017-W12; weeks start on Monday.", details: "", examples: ["count by week"]),
-        Entry(name: "month", summary: "The calendar month, written 2017-03.",
-              details: "month = \"March\" (or \"Mar\") means March of any year: the month of the year, as month_of_year.",
-              examples: ["count by month"]),
-        Entry(name: "month_of_year", summary: "Jan … Dec, sorted January first: the month of the year, whatever the year.", details: "",
-              examples: ["count by month_of_year"]),
-        Entry(name: "year", summary: "The year.", details: "", examples: ["count by year"]),
-        Entry(name: "every", summary: "Fixed spans of time: every 15m, every 1h, every 1d.",
-              details: "Spans are aligned to midnight in the table's time zone. bucket(t, 15m) is the same as a function.",
-              examples: ["count by every 1m", "count by legend, every 2m | limit 6"]),
-    ]
+    /// The time buckets' help, from their registry.
+    public static var buckets: [Entry] {
+        TimeBuckets.all.map { Entry(name: $0.name, summary: $0.summary, details: $0.details, examples: $0.examples, aliases: $0.aliases) }
+    }
 
     public static let topics: [Entry] = [
         Entry(name: "syntax", summary: "How a command is written.", details: """

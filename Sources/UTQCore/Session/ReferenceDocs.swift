@@ -4,7 +4,8 @@
 /// rewrites it), so the reference cannot drift from the language.
 public enum ReferenceDocs {
     public static var sections: [(name: String, text: String)] {
-        [("verbs", verbs), ("functions", functions), ("settings", settings), ("commands", commands), ("topics", topics)]
+        [("verbs", verbs), ("summaries", summaries), ("buckets", buckets), ("functions", functions), ("settings", settings),
+         ("commands", commands), ("topics", topics)]
     }
 
     /// The document with every generated section made anew.
@@ -40,9 +41,33 @@ public enum ReferenceDocs {
     }
 
     static var functions: String {
-        var out = "| function | does |\n|---|---|\n"
-        for f in Functions.all { out += "| `\(cell(f.usage))` | \(cell(f.summary)) |\n" }
+        var out = "| function | does | runs in the database |\n|---|---|---|\n"
+        for f in Functions.all { out += "| `\(cell(f.usage))` | \(cell(f.summary)) | \(inDatabase(f.sql)) |\n" }
         return out
+    }
+
+    static var summaries: String {
+        var out = "| summary | gives | runs in the database |\n|---|---|---|\n"
+        for f in AggregateFunction.plain + [.percentile(90)] {
+            let spec = Verbs.spec(for: f.name) ?? AggregateVerb.percentileSpec
+            out += "| `\(f == .percentile(90) ? "pNN" : f.name)` | \(cell(spec.summary)) | \(inDatabase(f.sql)) |\n"
+        }
+        return out
+    }
+
+    static var buckets: String {
+        var out = "| bucket | value | runs in the database |\n|---|---|---|\n"
+        for b in TimeBuckets.all {
+            let name = b.bucket == nil ? "every 15m" : b.name
+            out += "| `\(name)`" + (b.aliases.isEmpty ? "" : " (also " + b.aliases.map { "`\($0)`" }.joined(separator: ", ") + ")")
+                + " | \(cell(b.summary)) | \(inDatabase(b.sql)) |\n"
+        }
+        return out
+    }
+
+    /// Whether a form sends the call to the database: yes, or no and why.
+    static func inDatabase(_ form: SQLForm) -> String {
+        form.exists ? "yes" : "no" + (form.reason.map { ": " + cell($0) } ?? "")
     }
 
     static var settings: String {

@@ -66,3 +66,56 @@ public enum AggregateFunction: Sendable, Hashable {
     /// Whether the function needs a column (`count` does not).
     public var needsArgument: Bool { self != .count }
 }
+
+extension AggregateFunction {
+    /// How the summary is written in SQL over a group, or over a window (`SQLCall.over`).
+    /// Sums and means of numbers add exactly (numeric), as utq's compensated sums nearly do:
+    /// adding 1e15, 0.5 and -1e15 in float8 loses the half.
+    public var sql: SQLForm {
+        @Sendable func distinct(_ c: SQLCall) -> String { c.distinct ? "DISTINCT " : "" }
+        switch self {
+        case .count:
+            return .build { c in c.arguments.isEmpty ? "count(*)\(c.over)" : "count(\(distinct(c))\(c.arguments[0]))\(c.over)" }
+        case .sum:
+            return .build({ c in
+                switch c.types[0] {
+                case .double: return "(sum(\(distinct(c))\(c.arguments[0])::numeric)\(c.over))::float8"
+                case .bool: return "sum(\(distinct(c))(\(c.arguments[0]))::int8)\(c.over)"
+                case .int, .duration: return "sum(\(distinct(c))\(c.arguments[0]))\(c.over)"
+                default: return nil
+                }
+            }, otherwise: { c in "sum of \(c.types[0].displayName) has no SQL form" })
+        case .avg:
+            return .build({ c in
+                switch c.types[0] {
+                case .int, .double, .duration: return "(avg(\(distinct(c))\(c.arguments[0])::numeric)\(c.over))::float8"
+                case .bool: return "(avg(\(distinct(c))(\(c.arguments[0]))::int::numeric)\(c.over))::float8"
+                default: return nil
+                }
+            }, otherwise: { c in "the mean of \(c.types[0].displayName) has no SQL form" })
+        case .min, .max:
+            let name = self.name
+            return .build({ c in
+                // Text has utq's natural order (or a column's own), which the database's min and max do not.
+                c.types[0] == .string ? nil : "\(name)(\(c.arguments[0]))\(c.over)"
+            }, otherwise: { _ in "\(name) of text follows utq's natural order, which no collation of the database gives" })
+        case .stddev:
+            return .build({ c in
+                [.int, .double, .duration].contains(c.types[0]) ? "(stddev_samp(\(c.arguments[0])::numeric)\(c.over))::float8" : nil
+            }, otherwise: { c in "stddev of \(c.types[0].displayName) has no SQL form" })
+        case .median, .percentile:
+            // utq's quantiles interpolate between ranks, as percentile_cont does; PostgreSQL has
+            // it for groups only.
+            let p = { () -> Double in if case .percentile(let p) = self { return Double(p) / 100 } else { return 0.5 } }()
+            let name = self.name
+            return .build({ c in
+                guard c.over.isEmpty, !c.distinct, [.int, .double, .duration].contains(c.types[0]) else { return nil }
+                return "percentile_cont(\(p)) WITHIN GROUP (ORDER BY \(c.arguments[0]))"
+            }, otherwise: { c in c.over.isEmpty ? "\(name) of \(c.types[0].displayName) has no SQL form" : "PostgreSQL has no \(name) over a window" })
+        case .first, .last:
+            return .none("first and last take a group's rows in their order, which SQL's summaries do not keep")
+        case .circmean:
+            return .none("the vector mean of angles is utq's own")
+        }
+    }
+}

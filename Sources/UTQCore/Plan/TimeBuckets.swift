@@ -1,0 +1,116 @@
+/// The registry of time buckets: one entry a bucket with its names, its help, how `fill`
+/// steps between its values, and its SQL form. The parser, the binder, `fill`, `help`, the
+/// docs and the database all read it.
+public struct BucketSpec: Sendable {
+    public let name: String
+    public let aliases: [String]
+    public let summary: String
+    public let details: String
+    public let examples: [String]
+    /// The bucket a name stands for; nil for `every`, whose span is written after it.
+    public let bucket: TimeBucket?
+    /// How `fill` steps between its values, over times or over service times (durations);
+    /// nil where it does not (weekday names).
+    let fill: @Sendable (TimeBucket, DataType) -> FillStep?
+    /// Its SQL over a time (timestamptz) in the table's zone (`SQLCall.zone`); buckets of
+    /// service times (durations) have none.
+    public let sql: SQLForm
+    /// The names its SQL's numbers stand for (weekday 0 is Mon), where it gives codes.
+    public let codes: [String]?
+
+    init(_ name: String, aliases: [String] = [], bucket: TimeBucket?, summary: String, details: String = "", examples: [String],
+         fill: @escaping @Sendable (TimeBucket, DataType) -> FillStep?, sql: SQLForm, codes: [String]? = nil) {
+        self.name = name; self.aliases = aliases; self.bucket = bucket; self.summary = summary; self.details = details
+        self.examples = examples; self.fill = fill; self.sql = sql; self.codes = codes
+    }
+}
+
+public enum TimeBuckets {
+    public static let all: [BucketSpec] = [
+        BucketSpec("minute", bucket: .minute, summary: "The time cut to the minute.", examples: ["count by minute | limit 5"],
+                   fill: { _, _ in .micros(CivilTime.microsPerMinute) }, sql: wallCut("date_trunc('minute', {local})")),
+        BucketSpec("hour", bucket: .hour, summary: "The hour of the day, 0 to 23, in the table's time zone.",
+                   details: "On GTFS service times (durations), hour 25 stays 25: a trip at 25:10 runs after midnight of the service day.",
+                   examples: ["count by hour", "where hour >= 12 | count by legend"],
+                   fill: { _, _ in .integer }, sql: local("extract(hour FROM {local})::int8")),
+        BucketSpec("weekday", aliases: ["dow"], bucket: .weekday, summary: "Mon … Sun, sorted Monday first.", examples: ["count by weekday"],
+                   fill: { _, _ in nil }, sql: local("(extract(isodow FROM {local})::int8 - 1)"), codes: CivilTime.weekdayNames),
+        BucketSpec("day", aliases: ["date"], bucket: .day, summary: "The calendar date.", examples: ["count by day"],
+                   fill: { _, input in input == .duration ? .integer : .micros(CivilTime.microsPerDay) },
+                   sql: local("(date_trunc('day', {local}) AT TIME ZONE {zone})")),
+        BucketSpec("week", bucket: .week, summary: "The ISO week, written 2017-W12; weeks start on Monday.", examples: ["count by week"],
+                   fill: { _, _ in .micros(7 * CivilTime.microsPerDay) }, sql: local("(date_trunc('week', {local}) AT TIME ZONE {zone})")),
+        BucketSpec("month", bucket: .month, summary: "The calendar month, written 2017-03.",
+                   details: "month = \"March\" (or \"Mar\") means March of any year: the month of the year, as month_of_year.",
+                   examples: ["count by month"], fill: { _, _ in .months(1) }, sql: local("(date_trunc('month', {local}) AT TIME ZONE {zone})")),
+        BucketSpec("month_of_year", aliases: ["monthofyear"], bucket: .monthOfYear,
+                   summary: "Jan … Dec, sorted January first: the month of the year, whatever the year.",
+                   examples: ["count by month_of_year"], fill: { _, _ in nil },
+                   sql: local("(extract(month FROM {local})::int8 - 1)"), codes: CivilTime.monthNames),
+        BucketSpec("year", bucket: .year, summary: "The year.", examples: ["count by year"],
+                   fill: { _, _ in .integer }, sql: local("extract(year FROM {local})::int8")),
+        BucketSpec("time_of_day", aliases: ["timeofday"], bucket: .timeOfDay,
+                   summary: "The clock time of day, as a duration since midnight, in the table's time zone.",
+                   details: "Compare it with \"HH:MM\" text: where time_of_day between \"07:00\" and \"09:30\".",
+                   examples: ["where time_of_day between \"12:00\" and \"13:00\" | count"], fill: { _, _ in nil },
+                   sql: local("(extract(epoch FROM ({local})::time) * 1000000)::int8")),
+        BucketSpec("every", bucket: nil, summary: "Fixed spans of time: every 15m, every 1h, every 1d.",
+                   details: "Spans are aligned to midnight in the table's time zone. bucket(t, 15m) is the same as a function.",
+                   examples: ["count by every 1m", "count by legend, every 2m | limit 6"],
+                   fill: { b, _ in if case .every(let s) = b { return .micros(s) } else { return nil } },
+                   sql: .build { c in
+                       guard c.types.first == .timestamp else { return nil }
+                       // Spans under a day start at each local midnight (every 7m: …, 23:55,
+                       // then 00:00); longer ones at 1970-01-01.
+                       if c.step < CivilTime.microsPerDay {
+                           let midnight = "date_trunc('day', {local})"
+                           let cut = "(\(midnight) + floor(extract(epoch FROM ({local} - \(midnight))) * 1000000 / \(c.step)) * \(c.step) * INTERVAL '1 microsecond')"
+                           return filled(subDay(cut), c)
+                       }
+                       return filled("(date_bin(\(c.step) * INTERVAL '1 microsecond', {local}, TIMESTAMP '1970-01-01') AT TIME ZONE {zone})", c)
+                   } otherwise: { _ in "every of a service time (a duration) has no SQL form" }),
+    ]
+
+    /// The entry of a bucket.
+    public static func spec(_ bucket: TimeBucket) -> BucketSpec {
+        if case .every = bucket { return all.first { $0.bucket == nil }! }
+        return all.first { $0.bucket == bucket }!
+    }
+
+    /// The names of the buckets a word can name alone (not `every`).
+    public static var names: [String] { all.filter { $0.bucket != nil }.map(\.name) }
+
+    /// The bucket a word names: a name or an alias, in any case.
+    public static func named(_ word: String) -> TimeBucket? {
+        let w = word.lowercased()
+        return all.first { $0.name == w || $0.aliases.contains(w) }?.bucket
+    }
+
+    // MARK: SQL forms
+
+    /// `{local}` is the time as wall-clock time in the zone, `{instant}` the time itself,
+    /// `{zone}` the zone's name.
+    static func filled(_ text: String, _ c: SQLCall) -> String {
+        text.replacingOccurrences(of: "{local}", with: "(\(c.arguments[0]) AT TIME ZONE \(c.zone))")
+            .replacingOccurrences(of: "{instant}", with: c.arguments[0]).replacingOccurrences(of: "{zone}", with: c.zone)
+    }
+
+    /// A bucket read off the wall-clock time of a time (timestamptz) only.
+    static func local(_ text: String) -> SQLForm {
+        .build({ c in c.types.first == .timestamp ? filled(text, c) : nil }, otherwise: { _ in "buckets of service times (durations) have no SQL form" })
+    }
+
+    /// A bucket under a day cut at a wall-clock time (`cut`).
+    static func wallCut(_ cut: String) -> SQLForm {
+        .build({ c in c.types.first == .timestamp ? filled(subDay(cut), c) : nil }, otherwise: { _ in "buckets of service times (durations) have no SQL form" })
+    }
+
+    /// A bucket under a day as utq makes it: the row's instant moved back by as much wall time
+    /// as it is past the bucket's start, so the hour that repeats when clocks go back is a
+    /// bucket of its own; where that start does not exist at the row's offset, the instant of
+    /// the start's wall time.
+    static func subDay(_ cut: String) -> String {
+        let start = "({instant} - ({local} - \(cut)))"
+        return "(CASE WHEN (\(start) AT TIME ZONE {zone}) = \(cut) THEN \(start) ELSE (\(cut) AT TIME ZONE {zone}) END)"
+    }
+}
