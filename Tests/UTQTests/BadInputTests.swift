@@ -130,24 +130,28 @@ import Testing
     /// What went wrong is data, set where it is raised: the session offers a near name for a
     /// missing file by the kind, whatever the message's words.
     @Test func loadErrorsCarryTheirKind() throws {
-        func kind(_ path: String) -> LoadError.Kind? { loadError { try Loaders.load(LoadRequest(path: path, zone: .utc)) }?.kind }
+        func kind(_ path: String) throws -> LoadError.Kind? { try loadError { try Loaders.load(LoadRequest(path: path, zone: .utc)) }?.kind }
         let marker = try temporaryFile("kinds-marker.txt", "x")
         let dir = (marker as NSString).deletingLastPathComponent
-        #expect(kind(Self.fixture("no-such-file.csv")) == .noSuchFile)
-        #expect(kind(marker + "/inside.csv") == .noSuchFile)
-        #expect(kind(try temporaryFile("kinds-empty.csv", "")) == .emptyFile)
-        #expect(loadError { try CSVLoader.load(path: dir, name: "d", zone: .utc) }?.kind == .isFolder)
-        #expect(kind(Self.fixture("good.csv")) == nil)
+        #expect(try kind(Self.fixture("no-such-file.csv")) == .noSuchFile)
+        #expect(try kind(marker + "/inside.csv") == .noSuchFile)
+        #expect(try kind(try temporaryFile("kinds-empty.csv", "")) == .emptyFile)
+        #expect(try loadError { try CSVLoader.load(path: dir, name: "d", zone: .utc) }?.kind == .isFolder)
+        #expect(try kind(Self.fixture("good.csv")) == nil)
     }
 
     @Test func fileWithoutReadPermission() throws {
         let path = try temporaryFile("unreadable.csv", "a,b\n1,2\n")
         chmod(path, 0)
         defer { chmod(path, 0o644) }
-        // Root reads anything: there the test has nothing to check.
-        let fd = open(path, O_RDONLY)
-        if fd >= 0 { close(fd); return }
-        try expectRefused(path, ["permission denied"])
+        // Root reads anything: as root, utq runs as an unprivileged user to meet the refusal.
+        guard geteuid() == 0 else {
+            try expectRefused(path, ["permission denied"])
+            return
+        }
+        let r = try runUTQ(["-c", "load \(path)"], user: "nobody")
+        #expect(r.status == 1 && r.exited, "\(r.stderr)")
+        #expect(r.stderr.contains("cannot load \(path): permission denied"), "\(r.stderr)")
     }
 
     @Test func jsonNestedAHundredThousandDeep() throws {

@@ -8,12 +8,11 @@ import Testing
 @Suite struct CorpusTests {
     static let record = ProcessInfo.processInfo.environment["UTQ_RECORD"] == "1"
 
-    static func scripts() -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: Repo.path("Tests/Corpus"))) ?? []
-        return names.filter { $0.hasSuffix(".utq") }.map { String($0.dropLast(4)) }.sorted()
+    static func scripts() throws -> [String] {
+        try Repo.files(in: "Tests/Corpus", ending: ".utq").map { String($0.dropLast(4)) }
     }
 
-    @Test(arguments: scripts())
+    @Test(arguments: try scripts())
     func everyStageMatchesItsSnapshot(_ name: String) throws {
         let path = "Tests/Corpus/\(name).utq"
         let text = try String(contentsOfFile: Repo.path(path), encoding: .utf8)
@@ -32,6 +31,16 @@ import Testing
             } catch let d as Diagnostic {
                 syntax += "error \(d.kind == .message ? "" : d.kind.name + ": ")\(d.message)\n"
                 plans += "(not parsed)\n"
+            }
+            // What runs is what placement said, step for step.
+            if case .query(let p)? = try? Session.parse(command) {
+                let interpreter = Interpreter(session: session, source: command.source)
+                if let query = try? interpreter.bind(p) {
+                    let trace = PlacementTrace()
+                    if (try? interpreter.rows(of: query.plan, trace: trace)) != nil {
+                        #expect(trace.text == (try session.place(query.plan)).placementText, "\(path):\(command.line): ran otherwise than placed")
+                    }
+                }
             }
             let outcome = session.execute(command)
             output += OutputText.transcript(command, outcome, settings: session.settings)

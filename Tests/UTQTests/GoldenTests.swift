@@ -15,22 +15,18 @@ import Testing
         var testDescription: String { script }
     }
 
-    static func cases() -> [Case] {
+    static func cases() throws -> [Case] {
         var out: [Case] = []
-        let fm = FileManager.default
-        for dir in ["Tests/Golden/cases"] {
-            let full = Repo.path(dir)
-            for name in (try? fm.subpathsOfDirectory(atPath: full)) ?? [] where name.hasSuffix(".utq") {
-                out.append(Case(script: dir + "/" + name, expected: dir + "/" + String(name.dropLast(4)) + ".out"))
-            }
+        for name in try Repo.files(in: "Tests/Golden/cases", ending: ".utq", recursive: true) {
+            out.append(Case(script: "Tests/Golden/cases/" + name, expected: "Tests/Golden/cases/" + String(name.dropLast(4)) + ".out"))
         }
-        for name in (try? fm.subpathsOfDirectory(atPath: Repo.path("examples"))) ?? [] where name.hasSuffix(".utq") {
+        for name in try Repo.files(in: "examples", ending: ".utq", recursive: true) {
             out.append(Case(script: "examples/" + name, expected: "Tests/Golden/examples/" + String(name.dropLast(4)) + ".out"))
         }
         return out.sorted { $0.script < $1.script }
     }
 
-    @Test(arguments: cases())
+    @Test(arguments: try cases())
     func transcriptMatches(_ c: Case) throws {
         let text = try String(contentsOfFile: Repo.path(c.script), encoding: .utf8)
         let session = makeSession()

@@ -10,8 +10,9 @@ func csv(_ name: String, _ text: String, options: CSVOptions = CSVOptions(), zon
     return try CSVLoader.load(path: path, name: name, zone: zone, options: options)
 }
 
-func loadError(_ body: () throws -> Any) -> LoadError? {
-    do { _ = try body(); return nil } catch let e as LoadError { return e } catch { return nil }
+/// The load error a body gives, or nil when it loads; any other error fails the test.
+func loadError(_ body: () throws -> Any) throws -> LoadError? {
+    do { _ = try body(); return nil } catch let e as LoadError { return e }
 }
 
 @Suite struct CSVTests {
@@ -165,7 +166,7 @@ func loadError(_ body: () throws -> Any) -> LoadError? {
         for chunk in [4 << 20, 16, 5] {
             var options = CSVOptions()
             options.chunkSize = chunk
-            let e = loadError { try csv("unterminated-\(chunk)", text, options: options) }
+            let e = try loadError { try csv("unterminated-\(chunk)", text, options: options) }
             #expect(e?.line == 3, "chunk \(chunk)")
             #expect(e?.column == 3, "chunk \(chunk)")
             #expect(e?.message == "a quoted cell is never closed (the file ends inside quotes)")
@@ -173,8 +174,8 @@ func loadError(_ body: () throws -> Any) -> LoadError? {
     }
 
     @Test func emptyFilesAndHeaderOnly() throws {
-        #expect(loadError { try csv("empty", "") }?.message == "the file is empty")
-        #expect(loadError { try csv("blank-only", "\n\n\n") }?.message == "the file has no header line")
+        #expect(try loadError { try csv("empty", "") }?.message == "the file is empty")
+        #expect(try loadError { try csv("blank-only", "\n\n\n") }?.message == "the file has no header line")
         let header = try csv("header-only", "a,b\n").table
         #expect(header.columnNames == ["a", "b"])
         #expect(header.rowCount == 0)
@@ -277,7 +278,7 @@ func loadJSON(_ name: String, _ text: String, at: String? = nil, zone: ZoneRules
         let doc = #"{"meta": {"n": 2}, "a": {"b": [{"x": 1}, {"x": 2}], "c": [{"y": 1}]}}"#
         let t = try loadJSON("at-path", doc, at: "a.b").tables[0]
         #expect(t.values("x") == [.int(1), .int(2)])
-        let e = loadError { try loadJSON("at-missing", doc, at: "a.d") }
+        let e = try loadError { try loadJSON("at-missing", doc, at: "a.d") }
         #expect(e?.message == "there is nothing at a.d (arrays of objects here: a.b (2), a.c (1))")
         // Arrays along the way are searched through: routes[].lines[].
         let routes = #"{"routes": [{"lines": [{"name": "Line 1"}, {"name": "Line 2"}]}, {"lines": [{"name": "Line 3"}]}]}"#
@@ -286,7 +287,7 @@ func loadJSON(_ name: String, _ text: String, at: String? = nil, zone: ZoneRules
     }
 
     @Test func aTopLevelObjectNeedsAtWhenItHoldsSeveralArrays() throws {
-        let e = loadError { try loadJSON("object-several", #"{"stops": [{"id": 1}], "trips": [{"id": 2}, {"id": 3}], "n": 1}"#) }
+        let e = try loadError { try loadJSON("object-several", #"{"stops": [{"id": 1}], "trips": [{"id": 2}, {"id": 3}], "n": 1}"#) }
         #expect(e?.message == "this JSON document is one object; say where its rows are with at PATH (arrays of objects here: stops (1), trips (2))")
         // One array of objects is the rows.
         let one = try loadJSON("object-one", #"{"count": 2, "items": [{"id": 1}, {"id": 2}]}"#).tables[0]
@@ -316,22 +317,22 @@ func loadJSON(_ name: String, _ text: String, at: String? = nil, zone: ZoneRules
 
     @Test func syntaxErrorsNameLineAndColumn() throws {
         let text = "[\n  {\"a\": 1},\n  {\"a\": 2,}\n]\n"
-        let e = loadError { try loadJSON("syntax", text) }
+        let e = try loadError { try loadJSON("syntax", text) }
         #expect(e?.line == 3)
         #expect(e?.column == 11)
         #expect(e?.message == "invalid JSON: expected a member name in quotes, found '}'")
-        let doc = loadError { try loadJSON("syntax-doc", "{\n  \"a\": [1, 2,\n  \"b\": 3\n}") }
+        let doc = try loadError { try loadJSON("syntax-doc", "{\n  \"a\": [1, 2,\n  \"b\": 3\n}") }
         #expect(doc?.line == 3)
         #expect(doc?.column == 6)
         #expect(doc?.message == "invalid JSON: expected ',' or ']' in an array, found ':'")
-        let open = loadError { try loadJSON("syntax-open", "[{\"a\": 1}") }
+        let open = try loadError { try loadJSON("syntax-open", "[{\"a\": 1}") }
         #expect(open?.message == "invalid JSON: the array is not closed with ']'")
-        let string = loadError { try loadJSON("syntax-string", "[{\"a\": \"x\ny\"}]") }
+        let string = try loadError { try loadJSON("syntax-string", "[{\"a\": \"x\ny\"}]") }
         #expect(string?.message == "invalid JSON: a string is not closed before the end of the line")
         #expect(string?.line == 1 && string?.column == 8)
         // Past the first chunk, the position is still counted from the start of the file.
         let late = try jsonFile("syntax-late", "[\n" + String(repeating: "{\"a\": 1},\n", count: 50) + "{\"a\": ?}\n]")
-        let e2 = loadError { try JSONRecordLoader.load(path: late, name: "late", zone: .utc, chunkSize: 64) }
+        let e2 = try loadError { try JSONRecordLoader.load(path: late, name: "late", zone: .utc, chunkSize: 64) }
         #expect(e2?.line == 52)
         #expect(e2?.column == 7)
     }

@@ -191,8 +191,9 @@ import Testing
         return syntax
     }
 
-    func error(_ text: String) -> Diagnostic? {
-        do { _ = try statement(text); return nil } catch let d as Diagnostic { return d } catch { return nil }
+    /// The diagnostic parsing gives, or nil when it parses; any other error fails the test.
+    func error(_ text: String) throws -> Diagnostic? {
+        do { _ = try statement(text); return nil } catch let d as Diagnostic { return d }
     }
 
     /// Expressions printed with explicit parentheses, to check precedence and shape.
@@ -348,9 +349,9 @@ import Testing
         // Every other word for a summary is also a verb.
         let total = try args("total x by legend", as: AggregateVerb.Syntax.self)
         #expect(total.items[0].function == .sum && total.keys.count == 1)
-        #expect(error("sum by legend")?.message == "sum needs a column, as in: sum x")
-        #expect(error("count by every 0m")?.message == "the span after every must be more than zero")
-        #expect(error("count by every hour")?.message == "expected a span after every, such as 15m, 1h or 1d")
+        #expect(try error("sum by legend")?.message == "sum needs a column, as in: sum x")
+        #expect(try error("count by every 0m")?.message == "the span after every must be more than zero")
+        #expect(try error("count by every hour")?.message == "expected a span after every, such as 15m, 1h or 1d")
     }
 
     @Test func shapesOfColumnVerbs() throws {
@@ -407,7 +408,7 @@ import Testing
         guard case .session(let history, nil, _) = try statement("history"), history.name == "history" else { Issue.record("history"); return }
         guard case .session(let quit, nil, _) = try statement("quit"), quit.name == "quit" else { Issue.record("quit"); return }
         guard case .session(let help, "count", _) = try statement(":help count"), help.name == "help" else { Issue.record(":help"); return }
-        let d = error(":sav x")
+        let d = try error(":sav x")
         #expect(d?.kind == .unknownSessionCommand("sav", suggestion: "save"))
         #expect(d?.message == "unknown session command :sav — did you mean \"save\"?")
         #expect(d?.span == SourceSpan(0, 4))
@@ -415,14 +416,14 @@ import Testing
 
     @Test func whereEachVerbStandsIsCheckedWhenParsing() throws {
         // A statement in a pipeline, a source after the start, anything after a sink.
-        #expect(error("count by legend | load datasets/market.json")?.kind == .statementInPipeline(verb: "load"))
-        #expect(error("count by legend | load datasets/market.json")?.span == SourceSpan(18, 22))
-        #expect(error("count | set output csv")?.kind == .statementInPipeline(verb: "set"))
-        #expect(error("count | tables")?.kind == .sourceNotFirst(verb: "tables"))
-        #expect(error("market | tables")?.kind == .sourceNotFirst(verb: "tables"))
-        #expect(error("count | save m.csv | limit 1")?.kind == .sinkNotLast(verb: "save"))
-        #expect(error("count | chart bar | save m.csv")?.kind == .sinkNotLast(verb: "chart"))
-        #expect(error("count | describe market")?.message == "describe TABLE starts a pipeline")
+        #expect(try error("count by legend | load datasets/market.json")?.kind == .statementInPipeline(verb: "load"))
+        #expect(try error("count by legend | load datasets/market.json")?.span == SourceSpan(18, 22))
+        #expect(try error("count | set output csv")?.kind == .statementInPipeline(verb: "set"))
+        #expect(try error("count | tables")?.kind == .sourceNotFirst(verb: "tables"))
+        #expect(try error("market | tables")?.kind == .sourceNotFirst(verb: "tables"))
+        #expect(try error("count | save m.csv | limit 1")?.kind == .sinkNotLast(verb: "save"))
+        #expect(try error("count | chart bar | save m.csv")?.kind == .sinkNotLast(verb: "chart"))
+        #expect(try error("count | describe market")?.message == "describe TABLE starts a pipeline")
         // In their places they parse.
         #expect(try pipeline("tables | where rows > 1 | save t.csv").sink?.verb == "save")
         if case .verb(let stage) = try pipeline("tables | sort rows").source { #expect(stage.verb == "tables") } else { Issue.record("tables source") }
@@ -433,36 +434,36 @@ import Testing
 
     @Test func errorsPointAtTheirWords() throws {
         let text = "count by legend | cont by hour"
-        let d = error(text)
+        let d = try error(text)
         #expect(d?.message == "unknown verb \"cont\" — did you mean \"count\"?")
         #expect(d?.span == SourceSpan(18, 22))
-        #expect(error("srot x")?.message == "unknown verb \"srot\" — did you mean \"sort\"?")
-        #expect(error("frobnicate x")?.message == "unknown verb \"frobnicate\"")
-        #expect(error("frobnicate x")?.hint == "type help to list the verbs")
+        #expect(try error("srot x")?.message == "unknown verb \"srot\" — did you mean \"sort\"?")
+        #expect(try error("frobnicate x")?.message == "unknown verb \"frobnicate\"")
+        #expect(try error("frobnicate x")?.hint == "type help to list the verbs")
         // A word alone is a table name; the binder judges it.
-        #expect(error("frobnicate") == nil)
-        let trailing = error("count |")
+        #expect(try error("frobnicate") == nil)
+        let trailing = try error("count |")
         #expect(trailing?.message == "expected a verb after '|'")
         #expect(trailing?.span == SourceSpan(7, 7))
-        let limit = error("limit x")
+        let limit = try error("limit x")
         #expect(limit?.message == "expected how many rows (a whole number), found \"x\"")
         #expect(limit?.span == SourceSpan(6, 7))
         #expect(limit?.usage == LimitVerb.spec.usage)
-        #expect(error("limit -3")?.message == "expected how many rows (a whole number), found '-'")
-        let extra = error("where a = 1 b")
+        #expect(try error("limit -3")?.message == "expected how many rows (a whole number), found '-'")
+        let extra = try error("where a = 1 b")
         #expect(extra?.message == "unexpected \"b\"")
         #expect(extra?.span == SourceSpan(12, 13))
-        #expect(error("where")?.message == "expected a value or a column name, found the end of the command")
-        #expect(error("where a = @")?.message == "unexpected character '@'")
-        #expect(error("where a in 1, 2")?.message == "expected '(' after in, as in: legend in (\"Bike\", \"Walking\"), found the number 1")
-        #expect(error("where a between 1 or 2")?.message == "expected and in between … and …")
-        #expect(error("where a is 5")?.message == "expected null after is, as in: angle is null")
-        #expect(error("rename a b")?.message == "expected as after the column name, as in: rename legend as behaviour")
-        #expect(error("join users")?.message == "expected on and the key, as in: join users on username")
-        #expect(error("set output") == nil)  // shows the setting
-        #expect(error("load")?.message == "expected a file name, found the end of the command")
-        #expect(error("load x.csv as")?.message == "expected a table name after as, found the end of the command")
-        #expect(error("count by legend hour")?.message == "unexpected \"hour\"")
-        #expect(error("where (a = 1")?.message == "expected ')', found the end of the command")
+        #expect(try error("where")?.message == "expected a value or a column name, found the end of the command")
+        #expect(try error("where a = @")?.message == "unexpected character '@'")
+        #expect(try error("where a in 1, 2")?.message == "expected '(' after in, as in: legend in (\"Bike\", \"Walking\"), found the number 1")
+        #expect(try error("where a between 1 or 2")?.message == "expected and in between … and …")
+        #expect(try error("where a is 5")?.message == "expected null after is, as in: angle is null")
+        #expect(try error("rename a b")?.message == "expected as after the column name, as in: rename legend as behaviour")
+        #expect(try error("join users")?.message == "expected on and the key, as in: join users on username")
+        #expect(try error("set output") == nil)  // shows the setting
+        #expect(try error("load")?.message == "expected a file name, found the end of the command")
+        #expect(try error("load x.csv as")?.message == "expected a table name after as, found the end of the command")
+        #expect(try error("count by legend hour")?.message == "unexpected \"hour\"")
+        #expect(try error("where (a = 1")?.message == "expected ')', found the end of the command")
     }
 }

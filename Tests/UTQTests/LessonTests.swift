@@ -5,19 +5,17 @@ import Testing
 /// The course in examples/lessons: every lesson runs without an error (the golden test
 /// keeps its exact output), reads as a lesson, and makes a notebook with every command.
 @Suite struct LessonTests {
-    static let lessons: [String] = {
-        let dir = Repo.path("examples/lessons")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
-        return names.filter { $0.hasSuffix(".utq") }.sorted().map { "examples/lessons/" + $0 }
-    }()
+    static func lessons() throws -> [String] {
+        try Repo.files(in: "examples/lessons", ending: ".utq").map { "examples/lessons/" + $0 }
+    }
 
-    @Test func thereAreFiveLessonsInOrder() {
-        #expect(Self.lessons.map { ($0 as NSString).lastPathComponent } == [
+    @Test func thereAreFiveLessonsInOrder() throws {
+        #expect(try Self.lessons().map { ($0 as NSString).lastPathComponent } == [
             "01-counting.utq", "02-time-and-charts.utq", "03-bus-lines.utq", "04-rides.utq", "05-comparing.utq",
         ])
     }
 
-    @Test(arguments: lessons)
+    @Test(arguments: try lessons())
     func aLessonRunsWithoutErrorsAndReadsAsALesson(_ path: String) throws {
         let text = try String(contentsOfFile: Repo.path(path), encoding: .utf8)
         let blocks = LiterateScript.blocks(in: SourceText(name: path, text: text))

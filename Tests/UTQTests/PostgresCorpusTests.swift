@@ -8,7 +8,7 @@ import Testing
 /// on the same rows saved into a throwaway PostgreSQL (its plan with each table's scan
 /// pointing at the saved copy). Both must give the same table: the steps that compile to
 /// SQL run there, the rest in memory after them, and neither may change a result.
-@Suite(.serialized, .enabled(if: ThrowawayPostgres.available, "PostgreSQL is not installed"))
+@Suite(.serialized, .enabled(if: ThrowawayPostgres.runs, "PostgreSQL is not installed"))
 final class PostgresCorpusTests {
     let server: ThrowawayPostgres
 
@@ -19,15 +19,13 @@ final class PostgresCorpusTests {
 
     deinit { server.stop() }
 
-    static func scripts() -> [String] {
-        func list(_ folder: String) -> [String] {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: Repo.path(folder))) ?? []
-            return names.filter { $0.hasSuffix(".utq") }.sorted().map { "\(folder)/\($0)" }
+    static func scripts() throws -> [String] {
+        try ["Tests/Corpus", "Tests/Golden/cases", "examples"].flatMap { folder in
+            try Repo.files(in: folder, ending: ".utq").map { "\(folder)/\($0)" }
         }
-        return list("Tests/Corpus") + list("Tests/Golden/cases") + list("examples")
     }
 
-    @Test(arguments: scripts())
+    @Test(arguments: try scripts())
     func everyPipelineOverLoadedTablesGivesTheSameRowsInPostgreSQL(_ path: String) throws {
         let s = makeSession()
         s.databaseConnector = PostgresConnector()

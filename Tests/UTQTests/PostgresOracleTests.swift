@@ -8,7 +8,7 @@ import Testing
 /// pointing at the copies). The tables hold what makes engines differ — NaN, 10^18, texts
 /// that differ only by case or accent, times next to the changes of clock in Oslo, nulls —
 /// and both results must be equal. UTQ_ORACLE_SEED and UTQ_ORACLE_CASES choose the cases.
-@Suite(.serialized, .enabled(if: ThrowawayPostgres.available, "PostgreSQL is not installed"))
+@Suite(.serialized, .enabled(if: ThrowawayPostgres.runs, "PostgreSQL is not installed"))
 final class PostgresOracleTests {
     let server: ThrowawayPostgres
 

@@ -5,7 +5,7 @@ import Testing
 
 /// Pipelines on an attached PostgreSQL database give what the same pipelines give on the
 /// same rows loaded from CSV, and only their results come back.
-@Suite(.serialized, .enabled(if: ThrowawayPostgres.available, "PostgreSQL is not installed"))
+@Suite(.serialized, .enabled(if: ThrowawayPostgres.runs, "PostgreSQL is not installed"))
 final class PostgresTests {
     let server: ThrowawayPostgres
 

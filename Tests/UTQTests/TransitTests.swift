@@ -240,3 +240,40 @@ enum TransitReference {
         }
     }
 }
+
+/// Transit verbs build their plans from the feed's tables as the catalog names them, with
+/// the user's words (a key, a date) kept where they were written.
+@Suite struct TransitBuilderTests {
+    @Test func aFeedOfAnyNameAnswers() throws {
+        let s = makeSession()
+        try s.table("load datasets/gtfs/demo-transit.zip as `my feed`\ncount")
+        let named = try s.table("`my feed` | headways on 2007-06-05 by route_id")
+        let plain = try s.table("load datasets/gtfs/demo-transit.zip as feed\nfeed | headways on 2007-06-05 by route_id")
+        #expect(tableDifference(named, plain) == nil)
+        #expect(named.rowCount == 4)
+    }
+
+    @Test func aBadDateOrKeyIsPointedAt() throws {
+        let s = makeSession()
+        try s.table("load datasets/gtfs/demo-transit.zip as `my feed`\ncount")
+        let line = "`my feed` | headways on 2031-06-05 by route_id"
+        let outside = try #require(s.failure(line))
+        #expect(outside.message == "2031-06-05 is outside my feed's calendar, which runs from 2007-01-01 to 2025-12-31")
+        #expect(outside.span == SourceSpan(24, 34))
+        let notADate = try #require(s.failure("`my feed` | span on 2031-13-05"))
+        #expect(notADate.message == "2031-13-05 is not a date" && notADate.span == SourceSpan(20, 30))
+        let key = try #require(s.failure("`my feed` | headways on 2007-06-05 by route_idd"))
+        #expect(key.kind == .unknownColumn("route_idd", suggestion: "route_id", columns: key.kind.columnsOfUnknownColumn))
+        #expect(key.span == SourceSpan(38, 47))
+        let rendered = DiagnosticRenderer.render(key, showLocation: false)
+        #expect(rendered.contains("\n  `my feed` | headways on 2007-06-05 by route_idd\n                                        ^^^^^^^^^"), "\(rendered)")
+    }
+}
+
+extension DiagnosticKind {
+    /// The columns an unknown-column error lists, for comparing the rest of it.
+    var columnsOfUnknownColumn: [String] {
+        if case .unknownColumn(_, _, let columns) = self { return columns }
+        return []
+    }
+}

@@ -78,7 +78,9 @@ public enum PlanPrinter {
 
     /// What is sent to databases, a block a part.
     static func sent(_ fragments: [any RemoteFragment]) -> [String] {
-        fragments.enumerated().flatMap { k, f in ["", (fragments.count > 1 ? "[\(k + 1)] " : "") + f.explainText] }
+        fragments.enumerated().flatMap { k, f in
+            [""] + ((fragments.count > 1 ? "[\(k + 1)] " : "") + f.explainText).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        }
     }
 
     /// The plan alone, one step a line, for snapshots.

@@ -11,13 +11,15 @@ import Testing
     static let expected = "Tests/Golden/gtfs-corpus.out"
 
     /// The feeds: every folder and every .zip of the corpus, by name.
-    static func feeds() -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: Repo.path(corpus))) ?? []
-        return names.filter { name in
+    static func feeds() throws -> [String] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Repo.path(corpus))
+        let feeds = names.filter { name in
             var isDirectory: ObjCBool = false
             FileManager.default.fileExists(atPath: Repo.path(corpus + "/" + name), isDirectory: &isDirectory)
             return isDirectory.boolValue || name.hasSuffix(".zip")
         }.sorted()
+        guard !feeds.isEmpty else { throw TestError(description: "\(corpus) holds no feeds") }
+        return feeds
     }
 
     /// What loading one feed gives, as text: the outcome, each table with its rows, the warnings.
@@ -45,15 +47,15 @@ import Testing
         return out
     }
 
-    @Test func corpusHasTheFeedsItShould() {
-        let feeds = Self.feeds()
+    @Test func corpusHasTheFeedsItShould() throws {
+        let feeds = try Self.feeds()
         #expect(feeds.count >= 36)
         #expect(feeds.contains("good_feed") && feeds.contains("good_feed.zip") && feeds.contains("bad_eol.zip"))
     }
 
     @Test func everyFeedLoadsOrFailsAsRecorded() throws {
-        let actual = Self.feeds().map(Self.listing).joined(separator: "\n")
-        for feed in Self.feeds() {
+        let actual = try Self.feeds().map(Self.listing).joined(separator: "\n")
+        for feed in try Self.feeds() {
             let block = Self.listing(feed)
             #expect(block.contains("\nloaded, with ") || block.contains("\nfailed: "), "\(feed) neither loaded nor failed")
         }
@@ -118,7 +120,7 @@ import Testing
 
     /// The program itself, on every feed: a message and exit status 0 or 1, never a crash.
     @Test func utqEndsEveryFeedWithAMessage() throws {
-        for feed in Self.feeds() {
+        for feed in try Self.feeds() {
             let r = try runUTQ(["-c", "load \(Self.corpus)/\(feed)"])
             #expect(r.status == 0 || r.status == 1, "\(feed): exit status \(r.status)")
             #expect(r.stderr.contains(r.status == 0 ? "GTFS" : "error: cannot load"), "\(feed): \(r.stderr)")

@@ -12,6 +12,17 @@ enum Repo {
 
     static func path(_ relative: String) -> String { (root as NSString).appendingPathComponent(relative) }
 
+    /// The files of a folder of the repository (and its subfolders, with `recursive`) whose
+    /// names end in `suffix`, sorted; an error when the folder cannot be read or holds none,
+    /// so a list of test cases is never empty by mistake (a wrong path would pass green).
+    static func files(in folder: String, ending suffix: String, recursive: Bool = false) throws -> [String] {
+        let full = path(folder)
+        let names = recursive ? try FileManager.default.subpathsOfDirectory(atPath: full) : try FileManager.default.contentsOfDirectory(atPath: full)
+        let found = names.filter { $0.hasSuffix(suffix) }.sorted()
+        guard !found.isEmpty else { throw TestError(description: "\(folder) holds no \(suffix) files") }
+        return found
+    }
+
     /// The utq executable built next to the test bundle.
     static var utqBinary: String {
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("utq").path
@@ -133,11 +144,17 @@ func temporaryFile(_ name: String, _ bytes: [UInt8]) throws -> String {
 }
 
 /// Runs the utq binary and returns its exit status, standard output and standard error, and
-/// whether it ended by exiting (rather than by a signal: a crash).
-func runUTQ(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String, exited: Bool) {
+/// whether it ended by exiting (rather than by a signal: a crash). `user`: run as that user
+/// (through runuser, when the tests run as root).
+func runUTQ(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], user: String? = nil) throws -> (status: Int32, stdout: String, stderr: String, exited: Bool) {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: Repo.utqBinary)
-    process.arguments = arguments
+    if let user {
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
+        process.arguments = ["-u", user, "--", Repo.utqBinary] + arguments
+    } else {
+        process.executableURL = URL(fileURLWithPath: Repo.utqBinary)
+        process.arguments = arguments
+    }
     process.currentDirectoryURL = URL(fileURLWithPath: Repo.root)
     var env = ProcessInfo.processInfo.environment
     env["TZ"] = "UTC"
