@@ -1,6 +1,7 @@
 /// Binds `join TABLE on …`: each condition is a key both tables name alike (`stop_id`), an
 /// equality (`driver = username`) or a range (`time between start and end`, `km < to`),
-/// and each side of it is found in one table or the other.
+/// and each side of it is found in one table or the other. Any other condition (`distance(…)
+/// < 400`) is tested on each pair of rows.
 struct JoinBinder {
     let binder: Binder
 
@@ -18,6 +19,23 @@ struct JoinBinder {
     func bind(_ left: LogicalPlan, _ right: LogicalPlan, named rightName: String, _ kind: JoinKind, _ conditions: [Expr]) throws -> LogicalPlan {
         let ls = left.schema, rs = right.schema
         let lb = ExprBinder(schema: ls), rb = ExprBinder(schema: rs)
+        /// Whether a condition is keys, equalities and ranges whose sides each belong to one table.
+        func splits(_ c: Expr) -> Bool {
+            func placed(_ l: Expr, _ r: Expr) -> Bool {
+                ((try? lb.bind(l)) != nil && (try? rb.bind(r)) != nil) || ((try? lb.bind(r)) != nil && (try? rb.bind(l)) != nil)
+            }
+            switch c {
+            case .binary(.and, let l, let r, _): return splits(l) && splits(r)
+            // A name alone is a key, whichever table has it (the key's own error says which not).
+            case .column: return true
+            case .binary(let op, let l, let r, _) where [.equal, .less, .lessEqual, .greater, .greaterEqual].contains(op): return placed(l, r)
+            case .between(let x, let lo, let hi, false, _): return placed(x, lo) && placed(x, hi)
+            default: return false
+            }
+        }
+        if !conditions.allSatisfy(splits) {
+            return try predicateJoin(left, right, named: rightName, kind, conditions)
+        }
         var leftKeys: [BoundExpr] = [], rightKeys: [BoundExpr] = []
         var ranges: [RangeCondition] = []
         var dropRight = Set<Int>()
@@ -74,6 +92,7 @@ struct JoinBinder {
                 try range(.greaterEqual, x, lo, span)
                 try range(.lessEqual, x, hi, span)
             default:
+                // Conditions that do not split are joined pair by pair (see predicateJoin).
                 throw Diagnostic("a join matches on keys (stop_id), equalities (a = b) and ranges (<, <=, >, >=, between), joined by and",
                                  at: c.span, hint: "for example: join weather on time between start and end")
             }
@@ -91,5 +110,26 @@ struct JoinBinder {
         }
         return LogicalPlan(JoinNode(left, right, kind: kind, leftKeys: leftKeys, rightKeys: rightKeys, ranges: ranges, rightColumns: rightColumns,
                      schema: Schema(fields: fields, zone: ls.zone, timeColumn: ls.timeColumn, groupKeys: ls.groupKeys)))
+    }
+
+    /// A join on any condition, tested on each pair of rows: the joined rows have every
+    /// column of both sides (a clashing name takes the right table's as a prefix), and the
+    /// condition is bound over them.
+    func predicateJoin(_ left: LogicalPlan, _ right: LogicalPlan, named rightName: String, _ kind: JoinKind, _ conditions: [Expr]) throws -> LogicalPlan {
+        let ls = left.schema
+        var fields = ls.fields
+        let taken = Set(ls.fields.map { $0.name.lowercased() })
+        for var f in right.schema.fields {
+            if taken.contains(f.name.lowercased()) { f.name = "\(rightName).\(f.name)" }
+            fields.append(f)
+        }
+        let schema = Schema(fields: fields, zone: ls.zone, timeColumn: ls.timeColumn, groupKeys: ls.groupKeys)
+        let condition = conditions.dropFirst().reduce(conditions[0]) { $0.and($1) }
+        let bound = try ExprBinder(schema: schema).bind(condition)
+        guard bound.type == .bool || bound.type == .null else {
+            throw Diagnostic("join needs a condition, but this is \(bound.type.displayName)", at: condition.span,
+                             hint: "join on a key, or on a comparison: join stops on distance(lat, lng, stop_lat, stop_lon) < 400")
+        }
+        return LogicalPlan(PredicateJoinNode(left, right, kind: kind, predicate: bound, schema: schema))
     }
 }

@@ -9,9 +9,10 @@ enum JoinVerb {
         both tables call it so, on driver = username when they do not. Ranges match too: on time
         between start and end gives each entry the session whose window holds its time, and
         conditions with <, <=, >, >= join with and (on road = road and km >= from and km < to).
-        A join keeps only rows with a match; left join keeps every row and fills the other
-        table's columns with null. Columns whose names clash get the other table's name as a
-        prefix.
+        Any other condition is tested on each pair of rows (on distance(lat, lng, stop_lat,
+        stop_lon) < 400: the stops within 400 m), up to 50 million pairs. A join keeps only rows
+        with a match; left join keeps every row and fills the other table's columns with null.
+        Columns whose names clash get the other table's name as a prefix.
         """,
         examples: ["join market.legends on legend | select time, legend, icon, entries | limit 3",
                    "load datasets/market-weather.csv as weather; market | join weather on time between start and end | count by session, sky"],
