@@ -75,6 +75,8 @@ extension FeedSyntax {
 struct ServiceDay {
     let days: Int64
     let span: SourceSpan
+    /// When no day was written and this is the feed's busiest: its number of trips.
+    var busiestTrips: Int? = nil
 
     var text: String {
         let (y, m, d) = CivilTime.civilFromDays(days)

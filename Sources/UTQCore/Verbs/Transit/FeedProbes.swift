@@ -107,15 +107,13 @@ struct FeedProbes {
             throw Diagnostic("\(feed.name)'s calendar names no day on which a trip runs, so \(verb) needs a date",
                              at: build.span, hint: "as in: \(feed.name) | \(verb) 2007-06-04")
         }
-        return ServiceDay(days: busiest.days, span: build.span)
+        return ServiceDay(days: busiest.days, span: build.span, busiestTrips: busiest.trips)
     }
 
     /// Said when no day was written: which day was taken and why.
-    func choiceNote(_ written: ServiceDay?) throws -> [String] {
-        guard written == nil, let calendar = try calendar(), let trips = try tripsPerService(),
-              let busiest = calendar.busiest(tripsPerService: trips) else { return [] }
-        let d = ServiceDay(days: busiest.days, span: build.span)
-        return ["no date given: \(d.weekdayName) \(d.text) is \(feed.name)'s busiest day (\(NumberText.counted(busiest.trips, "trip"))); write on DATE for another"]
+    func choiceNote(_ day: ServiceDay) -> [String] {
+        guard let trips = day.busiestTrips else { return [] }
+        return ["no date given: \(day.weekdayName) \(day.text) is \(feed.name)'s busiest day (\(NumberText.counted(trips, "trip"))); write on DATE for another"]
     }
 
     /// Why no trips run on the day, said when the answer has no rows.

@@ -81,7 +81,7 @@ enum HeadwaysVerb {
                                                   (.median, headway, as: "median_headway"), (.max, headway, as: "max_headway")],
                                            by: keys.map(\.groupKey))
             return FeedPlan(plan: plan, whyNoRows: try probes.whyNone(day),
-                            notes: try probes.choiceNote(self.day) + notes.0 + notes.1)
+                            notes: probes.choiceNote(day) + notes.0 + notes.1)
         }
 
         /// Stops that are no timepoints have no departure time, so no headway; say how many.
