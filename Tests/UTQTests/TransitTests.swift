@@ -75,7 +75,7 @@ import Testing
         #expect(notes == ["no trips run on Monday 2007-06-04: calendar_dates takes FULLW away that day"])
         notes = []
         s.run("feed | headways on 2026-03-08 by route_id") { _, o in for case .info(let n) in o.outputs { notes.append(n) } }
-        #expect(notes.last == "no trips run on Sunday 2026-03-08: no service of the calendar runs on Sundays then, and calendar_dates adds none")
+        #expect(notes.first == "no trips run on Sunday 2026-03-08: no service of the calendar runs on Sundays then, and calendar_dates adds none")
         // Trips that repeat by frequencies.txt are said to count once.
         notes = []
         demo.run("feed | headways on 2007-06-09 by route_id") { _, o in for case .info(let n) in o.outputs { notes.append(n) } }

@@ -32,7 +32,7 @@ public struct Binder: Sendable {
     /// (a `PendingNode`); the stages after it wait too, unbound, in the query.
     public func bind(_ p: Pipeline) throws -> Query {
         var plan: LogicalPlan
-        var whyNoRows: [String] = [], notes: [String] = []
+        var notes: [String] = []
         var stages = Array(p.stages.enumerated())[...]
         var binder = self
         // A transit verb first reads the whole feed the source names (`feed | service on …`).
@@ -40,7 +40,6 @@ public struct Binder: Sendable {
             let feed = try first.locating { try FeedTables.of(p.source, verb: type(of: feedVerb).verb, context) }
             let made = try first.locating { try feedVerb.bind(feed: feed, self) }
             plan = made.plan
-            whyNoRows = made.whyNoRows
             notes = made.notes
             stages = stages.dropFirst()
         } else {
@@ -53,7 +52,7 @@ public struct Binder: Sendable {
             plan = try binder.bind(stage, input: plan)
         }
         let asked = requests.all.filter { context.answers[$0.key] == nil }
-        var query = Query(plan: plan, sink: .show, whyNoRows: whyNoRows, notes: notes, probes: asked, unbound: unbound)
+        var query = Query(plan: plan, sink: .show, notes: notes, probes: asked, unbound: unbound)
         guard let sinkStage = p.sink else { return query }
         guard let syntax = sinkStage.syntax as? any SinkSyntax else {
             throw Diagnostic("\(sinkStage.verb) cannot end a pipeline", at: sinkStage.span)

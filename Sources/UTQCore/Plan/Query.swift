@@ -2,8 +2,6 @@
 public struct Query: Sendable {
     public var plan: LogicalPlan
     public var sink: Sink
-    /// Said when the rows are none: why, as the verb that knows can tell (no service that day).
-    public var whyNoRows: [String] = []
     /// Said with the rows, whatever they are: what the answer leaves out.
     public var notes: [String] = []
     /// Probes binding asked that have not answered yet: the interpreter runs them and binds

@@ -104,7 +104,7 @@ struct Interpreter {
         }
         if let sinkStage { try sinkStage.locating { try send(&outcome) } } else { try send(&outcome) }
         outcome.outputs += query.notes.map { .info($0) }
-        if table.rowCount == 0 { outcome.outputs += (query.whyNoRows + ZeroRowHints(interpreter: self).notes(for: query.plan)).map { .info($0) } }
+        if table.rowCount == 0 { outcome.outputs += ZeroRowHints(interpreter: self).notes(for: query.plan).map { .info($0) } }
     }
 
     /// The rows of a plan, carrying the summary keys its schema names.

@@ -48,10 +48,10 @@ struct FeedTables {
     }
 }
 
-/// A transit verb's plan, with what it says when no rows come and what it says with them.
+/// A transit verb's plan, with what it says with the rows (why none run that day, when none
+/// do: the calendar's answer says so before the plan runs).
 struct FeedPlan {
     var plan: LogicalPlan
-    var whyNoRows: [String] = []
     var notes: [String] = []
 }
 

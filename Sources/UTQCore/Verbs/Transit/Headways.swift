@@ -80,8 +80,7 @@ enum HeadwaysVerb {
             let plan = try build.summarize(gaps, [(.count, nil, as: "departures"), (.min, headway, as: "min_headway"),
                                                   (.median, headway, as: "median_headway"), (.max, headway, as: "max_headway")],
                                            by: keys.map(\.groupKey))
-            return FeedPlan(plan: plan, whyNoRows: try probes.whyNone(day),
-                            notes: probes.choiceNote(day) + notes.0 + notes.1)
+            return FeedPlan(plan: plan, notes: try probes.whyNone(day) + probes.choiceNote(day) + notes.0 + notes.1)
         }
 
         /// Stops that are no timepoints have no departure time, so no headway; say how many.

@@ -65,7 +65,7 @@ enum PeakVehiclesVerb {
             plan = try b.select(plan, columns: ["vehicles", "from", "until", "times_at_peak"])
             let how = blocks ? [] :
                 ["\(feed.name)'s trips do not all name a block (block_id), so each trip counts as a vehicle: this is the most trips running at once"]
-            return FeedPlan(plan: plan, whyNoRows: try probes.whyNone(day), notes: probes.choiceNote(day) + how + repeats)
+            return FeedPlan(plan: plan, notes: try probes.whyNone(day) + probes.choiceNote(day) + how + repeats)
         }
     }
 }

@@ -78,7 +78,7 @@ enum RouteStatsVerb {
             let usesShapes = shapesReadable(feed) && (points ?? 0) > 0
             let how = usesShapes ? "trip lengths follow shapes.txt where a trip has a shape, else the straight lines between its stops"
                 : "\(feed.name) has no shapes, so trip lengths are the straight lines between stops: real roads are longer"
-            return FeedPlan(plan: plan, whyNoRows: try probes.whyNone(day), notes: probes.choiceNote(day) + [how] + repeats)
+            return FeedPlan(plan: plan, notes: try probes.whyNone(day) + probes.choiceNote(day) + [how] + repeats)
         }
     }
 }

@@ -30,7 +30,7 @@ enum ServiceVerb {
             let probes = FeedProbes(feed: feed, build: build)
             guard let day = try probes.day(day, verb: Self.verb) else { return probes.pending(Self.verb, day: day) }
             let trips = try build.sort(try ServiceVerb.trips(feed, on: day, build), [build.column("route_id"), build.column("trip_id")])
-            return FeedPlan(plan: trips, whyNoRows: try probes.whyNone(day), notes: probes.choiceNote(day))
+            return FeedPlan(plan: trips, notes: try probes.whyNone(day) + probes.choiceNote(day))
         }
     }
 

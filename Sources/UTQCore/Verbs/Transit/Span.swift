@@ -37,7 +37,7 @@ enum SpanVerb {
                                               by: keys.map(\.groupKey))
             var plan = try build.derive(summary, [("span", last.minus(first))])
             if !keys.isEmpty { plan = try build.sort(plan, keys.map(\.expr)) }
-            return FeedPlan(plan: plan, whyNoRows: try probes.whyNone(day), notes: probes.choiceNote(day) + repeats)
+            return FeedPlan(plan: plan, notes: try probes.whyNone(day) + probes.choiceNote(day) + repeats)
         }
     }
 }
