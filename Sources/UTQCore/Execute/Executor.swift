@@ -37,6 +37,7 @@ extension Executor {
             for step in placed.steps { context.trace?.ran("\(step.plan.explainLine) — in \(name)") }
             return try fragment.run(context)
         }
+        if case .undecided = placed.site { throw Diagnostic("\(placed.plan.stepName) waits for probes that have not run") }
         if case .memory(let reason) = placed.site {
             context.trace?.ran("\(placed.plan.explainLine) — in memory" + (reason.map { ": \($0)" } ?? ""))
             // Why a table the database's rows meet is read here (it is too large to copy in).

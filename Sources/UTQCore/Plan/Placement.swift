@@ -5,6 +5,8 @@ public enum Site: Sendable {
     /// In an attached database; `fragment` is set on the step whose rows come back from it:
     /// the top of a part that is sent as one query.
     case database(String, fragment: (any RemoteFragment)?)
+    /// Not decided: the step is made once the probes have answered (explain only).
+    case undecided
 
     public var isMemory: Bool {
         if case .memory = self { return true }
@@ -42,6 +44,7 @@ public struct PlacedPlan: Sendable {
             switch step.site {
             case .memory(let reason): return "\(step.plan.explainLine) — in memory" + (reason.map { ": \($0)" } ?? "")
             case .database(let name, _): return "\(step.plan.explainLine) — in \(name)"
+            case .undecided: return "\(step.plan.explainLine) — once the probes have answered"
             }
         }.joined(separator: "\n") + "\n"
     }
@@ -114,6 +117,7 @@ public struct Placement {
                     return there(database.compileCopy(of: table, named: name, index: index))
                 }
             }
+            if plan.is(PendingNode.self) { return PlacedPlan(plan: plan, inputs: inputs, site: .undecided, orderMatters: orderMatters) }
             let forms = inputs.compactMap(\.form)
             guard forms.count == inputs.count else {
                 let here = zip(plan.inputs, inputs).filter { $1.site.isMemory }.map { $0.0.stepName }

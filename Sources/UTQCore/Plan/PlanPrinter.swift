@@ -71,6 +71,7 @@ public enum PlanPrinter {
             switch step.site {
             case .memory(let reason): return step.line + pad + "  in memory" + (reason.map { ": " + $0 } ?? "")
             case .database(let name, _): return step.line + pad + "  in \(name)" + (step.fragment.map { " [\($0)]" } ?? "")
+            case .undecided: return step.line + pad + "  decided once the probes have answered"
             }
         }
         return (lines, fragments)

@@ -69,4 +69,7 @@ public struct PendingNode: PlanNode {
     /// Its columns are what the probes decide: none are known yet.
     public var schema: Schema { Schema(fields: [], zone: input?.schema.zone ?? .utc, timeColumn: nil) }
     public var explainLine: String { description }
+    /// Where it runs, and so whether the order of its input's rows must be restored when they
+    /// come back, is decided once it is made.
+    public func inputOrderMatters(_ orderMatters: Bool) -> [Bool] { inputs.map { _ in false } }
 }
