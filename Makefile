@@ -86,9 +86,9 @@ dist: deps
 # in .build (not committed).
 ORACLE_VENV := .build/oracle-venv
 oracle-deps:
-	@python3 -c "import duckdb, pytz, nbformat" 2>/dev/null || $(ORACLE_VENV)/bin/python -c "import duckdb, pytz, nbformat" 2>/dev/null || { \
+	@python3 -c "import duckdb, pytz, nbformat, numpy" 2>/dev/null || $(ORACLE_VENV)/bin/python -c "import duckdb, pytz, nbformat, numpy" 2>/dev/null || { \
 	  echo "installing duckdb and nbformat into $(ORACLE_VENV) for the differential oracle and the notebook checks ..."; \
-	  python3 -m venv $(ORACLE_VENV) && $(ORACLE_VENV)/bin/python -m pip install -q duckdb pytz nbformat; }
+	  python3 -m venv $(ORACLE_VENV) && $(ORACLE_VENV)/bin/python -m pip install -q duckdb pytz nbformat numpy; }
 
 # Any number of oracle cases from any seed: make oracle SEED=7 CASES=10000
 SEED ?= 1

@@ -94,6 +94,8 @@ struct KernelServer {
         var a = column, b = column
         while a > 0 && isWord(scalars[a - 1]) { a -= 1 }
         while b < scalars.count && isWord(scalars[b]) { b += 1 }
+        // No topic's name is long: a word of thousands of letters has no help.
+        guard b - a <= 100 else { return ["status": "ok", "found": false] }
         let word = String(String.UnicodeScalarView(scalars[a..<b]))
         guard !word.isEmpty, let text = try? Help.text(for: word) else { return ["status": "ok", "found": false] }
         return ["status": "ok", "found": true, "data": ["text/plain": text]]

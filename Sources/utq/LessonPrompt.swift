@@ -33,7 +33,9 @@ struct LessonStart: ParsableCommand {
         var progress = LessonProgress(lessonPath: lesson, text: text, folder: folder)
         progress.check()
         // A notebook of the student's own session, to read again or hand in.
-        let recap = (folder as NSString).appendingPathComponent(((lesson as NSString).lastPathComponent as NSString).deletingPathExtension + "-session.md")
+        // Named after the lesson and the folder it is in: two courses' lessons of one file name
+        // keep notebooks of their own.
+        let recap = (folder as NSString).appendingPathComponent(LessonProgress.notebookName(lessonPath: lesson))
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         session.run(":record! \(recap)") { _, _ in }
         let tutor = LessonTutor(lesson: parsed, session: session, progress: progress)

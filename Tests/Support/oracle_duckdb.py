@@ -16,6 +16,18 @@ import datetime, decimal, json, math, sys
 import duckdb
 
 
+def utq_round(x, d):
+    """round(x, d) as utq does it: on the exact value of the double, half away from zero."""
+    if x is None or d is None:
+        return None
+    if math.isnan(x) or math.isinf(x) or x == 0 or d > 22:
+        return x
+    if d < -22:
+        return 0.0 * x
+    q = decimal.Decimal(x).quantize(decimal.Decimal(1).scaleb(-d), rounding=decimal.ROUND_HALF_UP)
+    return math.copysign(float(q), x) if q == 0 else float(q)
+
+
 def canonical(v):
     if v is None:
         return None
@@ -48,6 +60,7 @@ def main():
     con = duckdb.connect()
     con.execute(f"SET TimeZone = '{spec['zone']}'")
     con.execute("SET threads = 1")
+    con.create_function("utq_round", utq_round, ["DOUBLE", "BIGINT"], "DOUBLE", null_handling="special")
     for t in spec["tables"]:
         cols = ", ".join(f"'{n}': '{ty}'" for n, ty in t["columns"])
         con.execute(f"CREATE TABLE \"{t['name']}\" AS SELECT * FROM read_csv('{t['path']}', header = true, "

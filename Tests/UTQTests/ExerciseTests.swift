@@ -171,9 +171,13 @@ import Testing
         #expect(r.status == 0)
         let all = r.stdout + r.stderr
         #expect(all.contains("not yet: ") && all.contains("right!") && all.contains("stopped at exercise 2 of 3"))
-        let notebook = try String(contentsOfFile: folder + "/01-counting-session.md", encoding: .utf8)
+        let name = LessonProgress.notebookName(lessonPath: Repo.path("examples/lessons/01-counting.utq"))
+        #expect(name.hasPrefix("01-counting.") && name.hasSuffix("-session.md"))
+        let notebook = try String(contentsOfFile: folder + "/" + name, encoding: .utf8)
         #expect(notebook.contains("where legend = \"Standing\" | count"))
-        #expect(r.stderr.contains("a notebook of your session: \(folder)/01-counting-session.md"))
+        #expect(r.stderr.contains("a notebook of your session: \(folder)/\(name)"))
+        // A lesson of the same name in another course keeps a notebook of its own.
+        #expect(LessonProgress.notebookName(lessonPath: "/courses/b/01-counting.utq") != name)
     }
 }
 

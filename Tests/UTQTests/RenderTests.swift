@@ -178,14 +178,18 @@ import Testing
         #expect(!TableWriter.text(Self.table, format: .csv).contains("'=1+1"))
     }
 
-    @Test func tsvEscapesTabsNewlinesAndBackslashes() {
+    @Test func tsvQuotesAsCSVDoesAndReadsBack() throws {
         let text = TableWriter.text(Self.table, format: .tsv)
         let lines = text.components(separatedBy: "\n")
-        #expect(lines.count == Self.table.rowCount + 2)  // header, rows, and the empty string after the last newline
-        #expect(lines.dropLast().allSatisfy { $0.components(separatedBy: "\t").count == 6 })
-        #expect(lines[4].hasPrefix("two\\nlines\t"))
-        #expect(lines[6].hasPrefix("tab\\there\t"))
-        #expect(lines[7].hasPrefix("back\\\\slash\t"))
+        #expect(lines[0] == "text\tx\tn\ttime\tok\twait")
+        #expect(lines[4] == "\"two")  // a line break is kept inside quotes, not written as \n
+        #expect(text.contains("\n\"tab\there\"\t"))
+        #expect(text.contains("\nback\\slash\t"))  // a backslash is only a backslash
+        #expect(text.contains("\n\" padded \"\t"))
+        let path = try temporaryFile("writer-roundtrip.tsv", text)
+        let back = try CSVLoader.load(path: path, name: "back", zone: Self.oslo).table
+        // An empty cell reads as missing, as in CSV.
+        #expect(back.values("text") == Self.table.values("text").map { $0 == .string("") ? .null : $0 })
     }
 
     @Test func jsonIsValidAndNumbersStayExact() throws {
@@ -222,7 +226,7 @@ import Testing
         #expect(lines[0] == "| text | x | n | time | ok | wait |")
         #expect(lines[1] == "|---|---:|---:|---|---|---:|")
         #expect(lines.contains { $0.hasPrefix("| a\\|b |") })
-        #expect(lines.contains { $0.hasPrefix("| two\\nlines |") })
+        #expect(lines.contains { $0.hasPrefix("| two\\\\nlines |") })  // shown as two\nlines
         #expect(lines.allSatisfy { $0.hasPrefix("|") })
         let cut = TableWriter.markdown(Self.table, maxRows: 3)
         #expect(cut.hasSuffix("\n_8 more rows not shown._\n"))

@@ -138,7 +138,7 @@ enum Accumulate {
                     let rank = p * Double(part.count - 1)
                     let lo = Int(rank.rounded(.down)), hi = Int(rank.rounded(.up))
                     let (a, b) = Selection.pair(part, lo, hi)
-                    out[g] = a + (b - a) * (rank - Double(lo))
+                    out[g] = Selection.between(a, b, rank - Double(lo))
                     has[g] = true
                 }
             }

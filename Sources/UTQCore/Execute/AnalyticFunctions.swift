@@ -168,7 +168,8 @@ struct TimeFormat {
                 s.removeFirst()
             case .field(let f):
                 switch f {
-                case "Y": guard let v = number(4) else { return nil }; year = v
+                // Years 1 to 9999, as every time of utq (there is no year 0).
+                case "Y": guard let v = number(4), v >= 1 else { return nil }; year = v
                 case "y": guard let v = number(2) else { return nil }; year = v < 69 ? 2000 + v : 1900 + v
                 case "m": guard let v = number(2), (1...12).contains(v) else { return nil }; month = v
                 case "d": guard let v = number(2), (1...31).contains(v) else { return nil }; day = v
@@ -193,7 +194,12 @@ struct TimeFormat {
         guard s.isEmpty, day <= CivilTime.daysInMonth(year: year, month: month) else { return nil }
         if let pm { hour = hour % 12 + (pm ? 12 : 0) }
         var days = CivilTime.daysFromCivil(year: year, month: month, day: day)
-        if let dayOfYear { days = CivilTime.daysFromCivil(year: year, month: 1, day: 1) + Int64(dayOfYear - 1) }
+        if let dayOfYear {
+            // Day 366 is only in leap years.
+            let length = CivilTime.daysInMonth(year: year, month: 2) == 29 ? 366 : 365
+            guard dayOfYear <= length else { return nil }
+            days = CivilTime.daysFromCivil(year: year, month: 1, day: 1) + Int64(dayOfYear - 1)
+        }
         return days * CivilTime.microsPerDay + Int64(hour) * CivilTime.microsPerHour + Int64(minute) * CivilTime.microsPerMinute
             + Int64(second) * CivilTime.microsPerSecond
     }

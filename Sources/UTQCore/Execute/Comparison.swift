@@ -14,6 +14,16 @@ enum Comparison {
         }
     }
 
+    /// Numbers in one order everywhere (comparisons, sorting, max, grouping), as PostgreSQL and
+    /// DuckDB have it: NaN equals NaN and is above every number; -0 equals 0.
+    @inline(__always)
+    static func order(_ x: Double, _ y: Double) -> Int {
+        if x == y { return 0 }
+        if x < y { return -1 }
+        if x > y { return 1 }
+        return x.isNaN ? (y.isNaN ? 0 : 1) : -1
+    }
+
     /// Text as = and < see it: natural order, with byte order deciding between values that
     /// differ only in case, so = means the same text, as it does for in, by and join.
     @inline(__always)
@@ -31,7 +41,7 @@ enum Comparison {
             return x == y ? 0 : (x < y ? -1 : 1)
         default:
             let x = a.doubleValue ?? .nan, y = b.doubleValue ?? .nan
-            return x == y ? 0 : (x < y ? -1 : 1)
+            return order(x, y)
         }
     }
 
@@ -62,7 +72,7 @@ enum Comparison {
         default:
             if x.type.isNumeric && y.type.isNumeric {
                 let p = Arithmetic.doubles(a, n), q = Arithmetic.doubles(b, n)
-                for i in 0..<n { out[i] = holds(op, p[i] == q[i] ? 0 : (p[i] < q[i] ? -1 : 1)) }
+                for i in 0..<n { out[i] = holds(op, order(p[i], q[i])) }
             } else {
                 for i in 0..<n { out[i] = holds(op, compareValues(x.value(at: i), y.value(at: i))) }
             }
@@ -96,18 +106,23 @@ enum Comparison {
                     }
                 }
             } else if let key = k.doubleValue {
-                for i in 0..<n { let v = Double(a[i]); out[i] = holds(op, v == key ? 0 : (v < key ? -1 : 1)) }
+                for i in 0..<n { out[i] = holds(op, order(Double(a[i]), key)) }
             }
         case .double(let a):
             guard let key = k.doubleValue else { return out }
+            guard !key.isNaN else {
+                for i in 0..<n { out[i] = holds(op, order(a[i], key)) }
+                return out
+            }
+            // NaN is above every number: it passes > and >=, and only those.
             a.withUnsafeBufferPointer { p in
                 switch op {
                 case .equal: for i in 0..<n { out[i] = p[i] == key }
                 case .notEqual: for i in 0..<n { out[i] = p[i] != key }
                 case .less: for i in 0..<n { out[i] = p[i] < key }
                 case .lessEqual: for i in 0..<n { out[i] = p[i] <= key }
-                case .greater: for i in 0..<n { out[i] = p[i] > key }
-                case .greaterEqual: for i in 0..<n { out[i] = p[i] >= key }
+                case .greater: for i in 0..<n { out[i] = p[i] > key || p[i].isNaN }
+                case .greaterEqual: for i in 0..<n { out[i] = p[i] >= key || p[i].isNaN }
                 default: break
                 }
             }

@@ -121,11 +121,13 @@ enum MathFunctions {
                      },
                      evaluate: { args, type, n, _ in
                          try rowwise(args, n, type) { v in
+                             // A whole number is itself (through a double it would lose digits past 2^53).
+                             if v.count == 1, case .int(let i) = v[0] { return .int(i) }
                              guard let x = v[0].doubleValue else { return .null }
                              if v.count == 2 {
-                                 guard let d = v[1].doubleValue else { return .null }
-                                 let scale = pow(10, d.rounded())
-                                 return .double((x * scale).rounded() / scale)
+                                 guard let d = v[1].doubleValue, d.isFinite else { return .null }
+                                 let places = Int(Swift.max(-400, Swift.min(400, d.rounded())))
+                                 return .double(Rounding.halfAway(x, digits: places))
                              }
                              return try whole(x.rounded())
                          }

@@ -4,6 +4,19 @@
 enum Selection {
     @inline(__always) static func less(_ a: Double, _ b: Double) -> Bool { a < b || (b.isNaN && !a.isNaN) }
 
+    /// The value a fraction of the way from `a` to `b`. An infinite end is the answer
+    /// (between -inf and 1 lies -inf, as in DuckDB), and between -inf and +inf, or next
+    /// to NaN, lies nothing.
+    static func between(_ a: Double, _ b: Double, _ fraction: Double) -> Double {
+        if fraction == 0 || a == b { return a }
+        if a.isNaN || b.isNaN { return .nan }
+        if a.isInfinite || b.isInfinite {
+            if a.isInfinite && b.isInfinite { return .nan }
+            return a.isInfinite ? a : b
+        }
+        return a + (b - a) * fraction
+    }
+
     /// The values of rank `lo` and `hi` (hi is lo or lo + 1), reordering `values`.
     static func pair(_ values: UnsafeMutableBufferPointer<Double>, _ lo: Int, _ hi: Int) -> (Double, Double) {
         select(values, lo)

@@ -151,7 +151,7 @@ enum OtherFunctions {
                      evaluate: { args, type, n, _ in
                          rowwise(args, n, type) { v in
                              switch v[0] {
-                             case .string(let s): return NumberParser.double(s.trimmingCharacters(in: .whitespaces)).map { .double($0) } ?? .null
+                             case .string(let s): return NumberParser.reading(s.trimmingCharacters(in: .whitespaces)).map { .double($0) } ?? .null
                              case .bool(let b): return .double(b ? 1 : 0)
                              default: return v[0].doubleValue.map { .double($0) } ?? .null
                              }
@@ -173,8 +173,8 @@ enum OtherFunctions {
                              switch v[0] {
                              case .string(let s):
                                  let t = s.trimmingCharacters(in: .whitespaces)
-                                 if let i = NumberParser.int(t) { return .int(i) }
-                                 if let d = NumberParser.double(t), d.isFinite, Swift.abs(d) < 9e18 { return .int(Int64(d)) }
+                                 if let i = NumberParser.readingWhole(t) { return .int(i) }
+                                 if let d = NumberParser.reading(t), d.isFinite, Swift.abs(d) < 9e18 { return .int(Int64(d)) }
                                  return .null
                              case .bool(let b): return .int(b ? 1 : 0)
                              default:

@@ -309,25 +309,33 @@ public enum CSVLoader {
         return String(scalars[start...end])
     }
 
-    /// Header names: trimmed, empty ones named `column_N`, repeated ones numbered.
+    /// Header names: trimmed, empty ones named `column_N`, repeated ones numbered, each name
+    /// once: a number given never takes a name the header has further on (`a,a,a_2` gives
+    /// a, a_3, a_2).
     static func cleanHeader(_ header: [String], keepingSpaces: Bool = false, warnings: inout WarningLog) -> [String] {
-        var seen: [String: Int] = [:]
+        func cleaned(_ raw: String) -> String {
+            let name = trimmedSpaces(raw)
+            return keepingSpaces && !name.isEmpty ? raw : name
+        }
+        let written = Set(header.map { cleaned($0).lowercased() })
+        var taken = Set<String>()
         var out: [String] = []
         for (i, raw) in header.enumerated() {
-            var name = trimmedSpaces(raw)
-            if keepingSpaces && !name.isEmpty { name = raw }
+            var name = cleaned(raw)
             if name.isEmpty {
                 name = "column_\(i + 1)"
+                var k = 2
+                while written.contains(name.lowercased()) || taken.contains(name.lowercased()) { name = "column_\(i + 1)_\(k)"; k += 1 }
                 if i != header.count - 1 { warnings.add("header", line: 1, "column \(i + 1) has no name; called \(name)") }
             }
-            if let n = seen[name.lowercased()] {
-                let renamed = "\(name)_\(n + 1)"
+            if taken.contains(name.lowercased()) {
+                var n = 2
+                while taken.contains("\(name)_\(n)".lowercased()) || written.contains("\(name)_\(n)".lowercased()) { n += 1 }
+                let renamed = "\(name)_\(n)"
                 warnings.add("header", line: 1, "column name \"\(name)\" appears twice; the second is called \(renamed)")
-                seen[name.lowercased()] = n + 1
                 name = renamed
-            } else {
-                seen[name.lowercased()] = 1
             }
+            taken.insert(name.lowercased())
             out.append(name)
         }
         return out

@@ -135,7 +135,10 @@ public enum JSONRecordLoader {
         let guessedZone = inferredZone(builders, default: zone)
         if let note = guessedZone.note { warnings.add("zone", line: nil, note) }
         for note in timeNotes(builders, zone: guessedZone.zone) { warnings.add("times", line: nil, note) }
-        return LoadedTable(table: Table(name: name, columns: columns, zone: guessedZone.zone), warnings: warnings.finish())
+        // Objects without members are rows all the same: `[{}, {}]` is two rows of no columns.
+        var table = Table(name: name, columns: columns, zone: guessedZone.zone)
+        table.rowCount = rows
+        return LoadedTable(table: table, warnings: warnings.finish())
     }
 
     struct JSONPart {

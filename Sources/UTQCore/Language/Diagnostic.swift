@@ -45,14 +45,19 @@ public enum Suggest {
     /// The closest candidate within a small edit distance, case-insensitive.
     public static func closest(_ word: String, among candidates: [String]) -> String? {
         let w = word.lowercased()
+        // Names are short: a word of hundreds of letters (pasted data) is near none of them,
+        // and the edit distance of long texts is slow.
+        guard w.count <= 200 else { return nil }
         // Score, then 0 for a word the typed one begins ("tou" is nearer "tour" than "top").
         var best: (String, Int, Int)? = nil
         for c in candidates {
             let cl = c.lowercased()
             if cl == w { return c }
-            let d = distance(w, cl)
             let limit = max(1, min(3, w.count / 3 + 1))
             let prefixMatch = cl.hasPrefix(w) && w.count >= 3
+            // The distance is at least the difference of the lengths: skip what cannot be near.
+            if !prefixMatch && Swift.abs(cl.count - w.count) > limit { continue }
+            let d = distance(w, cl)
             let score = prefixMatch ? min(d, 1) : d
             let tie = prefixMatch ? 0 : 1
             if score <= limit, best == nil || (score, tie) < (best!.1, best!.2) { best = (c, score, tie) }

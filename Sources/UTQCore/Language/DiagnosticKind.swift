@@ -61,6 +61,7 @@ public enum DiagnosticText {
             if AggregateFunction.madeBySummary(name) {
                 return "\(name) is made by a summary; put one first, as in: count by legend | sort count desc"
             }
+            if columns.isEmpty { return "these rows have no columns" }
             return "the columns are: " + columns.prefix(12).joined(separator: ", ") + (columns.count > 12 ? ", …" : "")
         case .unknownTable(let name, _, let tables):
             let known = tables.isEmpty ? "no tables are loaded; use load FILE" : "tables: " + tables.joined(separator: ", ")

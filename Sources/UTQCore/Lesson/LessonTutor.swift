@@ -182,6 +182,16 @@ public struct LessonProgress: Sendable {
         version = String(hash, radix: 16)
     }
 
+    /// The file name of the notebook of a student's session of a lesson: the lesson's name and
+    /// a short mark of the folder it is in (`01-counting.4f2a91-session.md`).
+    public static func notebookName(lessonPath: String) -> String {
+        let url = URL(fileURLWithPath: lessonPath).standardizedFileURL
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in url.deletingLastPathComponent().path.utf8 { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
+        let mark = String(String(hash, radix: 16).suffix(6))
+        return url.deletingPathExtension().lastPathComponent + ".\(mark)-session.md"
+    }
+
     /// The user's data folder for lessons: $XDG_DATA_HOME/utq/lessons or ~/.local/share/utq/lessons.
     public static func folder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let custom = environment["UTQ_LESSON_PROGRESS"], !custom.isEmpty { return custom }

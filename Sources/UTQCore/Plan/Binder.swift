@@ -135,7 +135,12 @@ public struct Binder: Sendable {
 
     /// A projection with its schema: types and units from the expressions; the time column
     /// and the summary's keys survive where the columns they name are kept as they were.
-    func project(_ input: LogicalPlan, _ items: [NamedExpr]) -> LogicalPlan {
+    func project(_ input: LogicalPlan, _ items: [NamedExpr]) throws -> LogicalPlan {
+        // A name means one column, whatever step made the list.
+        var names = Set<String>()
+        for item in items where !names.insert(item.name.lowercased()).inserted {
+            throw Diagnostic("there would be two columns called \(item.name)", hint: "give one another name")
+        }
         let schema = input.schema
         let fields = items.map { item -> Field in
             var ordered = false, floating = false

@@ -56,18 +56,8 @@ public enum TableWriter {
         var text = s
         // A cell starting with = + - @ would run as a formula in a spreadsheet.
         if csvSafe, let f = text.first, "=+-@\t\r".contains(f) { text = "'" + text }
-        if sep == 0x09 {
-            for b in text.utf8 {
-                switch b {
-                case 0x09: out.append(contentsOf: "\\t".utf8)
-                case 0x0A: out.append(contentsOf: "\\n".utf8)
-                case 0x0D: out.append(contentsOf: "\\r".utf8)
-                case 0x5C: out.append(contentsOf: "\\\\".utf8)
-                default: out.append(b)
-                }
-            }
-            return
-        }
+        // TSV is quoted as CSV is (as spreadsheets write it), so every cell reads back as it
+        // was: a tab, a line break, a quote or a space at either end puts it in quotes.
         let needsQuotes = text.utf8.contains { $0 == sep || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
             || text.first == " " || text.last == " "
         if !needsQuotes { out.append(contentsOf: text.utf8); return }
@@ -79,10 +69,26 @@ public enum TableWriter {
         out.append(0x22)
     }
 
-    /// A Markdown table; numbers right-aligned, pipes escaped.
+    /// A Markdown table; numbers right-aligned. A cell's text stays text: backslashes and pipes
+    /// are escaped (a pipe would start a cell, `\|` in the data would too), and so is what a
+    /// renderer would take for HTML.
     public static func markdown(_ t: Table, maxRows: Int = .max, nullText: String = "") -> String {
         let formats = t.columns.map { CellFormat($0, zone: t.zone, nullText: nullText, rows: Array(0..<min(t.rowCount, 2000))) }
-        func esc(_ s: String) -> String { s.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ") }
+        func esc(_ s: String) -> String {
+            var out = ""
+            for c in s {
+                switch c {
+                case "\\": out += "\\\\"
+                case "|": out += "\\|"
+                case "<": out += "&lt;"
+                case ">": out += "&gt;"
+                case "&": out += "&amp;"
+                case "\n", "\r\n", "\r": out += " "
+                default: out.append(c)
+                }
+            }
+            return out
+        }
         var lines: [String] = []
         lines.append("| " + t.columns.map { esc(TextWidth.printable($0.name)) }.joined(separator: " | ") + " |")
         lines.append("|" + formats.map { $0.rightAligned ? "---:|" : "---|" }.joined())

@@ -44,7 +44,9 @@ public enum SessionCommands {
                 throw Diagnostic(":save needs a file name, as in :save lesson.utq", at: call.span)
             }
             let history = call.session.history
-            let text = "# utq session\n" + history.joined(separator: "\n") + "\n"
+            // The commands ran as they are; in a script `${` would ask for a value, so it is
+            // written `$${`, which a script reads as `${` again.
+            let text = "# utq session\n" + history.map { $0.replacingOccurrences(of: "${", with: "$${") }.joined(separator: "\n") + "\n"
             try call.session.files.write(Array(text.utf8), to: file, replace: call.replace || call.session.settings.replaceFiles,
                                          span: call.span, replaceHint: "write :save! \(file) to replace it")
             outcome.outputs.append(.info("saved \(history.count) commands to \(file)"))

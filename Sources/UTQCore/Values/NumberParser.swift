@@ -142,4 +142,36 @@ public enum NumberParser {
         var s = s
         return s.withUTF8 { double(UnsafeRawBufferPointer($0)) }
     }
+
+    /// A number written in text a person asked to read as one (`number(x)`, `int(x)`): as in a
+    /// cell, and also with leading zeros (`0820`, a clock time or a code) and as NaN or
+    /// Infinity.
+    public static func reading(_ text: String) -> Double? {
+        var s = text
+        return s.withUTF8 { b -> Double? in
+            let raw = UnsafeRawBufferPointer(b)
+            if let d = double(raw) { return d }
+            if let d = special(raw) { return d }
+            // Leading zeros: the same digits without them ("-007.5" is -7.5).
+            var i = 0
+            var sign = 1.0
+            if i < raw.count, raw[i] == UInt8(ascii: "-") || raw[i] == UInt8(ascii: "+") { sign = raw[i] == UInt8(ascii: "-") ? -1 : 1; i += 1 }
+            let start = i
+            while i < raw.count - 1, raw[i] == UInt8(ascii: "0"), raw[i + 1] != UInt8(ascii: ".") { i += 1 }
+            guard i > start else { return nil }
+            return double(UnsafeRawBufferPointer(rebasing: raw[i...])).map { sign * $0 }
+        }
+    }
+
+    /// A whole number written in text a person asked to read as one: as in a cell, and also
+    /// with leading zeros (`08` is 8).
+    public static func readingWhole(_ text: String) -> Int64? {
+        if let i = int(text) { return i }
+        var digits = Substring(text)
+        var negative = false
+        if let f = digits.first, f == "-" || f == "+" { negative = f == "-"; digits = digits.dropFirst() }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        let trimmed = digits.drop { $0 == "0" }
+        return int((negative ? "-" : "") + (trimmed.isEmpty ? "0" : String(trimmed)))
+    }
 }

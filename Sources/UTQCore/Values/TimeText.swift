@@ -49,7 +49,10 @@ public enum TimeText {
         if seconds == 0 { return "Z" }
         let sign = seconds < 0 ? "-" : "+"
         let a = abs(seconds)
-        return "\(sign)\(two(a / 3600)):\(two((a % 3600) / 60))"
+        // Offsets of local mean time, and many zones' before 1972, have seconds: kept, so the
+        // text reads back as the same instant.
+        let s = a % 60 == 0 ? "" : ":\(two(a % 60))"
+        return "\(sign)\(two(a / 3600)):\(two((a % 3600) / 60))" + s
     }
 
     static func fraction(_ micro: Int) -> String {

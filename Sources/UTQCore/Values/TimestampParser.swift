@@ -101,15 +101,20 @@ public enum TimestampParser {
         } else if let c = r.peek(), c == UInt8(ascii: "+") || c == UInt8(ascii: "-") {
             r.advance()
             guard let oh = r.fixed(2) else { return nil }
-            var om = 0
+            var om = 0, os = 0
             if r.eat(UInt8(ascii: ":")) {
                 guard let m = r.fixed(2) else { return nil }
                 om = m
+                // +00:39:49: an offset with seconds (local mean time).
+                if r.eat(UInt8(ascii: ":")) {
+                    guard let sec = r.fixed(2) else { return nil }
+                    os = sec
+                }
             } else if let m = r.fixed(2) {
                 om = m
             }
-            guard oh <= 14, om < 60 else { return nil }
-            let seconds = Int32(oh * 3600 + om * 60)
+            guard oh <= 14, om < 60, os < 60 else { return nil }
+            let seconds = Int32(oh * 3600 + om * 60 + os)
             result.offset = c == UInt8(ascii: "-") ? -seconds : seconds
         } else if r.eatWord("UTC") || r.eatWord("GMT") {
             result.offset = 0
@@ -287,12 +292,16 @@ extension TimestampParser {
         if (c == 0x5A || c == 0x7A) && i + 1 == n { return Parsed(wall: wall, offset: 0, hasTime: true) }
         if c == 0x2B || c == 0x2D {
             guard let oh = two(i + 1) else { return parse(b, order: order) }
-            var om: Int64 = 0
+            var om: Int64 = 0, os: Int64 = 0
             if i + 6 == n && b[i + 3] == 0x3A { guard let m = two(i + 4) else { return parse(b, order: order) }; om = m }
+            else if i + 9 == n && b[i + 3] == 0x3A && b[i + 6] == 0x3A {
+                guard let m = two(i + 4), let sec = two(i + 7) else { return parse(b, order: order) }
+                om = m; os = sec
+            }
             else if i + 5 == n { guard let m = two(i + 3) else { return parse(b, order: order) }; om = m }
             else if i + 3 != n { return parse(b, order: order) }
-            guard oh <= 14, om < 60 else { return nil }
-            let seconds = Int32(oh * 3600 + om * 60)
+            guard oh <= 14, om < 60, os < 60 else { return nil }
+            let seconds = Int32(oh * 3600 + om * 60 + os)
             return Parsed(wall: wall, offset: c == 0x2D ? -seconds : seconds, hasTime: true)
         }
         return parse(b, order: order)

@@ -110,7 +110,18 @@ extension AggregateFunction {
             let name = self.name
             return .build({ c in
                 guard c.over.isEmpty, !c.distinct, [.int, .double, .duration].contains(c.types[0]) else { return nil }
-                return "percentile_cont(\(p)) WITHIN GROUP (ORDER BY \(c.arguments[0]))"
+                let x = c.arguments[0]
+                func cont(_ v: String) -> String { "percentile_cont(\(p)) WITHIN GROUP (ORDER BY \(v))" }
+                guard c.types[0] == .double else { return cont(x) }
+                // PostgreSQL interpolates next to an infinity as NaN (from -inf to 1, and even
+                // from +inf to +inf); utq's answer is the infinity. Quantiles of marks that sort
+                // as the values do tell those cases: the lower value is -inf and the upper is
+                // neither +inf nor NaN, or both are +inf.
+                let minusInfinity = cont("-((\(x) = '-Infinity'::float8)::int)")
+                let high = cont("((\(x) = 'Infinity'::float8) OR (\(x) = 'NaN'::float8))::int")
+                let notANumber = cont("(\(x) = 'NaN'::float8)::int")
+                return "CASE WHEN \(minusInfinity) < 0 AND \(high) = 0 THEN '-Infinity'::float8 "
+                    + "WHEN \(high) = 1 AND \(notANumber) = 0 THEN 'Infinity'::float8 ELSE \(cont(x)) END"
             }, otherwise: { c in c.over.isEmpty ? "\(name) of \(c.types[0].displayName) has no SQL form" : "PostgreSQL has no \(name) over a window" })
         case .first, .last:
             return .none("first and last take a group's rows in their order, which SQL's summaries do not keep")

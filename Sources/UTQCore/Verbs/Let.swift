@@ -76,7 +76,7 @@ enum LetVerb {
                 var items = current.passThrough()
                 let named = NamedExpr(name: a.name, expr: bound)
                 if let i = current.index(of: a.name) { items[i] = named } else { items.append(named) }
-                plan = binder.project(plan, items)
+                plan = try binder.project(plan, items)
             }
             if !keys.isEmpty && !looked {
                 throw Diagnostic("let … by needs a function that looks at the group, such as prev(x), row_number() or sum(x)",

@@ -37,7 +37,15 @@ enum RenameVerb {
                 guard let i = schema.index(of: pair.from) else { throw binder.expressions(input).unknownColumn(pair.from, pair.span) }
                 items[i].name = pair.to
             }
-            var plan = binder.project(input, items)
+            // A name means one column: renaming onto one that stays is refused.
+            for pair in pairs {
+                let clashes = items.filter { $0.name.lowercased() == pair.to.lowercased() }
+                if clashes.count > 1 {
+                    throw Diagnostic("there would be two columns called \(pair.to)", at: pair.span,
+                                     hint: "rename the other first, or drop it: select -\(pair.to)")
+                }
+            }
+            var plan = try binder.project(input, items)
             if let t = schema.timeColumn, let renamed = pairs.first(where: { $0.from.lowercased() == t.lowercased() }) {
                 plan = plan.withTimeColumn(renamed.to)
             }

@@ -52,7 +52,8 @@ enum SelectVerb {
             for (k, item) in items.enumerated() {
                 switch item.kind {
                 case .all:
-                    out.append(contentsOf: all)
+                    // The columns not named yet: `select legend, *` puts legend first.
+                    out.append(contentsOf: all.filter { c in !out.contains { $0.name.lowercased() == c.name.lowercased() } })
                 case .exclude(let name):
                     if k == 0 || out.isEmpty { out = all }
                     guard schema.index(of: name) != nil else { throw exprs.unknownColumn(name, item.span) }
@@ -60,11 +61,11 @@ enum SelectVerb {
                 case .expr(let e, let alias):
                     let b = try exprs.bind(e)
                     let name = alias ?? ExprNaming.name(e)
-                    out.removeAll { $0.name == name }
+                    out.removeAll { $0.name.lowercased() == name.lowercased() }
                     out.append(NamedExpr(name: name, expr: b))
                 }
             }
-            return binder.project(input, out)
+            return try binder.project(input, out)
         }
     }
 }

@@ -55,6 +55,13 @@ enum UnpivotVerb {
                                  at: columns[picked.firstIndex(of: i)!].1, hint: "convert one first, as in: let \(f.name) = text(\(f.name))")
             }
             let kept = schema.fields.indices.filter { !picked.contains($0) }
+            // A name means one column: the two new ones need names of their own.
+            if nameColumn.lowercased() == valueColumn.lowercased() {
+                throw Diagnostic("unpivot's two new columns need two names, not \(nameColumn) twice", hint: "as in: unpivot A, B as kind, value")
+            }
+            for new in [nameColumn, valueColumn] where kept.contains(where: { schema.fields[$0].name.lowercased() == new.lowercased() }) {
+                throw Diagnostic("there is a column called \(new) already", hint: "name the new column otherwise, as in: unpivot … as \(new)_2, …")
+            }
             let fields = kept.map { schema.fields[$0] } + [Field(name: nameColumn, type: .string, ordered: true), Field(name: valueColumn, type: type, unit: unit)]
             let time = schema.timeColumn.flatMap { t in kept.contains { schema.fields[$0].name == t } ? t : nil }
             return LogicalPlan(UnpivotNode(input, columns: picked, kept: kept, schema: Schema(fields: fields, zone: schema.zone, timeColumn: time)))

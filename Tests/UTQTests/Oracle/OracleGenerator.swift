@@ -81,7 +81,10 @@ struct OracleTables {
         var i: [Int64?] = [], d: [Double?] = [], s: [String?] = [], b: [Bool?] = [], t: [Int64?] = [], k: [Int64?] = []
         for _ in 0..<n {
             i.append(g.pick(Self.ints))
-            if g.chance(0.3) {
+            // NaN and the infinities, which have one place everywhere (above every number).
+            if g.chance(0.08) {
+                d.append(g.pick([Double.nan, .nan, .infinity, -.infinity]))
+            } else if g.chance(0.3) {
                 let places = g.int(0...12)
                 let scale = pow(10.0, Double(places))
                 d.append((Double(g.int(-100_000...100_000)) * 1000 + Double(g.int(0...999))) / scale)
@@ -177,6 +180,15 @@ struct OracleGenerator {
     }
 
     mutating func numExpr(_ depth: Int) -> Twin {
+        // round to digits, on the binary value, half away from zero (the DuckDB side's
+        // utq_round does it on the exact decimal value of the double).
+        if depth > 0 && g.chance(0.08) {
+            let x = numExpr(depth - 1)
+            let places = g.pick([-2, -1, 0, 1, 2, 3, 5, 30])
+            // DuckDB reads a Python function's NaN back as null, so NaN goes round it.
+            let v = "(\(x.sql))::DOUBLE"
+            return Twin("round(\(x.utq), \(places))", "CASE WHEN isnan(\(v)) THEN \(v) ELSE utq_round(\(v), \(places)) END")
+        }
         if depth <= 0 || g.chance(0.4) {
             switch g.int(0...3) {
             case 0: return Twin("d")
@@ -287,8 +299,8 @@ struct OracleGenerator {
         case 2: return Twin("count distinct \(g.pick(["s", "k", "b"])) as a\(k)", "") // filled below
         // Sums and means of decimals are taken exactly (as DECIMAL): utq's are compensated,
         // DuckDB's plain doubles lose digits next to 1e15.
-        case 3: return Twin("sum \(col) as a\(k)", col == "d" ? "sum(d::DECIMAL(38,12))::DOUBLE" : "sum(\(col))")
-        case 4: return Twin("avg \(col) as a\(k)", col == "d" ? "avg(d::DECIMAL(38,12))::DOUBLE" : "avg(\(col))")
+        case 3: return Twin("sum \(col) as a\(k)", col == "d" ? Self.exact("sum", "d") : "sum(\(col))")
+        case 4: return Twin("avg \(col) as a\(k)", col == "d" ? Self.exact("avg", "d") : "avg(\(col))")
         case 5: return Twin("\(g.chance(0.5) ? "min" : "max") \(col) as a\(k)", "")
         case 6: return Twin("median \(col) as a\(k)", "quantile_cont(\(col), 0.5)")
         case 7:
@@ -297,6 +309,14 @@ struct OracleGenerator {
         case 8: return Twin("stddev \(col) as a\(k)", "stddev_samp(\(col))")
         default: return Twin("\(g.chance(0.5) ? "min" : "max") t as a\(k)", "")
         }
+    }
+
+    /// A sum or mean of decimals taken exactly (as DECIMAL), unless NaN or an infinity is
+    /// among them: then it is that (or NaN), as doubles add. `over` makes it a window's.
+    static func exact(_ f: String, _ x: String, over: String = "") -> String {
+        let special = "count(*) FILTER (WHERE isnan(\(x)) OR isinf(\(x)))\(over)"
+        let finite = "(CASE WHEN isnan(\(x)) OR isinf(\(x)) THEN NULL ELSE \(x) END)::DECIMAL(38,12)"
+        return "(CASE WHEN \(special) > 0 THEN \(f)(\(x))\(over) ELSE \(f)(\(finite))\(over)::DOUBLE END)"
     }
 
     /// Fills the SQL of aggregates whose SQL depends on the words chosen.
@@ -326,16 +346,14 @@ struct OracleGenerator {
             let p = (partition.map { "\($0), " } ?? "") + "(\(num) IS NULL)"
             return ("rank(\(num))", "CASE WHEN \(num) IS NULL THEN NULL ELSE rank() OVER (PARTITION BY \(p) ORDER BY \(num) DESC) END")
         case 4:
-            let x = num == "d" ? "d::DECIMAL(38,12)" : num
-            return ("running_sum(\(num))", "sum(\(x)) \(over) ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)" + (num == "d" ? "::DOUBLE" : ""))
+            let running = " \(over) ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)"
+            return ("running_sum(\(num))", num == "d" ? Self.exact("sum", "d", over: running) : "sum(\(num))\(running)")
         case 5:
-            let x = num == "d" ? "d::DECIMAL(38,12)" : num
-            return ("sum(\(num))", "sum(\(x)) \(whole)" + (num == "d" ? "::DOUBLE" : ""))
+            return ("sum(\(num))", num == "d" ? Self.exact("sum", "d", over: " " + whole) : "sum(\(num)) \(whole)")
         case 6: return (g.chance(0.5) ? "count()" : "count(\(num))", "")
         case 7: return ("\(g.chance(0.5) ? "min" : "max")(\(num))", "")
         default:
-            let x = num == "d" ? "d::DECIMAL(38,12)" : num
-            return ("avg(\(num)) - \(num)", "avg(\(x)) \(whole)::DOUBLE - \(num)")
+            return ("avg(\(num)) - \(num)", (num == "d" ? Self.exact("avg", "d", over: " " + whole) : "avg(\(num)) \(whole)::DOUBLE") + " - \(num)")
         }
     }
 
@@ -408,7 +426,9 @@ struct OracleGenerator {
                 switch agg {
                 case "count": cols.append("count(*) FILTER (WHERE \(cond))")
                 case "sum i": cols.append("CASE WHEN count(*) FILTER (WHERE \(cond)) = 0 THEN 0 ELSE sum(i) FILTER (WHERE \(cond)) END")
-                default: cols.append("avg(d::DECIMAL(38,12)) FILTER (WHERE \(cond))::DOUBLE")
+                default:
+                    let special = "count(*) FILTER (WHERE (\(cond)) AND (isnan(d) OR isinf(d)))"
+                    cols.append("(CASE WHEN \(special) > 0 THEN avg(d) FILTER (WHERE \(cond)) ELSE avg((CASE WHEN isnan(d) OR isinf(d) THEN NULL ELSE d END)::DECIMAL(38,12)) FILTER (WHERE \(cond))::DOUBLE END)")
                 }
             }
             return OracleCase(id: id, area: "pivot", utq: "a | \(agg) by k, b | pivot b values \(name)",

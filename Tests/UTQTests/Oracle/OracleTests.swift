@@ -101,7 +101,7 @@ enum Oracle {
     }
 
     /// Python with duckdb: the one on the PATH, or the one `make test` keeps in .build.
-    static func python(with modules: String = "duckdb, pytz") -> String? {
+    static func python(with modules: String = "duckdb, pytz, numpy") -> String? {
         for candidate in [Repo.path(".build/oracle-venv/bin/python"), "/usr/bin/env python3"] {
             let parts = candidate.split(separator: " ").map(String.init)
             let p = Process()

@@ -11,6 +11,16 @@ struct FeedTables {
     /// The name of one of its tables: `feed.calendar`.
     func ref(_ file: String) -> String { "\(name).\(file)" }
 
+    /// The columns a verb reads of one of its files, there: a table made anew with `let`
+    /// (`let feed.calendar = …`) must keep GTFS's columns for the verbs to read it.
+    func require(_ file: String, _ columns: [String], _ build: PlanBuilder, verb: String) throws {
+        guard let t = table(file) else { return }
+        for c in columns where t.schema.index(of: c) == nil {
+            throw Diagnostic("\(t.name) has no column \(c), which \(verb) reads", at: build.span,
+                             hint: "a feed's tables keep GTFS's columns; load the feed again to have \(t.name) as it was")
+        }
+    }
+
     /// The rows of one of its tables, for a plan.
     func scan(_ file: String, _ build: PlanBuilder) throws -> LogicalPlan {
         guard let t = table(file) else {

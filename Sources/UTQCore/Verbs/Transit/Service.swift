@@ -19,7 +19,7 @@ enum ServiceVerb {
         })
 
     struct Syntax: FeedSyntax {
-        static let verb = "service on"
+        static let verb = ServiceVerb.verb
         var day: ServiceDay?
         var span: SourceSpan
 
@@ -34,8 +34,13 @@ enum ServiceVerb {
         }
     }
 
+    static let verb = "service on"
+
     /// The trips running on a day, with the columns of trips.txt and `why`.
     static func trips(_ feed: FeedTables, on day: ServiceDay, _ b: PlanBuilder) throws -> LogicalPlan {
+        try feed.require("trips", ["trip_id", "service_id"], b, verb: verb)
+        try feed.require("calendar", ["service_id", "start_date", "end_date", day.weekdayColumn], b, verb: verb)
+        try feed.require("calendar_dates", ["service_id", "date", "exception_type"], b, verb: verb)
         let d = b.text(day.text)
         var running: [LogicalPlan] = []
         if feed.has("calendar") {

@@ -6,6 +6,7 @@ enum TripTimes {
     /// departure time; a trip with no times at all is left out.
     static func plan(_ feed: FeedTables, on day: ServiceDay, _ b: PlanBuilder) throws -> LogicalPlan {
         let trips = try ServiceVerb.trips(feed, on: day, b)
+        try feed.require("stop_times", ["trip_id", "departure_time"], b, verb: "the trip times")
         let departure = b.column("departure_time")
         let arrival = feed.has("stop_times", column: "arrival_time") ? b.call("coalesce", b.column("arrival_time"), departure) : departure
         let timed = try b.filter(try feed.scan("stop_times", b), departure.isNotNull.or(arrival.isNotNull))

@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+@testable import UTQCore
+
+/// Values that came out wrong without a word: rounding, names that mean two columns, NaN's
+/// place, text that changed on a round trip through a file, and the like.
+@Suite struct SilentValueTests {
+    func session() throws -> Session {
+        let s = makeSession()
+        try s.table("load datasets/market.json\ncount")
+        return s
+    }
+
+    func value(_ s: Session, _ expression: String) throws -> Value {
+        try s.table("select r = \(expression) | limit 1").values("r")[0]
+    }
+
+    @Test func roundingToDigitsRoundsTheBinaryValue() throws {
+        let s = try session()
+        #expect(try value(s, "round(-3.8015, 3)") == .double(-3.801))
+        #expect(try value(s, "round(2.675, 2)") == .double(2.67))
+        #expect(try value(s, "round(0.125, 2)") == .double(0.13))
+        #expect(try value(s, "round(1234.5, -2)") == .double(1200))
+        #expect(try value(s, "round(123.4, 400)") == .double(123.4))
+        #expect(try value(s, "round(123.4, -400)") == .double(0))
+        #expect(try value(s, "round(9007199254740993)") == .int(9_007_199_254_740_993))
+        // Against the exact decimal value of each double, half away from zero, over many.
+        var g = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let x = Double(Int64.random(in: -10_000_000...10_000_000, using: &g)) / 10_000 + Double.random(in: -1e-5...1e-5, using: &g)
+            let d = Int.random(in: 0...5, using: &g)
+            let exact = NSDecimalNumber(string: String(format: "%.40f", x)).decimalValue
+            var rounded = Decimal(), value = exact
+            // NSDecimalRound's .plain is half away from zero on the exact digits; the decimal is
+            // then read as the nearest double, as utq's text of it would be.
+            NSDecimalRound(&rounded, &value, d, .plain)
+            #expect(Rounding.halfAway(x, digits: d) == Double("\(rounded)"), "round(\(x), \(d))")
+        }
+    }
+
+    @Test func aNameMeansOneColumn() throws {
+        let csv = try temporaryFile("names-twice.csv", "a,a,a_2\n1,2,3\n")
+        let s = try session()
+        let t = try s.table("load \(csv) as twice\ntwice")
+        #expect(t.columnNames == ["a", "a_3", "a_2"])
+        #expect(s.failure("market | rename legend as note")?.message == "there would be two columns called note")
+        #expect(s.failure("market | unpivot x, y as k, k")?.message == "unpivot's two new columns need two names, not k twice")
+        #expect(s.failure("market | unpivot x, y as legend, v")?.message == "there is a column called legend already")
+        #expect(try s.table("market | select *, * | limit 1").columnNames == ["time", "legend", "icon", "x", "y", "angle", "note", "tag"])
+        #expect(try s.table("market | select legend, * | limit 1").columnNames.first == "legend")
+        // JSON output names each column once.
+        let json = try temporaryFile("names-twice.json", "")
+        try s.table("market | select *, x | limit 1 | save! \(json)\ncount")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [[String: Any]])
+        #expect(object.first?.count == 8)
+    }
+
+    @Test func nanHasOnePlaceEverywhere() throws {
+        let csv = try temporaryFile("nan-place.csv", "k,x\na,1\nb,NaN\nc,3\n")
+        let s = try session()
+        try s.table("load \(csv) as n\ncount")
+        #expect(try s.table("n | let m = max(x) | where x = m").strings("k") == ["b"])
+        #expect(try s.table("n | top 1 by x").strings("k") == ["b"])
+        #expect(try s.table("n | where x > 2").strings("k") == ["b", "c"])
+        #expect(try s.table("n | where x < 2").strings("k") == ["a"])
+        #expect(try s.table("n | sort x").strings("k") == ["a", "c", "b"])
+        #expect(try s.table("n | where x = number(\"NaN\")").strings("k") == ["b"])
+        #expect(try value(s, "number(\"Infinity\")") == .double(.infinity))
+        #expect(try value(s, "int(\"08\")") == .int(8))
+        #expect(try value(s, "number(\"0820\")") == .double(820))
+    }
+
+    /// A quantile between an infinity and a number is the infinity (as in DuckDB), not NaN.
+    @Test func quantilesNextToAnInfinityAreTheInfinity() throws {
+        let csv = try temporaryFile("quantile-inf.csv", "g,x\na,-inf\na,1\na,2\na,3\nb,1\nb,inf\nc,-inf\nc,inf\nd,inf\nd,inf\nd,1\ne,1\ne,NaN\n")
+        let s = try session()
+        try s.table("load \(csv) as q\ncount")
+        let t = try s.table("q | p25 x, median x, p90 x by g | sort g")
+        func column(_ name: String) -> [Double] { t.values(name).map { if case .double(let d) = $0 { return d } else { return -1 } } }
+        let p25 = column("p25_x"), median = column("median_x"), p90 = column("p90_x")
+        #expect(p25[0] == -.infinity && median[0] == 1.5 && abs(p90[0] - 2.7) < 1e-12)
+        #expect(p25[1] == .infinity && median[1] == .infinity)
+        #expect(p25[2].isNaN && median[2].isNaN)
+        #expect(median[3] == .infinity && p90[3] == .infinity && p25[3] == .infinity)
+        #expect(p25[4].isNaN && median[4].isNaN)
+    }
+
+    /// Text of every awkward kind, saved and loaded again, is the same text.
+    @Test func textSurvivesARoundTripThroughEveryFormat() throws {
+        let awkward = ["tab\there", "line\nbreak", "back\\slash\\t", "  spaces around  ", "\"quoted\"", "comma, and \"quote\"",
+                       "carriage\rreturn", "|pipe|", "\\", " ", "ünïcödé ß", "=formula"]
+        let s = makeSession()
+        let csv = try temporaryFile("awkward-source.csv", "k,text\n" + awkward.enumerated().map { k, t in
+            "\(k),\"" + t.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: "\n") + "\n")
+        let original = try s.table("load \(csv) as awkward\nawkward | sort k").strings("text")
+        #expect(original == awkward)
+        for ext in ["csv", "tsv", "json", "ndjson"] {
+            let path = try temporaryFile("awkward-back.\(ext)", "")
+            let back = try s.table("awkward | save! \(path)\nload \(path) as back\nback | sort k").strings("text")
+            #expect(back == awkward, "through .\(ext)")
+        }
+    }
+
+    @Test func offsetsWithSecondsReadBackAsTheSameInstant() throws {
+        let s = makeSession()
+        let csv = try temporaryFile("lmt.csv", "t\n1970-06-01 12:00\n")
+        let saved = try temporaryFile("lmt-saved.csv", "")
+        let t = try s.table("load \(csv) as lmt\nset timezone Africa/Monrovia\nlmt | save! \(saved)\nload \(saved) as back\nset timezone Africa/Monrovia\nlmt | join back on t | count")
+        #expect(t.strings("count") == ["1"])
+        #expect(try String(contentsOfFile: saved, encoding: .utf8).contains("1970-06-01T12:00:00-00:44:30"))
+    }
+
+    @Test func parseTimeRefusesDaysAndYearsThatAreNot() throws {
+        let s = try session()
+        #expect(try value(s, "parse_time(\"2021-366\", \"%Y-%j\")") == .null)
+        #expect(try value(s, "parse_time(\"2020-366\", \"%Y-%j\")") != .null)
+        #expect(try value(s, "parse_time(\"0000-01-01\", \"%Y-%m-%d\")") == .null)
+    }
+
+    @Test func markdownKeepsTextAsText() throws {
+        let s = makeSession()
+        let csv = try temporaryFile("md-source.csv", "a,b\n\"x\\|y\",\"<b>bold</b> & co\"\n")
+        let md = try temporaryFile("md-out.md", "")
+        try s.table("load \(csv) as m\nm | save! \(md)\ncount")
+        let text = try String(contentsOfFile: md, encoding: .utf8)
+        #expect(text.contains("| x\\\\\\|y | &lt;b&gt;bold&lt;/b&gt; &amp; co |"), "\(text)")
+    }
+
+    @Test func aSavedSessionRunsAgainWithItsDollarBraces() throws {
+        let s = makeSession()
+        let script = try temporaryFile("dollars.utq", "")
+        s.run("echo \"$${b} stays\"\n:save! \(script)", name: "<test>") { _, _ in }
+        let again = makeSession()
+        var said: [String] = []
+        let errors = again.run(try String(contentsOfFile: script, encoding: .utf8), name: script) { _, o in
+            for case .text(let t) in o.outputs { said.append(t) }
+        }
+        #expect(errors.isEmpty, "\(errors.map(\.message))")
+        #expect(said.joined().contains("${b} stays"))
+    }
+
+    @Test func objectsWithoutMembersAreRows() throws {
+        let s = makeSession()
+        let json = try temporaryFile("empty-objects.json", "[{}, {}]")
+        #expect(try s.table("load \(json) as e\ne | count").strings("count") == ["2"])
+    }
+
+    @Test func aFeedTableMadeAnewWithoutItsColumnsSaysSo() throws {
+        let s = makeSession()
+        try s.table("load datasets/gtfs/demo-transit.zip as feed\nlet feed.calendar = feed.calendar | select service_id")
+        let failure = try #require(s.failure("feed | service on 2007-06-05"))
+        #expect(failure.message == "feed.calendar has no column start_date, which service on reads")
+    }
+
+    /// Suggestions for a word of millions of letters come at once (the kernel's inspect asked one).
+    @Test func aHugeWordIsNearNoName() {
+        let word = String(repeating: "x", count: 5_000_000)
+        let started = Date()
+        #expect(Suggest.closest(word, among: Verbs.names + Functions.names) == nil)
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+}
