@@ -66,7 +66,7 @@ extension Session {
         let title = "utq session, " + Session.recordingDate()
         let started: NotebookRecording
         do {
-            started = try NotebookRecording(path: files.resolve(arg), displayName: arg, format: format, title: title, replace: replace || settings.replaceFiles)
+            started = try NotebookRecording(path: files.destination(arg), displayName: arg, format: format, title: title, replace: replace || settings.replaceFiles)
         } catch let e as AtomicFile.Failure {
             throw Diagnostic(e.message(arg), at: span, hint: e.exists ? "write :record! \(arg) to replace it" : nil)
         }
