@@ -10,6 +10,9 @@ public struct FileOutput: Sendable {
     /// folders above the working directory, as a script finds them above its own folder: a
     /// lesson notebook in examples/lessons reads the project's datasets/.
     public var searchesFoldersAbove = false
+    /// When set, this session writes no files: each one asked for is listed there instead,
+    /// and the command says it was not written.
+    public var unwritten: UnwrittenFiles?
 
     public init(workingDirectory: String) { self.workingDirectory = workingDirectory }
 
@@ -55,12 +58,16 @@ public struct FileOutput: Sendable {
 
     /// Writes a file atomically. An existing file is kept unless `replace`; the message then
     /// says how to replace it (`replaceHint`, as in "write save! out.csv to replace it").
-    func write(_ bytes: [UInt8], to path: String, replace: Bool, span: SourceSpan?, replaceHint: String) throws {
+    /// Returns nil when the file is written, or, in a session that writes none, the note to
+    /// give instead of saying it was.
+    func write(_ bytes: [UInt8], to path: String, replace: Bool, span: SourceSpan?, replaceHint: String) throws -> String? {
+        if let unwritten { return unwritten.skip(path) }
         do {
             try AtomicFile.write(bytes, to: destination(path), replace: replace)
         } catch let e as AtomicFile.Failure {
             throw Diagnostic(e.message(path), at: span, hint: e.exists ? replaceHint : nil)
         }
+        return nil
     }
 
     /// A file beside a missing one with a name close to it (market.jsn → market.json).

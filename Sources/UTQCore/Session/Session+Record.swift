@@ -63,6 +63,10 @@ extension Session {
             throw Diagnostic("cannot tell what kind of notebook \(arg) is from its name", at: span,
                              hint: "end it with .md (Markdown) or .html (a page for a browser)")
         }
+        if let unwritten = files.unwritten {
+            outcome.outputs.append(.info(unwritten.skip(arg)))
+            return
+        }
         let title = "utq session, " + Session.recordingDate()
         let started: NotebookRecording
         do {

@@ -45,8 +45,11 @@ public enum SessionCommands {
             }
             let history = call.session.history
             let text = "# utq session\n" + history.joined(separator: "\n") + "\n"
-            try call.session.files.write(Array(text.utf8), to: file, replace: call.replace || call.session.settings.replaceFiles,
-                                         span: call.span, replaceHint: "write :save! \(file) to replace it")
+            if let skipped = try call.session.files.write(Array(text.utf8), to: file, replace: call.replace || call.session.settings.replaceFiles,
+                                                          span: call.span, replaceHint: "write :save! \(file) to replace it") {
+                outcome.outputs.append(.info(skipped))
+                return
+            }
             outcome.outputs.append(.info("saved \(history.count) commands to \(file)"))
         },
         SessionCommandSpec(name: "record", aliases: [], usage: ":record FILE.md | FILE.html | FILE.ipynb | off",
