@@ -133,7 +133,7 @@ public enum AtomicFile {
     }
 
     /// renameat2(RENAME_NOREPLACE), which the C library has (glibc 2.28) but does not show to
-    /// Swift; looked up when first needed. -1 with ENOSYS where it is missing.
+    /// Swift; looked up by name when needed. -1 with ENOSYS where it is missing.
     static func renameWithoutReplacing(_ from: String, _ to: String) -> Int32 {
         typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
         guard let symbol = dlsym(nil, "renameat2") else { errno = ENOSYS; return -1 }
