@@ -33,7 +33,11 @@ struct LessonCommand: ParsableCommand {
                 guard let text = ScriptInput.read(path) else { throw ExitCode(1) }
                 let lesson = Lesson(SourceText(name: path, text: text))
                 let dir = FileManager.default.currentDirectoryPath
-                let problems = LessonGrader(lesson: lesson, workingDirectory: dir, zone: .local).check()
+                let grader = LessonGrader(lesson: lesson, workingDirectory: dir, zone: .local)
+                let problems = grader.check()
+                if !grader.unwrittenFiles.isEmpty {
+                    Terminal.out("\(path): note: checking a lesson writes no files; its commands ran without writing \(grader.unwrittenFiles.joined(separator: ", "))\n")
+                }
                 if lesson.exercises.isEmpty {
                     Terminal.err("\(path): no exercises (## Exercise headings with #> answers)\n")
                     failed = true

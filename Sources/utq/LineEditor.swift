@@ -100,6 +100,9 @@ final class LineEditor {
         LineEditor.saving.lock()
         defer { LineEditor.saving.unlock() }
         guard !unsaved.isEmpty else { return }
+        // Read again below: should something else have taken the file's place since the
+        // session began (a pipe would make the read wait), the lines wait for the next save.
+        guard HistoryFile.refusal(historyFile) == nil else { return }
         let merged = newHistory()
         defer { history_end(merged) }
         _ = utq_history_load(merged, historyFile)

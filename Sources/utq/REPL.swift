@@ -14,7 +14,7 @@ struct REPL {
     }
 
     func run(banner: Bool = true) {
-        let editor = LineEditor(historyFile: REPL.historyPath, complete: { [session] line in session.complete(line) })
+        let editor = LineEditor(historyFile: HistoryFile.checked(REPL.historyPath), complete: { [session] line in session.complete(line) })
         Signals.onTerminate = { editor.saveHistory() }
         let printer = Printer(session: session, showLocation: false)
         if banner {

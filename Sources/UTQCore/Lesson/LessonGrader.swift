@@ -12,6 +12,9 @@ public final class LessonGrader {
     public let lesson: Lesson
     let workingDirectory: String
     let zone: ZoneRules
+    /// The grader's sessions write no files: the lesson's commands and the answers run on
+    /// altered copies of the data, again and again.
+    let unwritten = UnwrittenFiles(reason: "checking a lesson writes no files")
     private var prepared: (index: Int, session: Session, state: Workspace.State, settings: Settings)?
 
     public init(lesson: Lesson, workingDirectory: String, zone: ZoneRules) {
@@ -24,6 +27,7 @@ public final class LessonGrader {
     func setup(_ k: Int) throws -> (Session, Workspace.State, Settings) {
         if let p = prepared, p.index == k { return (p.session, p.state, p.settings) }
         let session = Session(workingDirectory: workingDirectory, defaultZone: zone)
+        session.files.unwritten = unwritten
         for block in lesson.blocks[..<lesson.exercises[k].blockIndex] {
             switch block {
             case .command(let c), .answer(let c):
@@ -92,6 +96,9 @@ public final class LessonGrader {
         }
         return .accepted
     }
+
+    /// The files the lesson's commands and answers would have written, had they not run in a check.
+    public var unwrittenFiles: [String] { unwritten.paths }
 
     /// Every answer runs, and every wrong answer is rejected; each problem names the exercise.
     public func check() -> [String] {

@@ -2,11 +2,15 @@ import Foundation
 
 /// Writes a file whole or not at all. The new content goes into an unnamed file in the same
 /// folder (O_TMPFILE: if utq is killed while writing, nothing is left behind), every write
-/// and the fsync are checked, and only then is it named and renamed over the old file. A
-/// file replaced keeps its permissions; a symbolic link is written through, so the link
-/// stays and its target changes. Where the folder cannot hold unnamed files, a temporary
-/// file made with O_EXCL under a name no one can guess stands in, and one left by a utq
-/// that was killed is removed by the next write there.
+/// and the fsync are checked, and only then is it put in place: renamed over the old file
+/// when it may replace one, else linked to the name, which the file system refuses when a
+/// file has the name by then (so of two writers at once, one makes the file and the other
+/// is told it exists). A file replaced keeps its permissions; a symbolic link is written
+/// through, so the link stays and its target changes. Only regular files are written: a
+/// folder, pipe, device or socket (or a link to one) is refused and stays as it is. Where
+/// the folder cannot hold unnamed files, a temporary file made with O_EXCL under a name no
+/// one can guess stands in, and one left by a utq that was killed is removed by the next
+/// write there.
 public enum AtomicFile {
     public struct Failure: Error {
         public let reason: String
@@ -43,8 +47,11 @@ public enum AtomicFile {
         let target = try resolveLinks(path)
         var st = stat()
         var mode: mode_t? = nil
-        if stat(target, &st) == 0 {
-            if st.st_mode & S_IFMT == S_IFDIR { throw Failure(reason: "it is a folder", exists: false) }
+        // lstat: the links are followed already, and looking at a pipe must not open it.
+        if lstat(target, &st) == 0 {
+            if let kind = notAFile(st.st_mode) { throw Failure(reason: "it is \(kind)", exists: false) }
+            // A shortcut, so that nothing is written for a file that is there; whether a file
+            // is replaced is settled by the file system when the new one is put in place.
             if !replace { throw Failure(reason: "the file exists", exists: true) }
             mode = st.st_mode & 0o7777
         }
@@ -78,22 +85,74 @@ public enum AtomicFile {
         } catch {
             throw fail(error)
         }
-        var temp = named ?? ""
-        if named == nil {
-            // Give the unnamed file a name beside the target, for the rename.
-            temp = dir + "/.\(base).utq-\(getpid())-\(UInt32.random(in: .min ... .max))"
-            if linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, temp, AT_SYMLINK_FOLLOW) != 0 { throw fail(Failure(errno: errno)) }
-        }
-        // Renamed at once after the link, and closed after: the named file lives for two
-        // system calls, so a kill -9 almost never finds it (what one leaves, the next save removes).
-        guard rename(temp, target) == 0 else {
-            let e = errno
-            unlink(temp)
-            close(fd)
-            throw Failure(errno: e)
+        if replace {
+            var temp = named ?? ""
+            if named == nil {
+                // Give the unnamed file a name beside the target, for the rename.
+                temp = dir + "/.\(base).utq-\(getpid())-\(UInt32.random(in: .min ... .max))"
+                if linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, temp, AT_SYMLINK_FOLLOW) != 0 { throw fail(Failure(errno: errno)) }
+            }
+            // Renamed at once after the link, and closed after: the named file lives for two
+            // system calls, so a kill -9 almost never finds it (what one leaves, the next save removes).
+            guard rename(temp, target) == 0 else {
+                let e = errno
+                unlink(temp)
+                close(fd)
+                throw Failure(errno: e)
+            }
+        } else {
+            do {
+                try placeWithoutReplacing(fd: fd, named: named, at: target)
+            } catch {
+                throw fail(error)
+            }
         }
         if close(fd) != 0 { throw Failure(errno: errno) }
         removeLeftovers(in: dir, of: base)
+    }
+
+    /// Gives the written file the target's name only if no file has it: link(2) fails with
+    /// EEXIST when one does, in the same step that would make the name, so no other writer
+    /// can come between a look and the write. A named temporary file is removed once linked.
+    static func placeWithoutReplacing(fd: Int32, named: String?, at target: String) throws {
+        func refused(_ code: Int32) -> Failure {
+            code == EEXIST ? Failure(reason: "the file exists", exists: true) : Failure(errno: code)
+        }
+        guard let named else {
+            if linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, target, AT_SYMLINK_FOLLOW) != 0 { throw refused(errno) }
+            return
+        }
+        if link(named, target) == 0 {
+            unlink(named)
+            return
+        }
+        let e = errno
+        // A file system without hard links may still rename without replacing.
+        guard e == EPERM || e == EOPNOTSUPP || e == ENOSYS else { throw refused(e) }
+        if renameWithoutReplacing(named, target) != 0 { throw refused(errno) }
+    }
+
+    /// renameat2(RENAME_NOREPLACE), which the C library has (glibc 2.28) but does not show to
+    /// Swift; looked up by name when needed. -1 with ENOSYS where it is missing.
+    static func renameWithoutReplacing(_ from: String, _ to: String) -> Int32 {
+        typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+        guard let symbol = dlsym(nil, "renameat2") else { errno = ENOSYS; return -1 }
+        let renameat2 = unsafeBitCast(symbol, to: RenameAt2.self)
+        let noReplace: UInt32 = 1  // RENAME_NOREPLACE in <linux/fs.h>
+        return renameat2(AT_FDCWD, from, AT_FDCWD, to, noReplace)
+    }
+
+    /// What a file of this mode is when it is not a regular file, to follow "it is"
+    /// ("a pipe (FIFO), not a file"): utq writes and replaces regular files only.
+    public static func notAFile(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "a folder"
+        case S_IFIFO: return "a pipe (FIFO), not a file"
+        case S_IFCHR, S_IFBLK: return "a device, not a file"
+        case S_IFSOCK: return "a socket, not a file"
+        default: return "not a regular file"
+        }
     }
 
     /// Temporary files of this target left by a utq that was killed while writing.

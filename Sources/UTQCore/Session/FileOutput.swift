@@ -1,20 +1,27 @@
 import Foundation
 
 /// Where a session's files are: paths as the user wrote them made absolute, and files
-/// written whole or not at all, with messages that name the file as it was written.
+/// written whole or not at all, with messages that name the file as it was written. A file
+/// to read may be looked for in other folders; a file to write is where it is named, so
+/// that a write never replaces a file found elsewhere.
 public struct FileOutput: Sendable {
     public var workingDirectory: String
-    /// Commands typed outside a script (a notebook's cells) also find files in the folders
-    /// above the working directory, as a script finds them above its own folder: a lesson
-    /// notebook in examples/lessons reads the project's datasets/.
+    /// Commands typed outside a script (a notebook's cells) also find files to read in the
+    /// folders above the working directory, as a script finds them above its own folder: a
+    /// lesson notebook in examples/lessons reads the project's datasets/.
     public var searchesFoldersAbove = false
+    /// When set, this session writes no files: each one asked for is listed there instead,
+    /// and the command says it was not written.
+    public var unwritten: UnwrittenFiles?
 
     public init(workingDirectory: String) { self.workingDirectory = workingDirectory }
 
-    /// A path made absolute: relative to the working directory, or to the script's folder
-    /// when the file is only found there.
-    public func resolve(_ path: String, relativeTo source: SourceText? = nil) -> String {
-        lookUp(path, relativeTo: source).path
+    /// Where a file to write goes: the path as written, relative to the working directory,
+    /// wherever files of that name are found for reading.
+    public func destination(_ path: String) -> String {
+        if path.hasPrefix("~/") { return NSHomeDirectory() + String(path.dropFirst(1)) }
+        if path.hasPrefix("/") { return path }
+        return (workingDirectory as NSString).appendingPathComponent(path)
     }
 
     /// Where a file to read is: the current folder first, then the script's folder and the
@@ -22,10 +29,8 @@ public struct FileOutput: Sendable {
     /// datasets/). `note` says which was used when the current folder and the script's side
     /// both have a file of that name.
     public func lookUp(_ path: String, relativeTo source: SourceText? = nil) -> (path: String, note: String?) {
-        var p = path
-        if p.hasPrefix("~/") { p = NSHomeDirectory() + String(p.dropFirst(1)) }
-        if p.hasPrefix("/") { return (p, nil) }
-        let fromCwd = (workingDirectory as NSString).appendingPathComponent(p)
+        let fromCwd = destination(path)
+        if path.hasPrefix("/") || path.hasPrefix("~/") { return (fromCwd, nil) }
         let here = FileManager.default.fileExists(atPath: fromCwd)
         let dir: String
         if let source, source.name.contains("/") || source.name.hasSuffix(".utq") {
@@ -38,7 +43,7 @@ public struct FileOutput: Sendable {
         var folder = ((dir as NSString).isAbsolutePath ? dir : (workingDirectory as NSString).appendingPathComponent(dir) as String)
         folder = (folder as NSString).standardizingPath
         for _ in 0..<8 {
-            let candidate = (folder as NSString).appendingPathComponent(p)
+            let candidate = (folder as NSString).appendingPathComponent(path)
             if FileManager.default.fileExists(atPath: candidate) {
                 guard here else { return (candidate, nil) }
                 let same = (candidate as NSString).standardizingPath == (fromCwd as NSString).standardizingPath
@@ -53,12 +58,16 @@ public struct FileOutput: Sendable {
 
     /// Writes a file atomically. An existing file is kept unless `replace`; the message then
     /// says how to replace it (`replaceHint`, as in "write save! out.csv to replace it").
-    func write(_ bytes: [UInt8], to path: String, replace: Bool, span: SourceSpan?, replaceHint: String) throws {
+    /// Returns nil when the file is written, or, in a session that writes none, the note to
+    /// give instead of saying it was.
+    func write(_ bytes: [UInt8], to path: String, replace: Bool, span: SourceSpan?, replaceHint: String) throws -> String? {
+        if let unwritten { return unwritten.skip(path) }
         do {
-            try AtomicFile.write(bytes, to: resolve(path), replace: replace)
+            try AtomicFile.write(bytes, to: destination(path), replace: replace)
         } catch let e as AtomicFile.Failure {
             throw Diagnostic(e.message(path), at: span, hint: e.exists ? replaceHint : nil)
         }
+        return nil
     }
 
     /// A file beside a missing one with a name close to it (market.jsn → market.json).

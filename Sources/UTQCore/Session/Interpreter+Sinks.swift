@@ -3,8 +3,11 @@ extension Interpreter {
     func save(_ table: Table, _ request: SaveRequest, into outcome: inout CommandOutcome) throws {
         if request.toTable { return try saveToDatabase(table, request, into: &outcome) }
         let bytes = TableWriter.bytes(table, format: request.format, csvSafe: session.settings.csvSafe)
-        try session.files.write(bytes, to: request.path, replace: request.replace || session.settings.replaceFiles, span: request.span,
-                                replaceHint: "write save! \(request.path) to replace it (or run utq with --force)")
+        if let skipped = try session.files.write(bytes, to: request.path, replace: request.replace || session.settings.replaceFiles, span: request.span,
+                                                 replaceHint: "write save! \(request.path) to replace it (or run utq with --force)") {
+            outcome.outputs.append(.info(skipped))
+            return
+        }
         outcome.outputs.append(.info("saved \(NumberText.counted(table.rowCount, "row")) to \(request.path)"))
         // NaN and ∞ come from data or arithmetic (0/0 is null, but 1e308 * 10 is ∞).
         let lossy = request.format == .json || request.format == .ndjson
@@ -34,8 +37,11 @@ extension Interpreter {
             plain.color = false
             bytes = Array(chart.text(plain).utf8)
         }
-        try session.files.write(bytes, to: file, replace: request.replace || session.settings.replaceFiles, span: request.fileSpan ?? request.span,
-                                replaceHint: "write to! \(file) to replace it")
+        if let skipped = try session.files.write(bytes, to: file, replace: request.replace || session.settings.replaceFiles, span: request.fileSpan ?? request.span,
+                                                 replaceHint: "write to! \(file) to replace it") {
+            outcome.outputs.append(.info(skipped))
+            return
+        }
         outcome.outputs.append(.info("wrote chart \(request.kind.rawValue) to \(file)"))
     }
 }

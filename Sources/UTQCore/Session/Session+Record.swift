@@ -63,10 +63,14 @@ extension Session {
             throw Diagnostic("cannot tell what kind of notebook \(arg) is from its name", at: span,
                              hint: "end it with .md (Markdown) or .html (a page for a browser)")
         }
+        if let unwritten = files.unwritten {
+            outcome.outputs.append(.info(unwritten.skip(arg)))
+            return
+        }
         let title = "utq session, " + Session.recordingDate()
         let started: NotebookRecording
         do {
-            started = try NotebookRecording(path: files.resolve(arg), displayName: arg, format: format, title: title, replace: replace || settings.replaceFiles)
+            started = try NotebookRecording(path: files.destination(arg), displayName: arg, format: format, title: title, replace: replace || settings.replaceFiles)
         } catch let e as AtomicFile.Failure {
             throw Diagnostic(e.message(arg), at: span, hint: e.exists ? "write :record! \(arg) to replace it" : nil)
         }

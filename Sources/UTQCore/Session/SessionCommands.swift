@@ -47,8 +47,11 @@ public enum SessionCommands {
             // The commands ran as they are; in a script `${` would ask for a value, so it is
             // written `$${`, which a script reads as `${` again.
             let text = "# utq session\n" + history.map { $0.replacingOccurrences(of: "${", with: "$${") }.joined(separator: "\n") + "\n"
-            try call.session.files.write(Array(text.utf8), to: file, replace: call.replace || call.session.settings.replaceFiles,
-                                         span: call.span, replaceHint: "write :save! \(file) to replace it")
+            if let skipped = try call.session.files.write(Array(text.utf8), to: file, replace: call.replace || call.session.settings.replaceFiles,
+                                                          span: call.span, replaceHint: "write :save! \(file) to replace it") {
+                outcome.outputs.append(.info(skipped))
+                return
+            }
             outcome.outputs.append(.info("saved \(history.count) commands to \(file)"))
         },
         SessionCommandSpec(name: "record", aliases: [], usage: ":record FILE.md | FILE.html | FILE.ipynb | off",
