@@ -159,4 +159,24 @@ import Testing
         #expect(Suggest.closest(word, among: Verbs.names + Functions.names) == nil)
         #expect(Date().timeIntervalSince(started) < 5)
     }
+
+    /// A file of lines with one line in it, and an object with no list in it, are one row.
+    @Test func oneObjectIsOneRow() throws {
+        let lines = try temporaryFile("one.ndjson", "{\"id\": 1, \"txt\": \"word\"}\n")
+        let object = try temporaryFile("one.json", "{\"id\": 1, \"txt\": \"word\"}")
+        let s = try session()
+        #expect(try s.table("load \(lines) as one\none").strings("txt") == ["word"])
+        #expect(try s.table("load \(object) as obj\nobj").strings("id") == ["1"])
+    }
+
+    /// A table with no rows (its columns of no type) joins as one that matches nothing.
+    @Test func aJoinWithAnEmptyTableMatchesNothing() throws {
+        let left = try temporaryFile("left.csv", "k,s\n1,x\n2,y\n")
+        let empty = try temporaryFile("empty.csv", "k,s\n")
+        let s = try session()
+        try s.table("load \(left) as l\nload \(empty) as e\ncount")
+        #expect(try s.table("l | join e on k").rowCount == 0)
+        #expect(try s.table("l | left join e on k").strings("e.s") == ["null", "null"])
+        #expect(try s.table("e | join l on k").rowCount == 0)
+    }
 }

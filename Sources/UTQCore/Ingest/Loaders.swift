@@ -185,7 +185,10 @@ enum JSONLoading {
     static func load(_ request: LoadRequest, name: String, head: [UInt8]) throws -> LoadResult {
         let path = request.path
         if request.at == nil, let first = head.first(where: { $0 > 0x20 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }) {
-            if first == UInt8(ascii: "[") || isLines(head) {
+            // A file named as lines is lines even when it has one (a single object).
+            let lower = path.lowercased()
+            let named = first == UInt8(ascii: "{") && (lower.hasSuffix(".ndjson") || lower.hasSuffix(".jsonl"))
+            if first == UInt8(ascii: "[") || named || isLines(head) {
                 let loaded = try JSONRecordLoader.load(path: path, name: name, zone: request.zone, cancel: request.cancel,
                                                        progress: request.progress)
                 return LoadResult(tables: [loaded.table], summary: Loaders.summary(loaded.table), warnings: loaded.warnings)
@@ -226,6 +229,8 @@ enum JSONLoading {
             let candidates = arrays(in: doc, prefix: "")
             if candidates.count == 1 {
                 rows = doc.at(path: candidates[0].path.split(separator: ".").map(String.init))?.array ?? []
+            } else if candidates.isEmpty {
+                rows = [doc]  // an object with no list in it is one row, as DuckDB reads it
             } else {
                 throw LoadError(path: path, "this JSON document is one object; say where its rows are with at PATH" + suggestion(doc))
             }

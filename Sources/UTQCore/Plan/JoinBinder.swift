@@ -63,7 +63,10 @@ struct JoinBinder {
             guard var (a, b, _) = sides(l, r) else { try unplaced(l, r, span) }
             // Ids read as numbers on one side and text on the other still match.
             if a.type != b.type {
-                if a.type == .string && (b.type == .int || b.type == .double) { b = .call(Functions.text, [b], .string) }
+                // A column of nothing but nulls (an empty file's) matches no row, of any type.
+                if a.type == .null { a = .cast(a, b.type) }
+                else if b.type == .null { b = .cast(b, a.type) }
+                else if a.type == .string && (b.type == .int || b.type == .double) { b = .call(Functions.text, [b], .string) }
                 else if b.type == .string && (a.type == .int || a.type == .double) { a = .call(Functions.text, [a], .string) }
                 else if a.type.isNumeric && b.type.isNumeric { a = .cast(a, .double); b = .cast(b, .double) }
                 else {
