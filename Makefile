@@ -94,7 +94,7 @@ oracle-deps:
 SEED ?= 1
 CASES ?= 1000
 oracle: deps oracle-deps
-	UTQ_ORACLE_SEED=$(SEED) UTQ_ORACLE_CASES=$(CASES) $(SWIFT) test --filter OracleTests
+	UTQ_ORACLE_SEED=$(SEED) UTQ_ORACLE_CASES=$(CASES) $(SWIFT) test --filter "OracleTests|OracleRoundTripTests"
 
 # Rebuilds the shipped datasets from their generators (the files are committed).
 datasets: deps
