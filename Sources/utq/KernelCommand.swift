@@ -21,8 +21,7 @@ struct KernelCommand: ParsableCommand {
         count Unicode code points, as Jupyter's do. SIGINT cancels the running command.
         """)
 
-    @Option(help: "The width tables and charts are drawn to in plain text.")
-    var width: Int = 100
+    @OptionGroup var size: WidthOption
 
     func run() throws {
         // Jupyter starts kernels with SIGINT ignored; utq takes it to cancel a command.
@@ -31,7 +30,7 @@ struct KernelCommand: ParsableCommand {
         session.databaseConnector = PostgresConnector()
         MemoryTuning.follow(session)
         session.files.searchesFoldersAbove = true
-        session.settings.render = RenderOptions(width: width, height: 24, maxRows: 40, charset: .unicode, color: false)
+        session.settings.render = RenderOptions(width: size.width, height: 24, maxRows: 40, charset: .unicode, color: false)
         let server = KernelServer(session: session)
         var input = LineReader(fd: 0)
         while let line = input.next() {

@@ -34,14 +34,12 @@ struct NotebookCommand: ParsableCommand {
 
     @OptionGroup var variables: VariableOptions
 
-    @Option(help: "The width tables and charts are drawn to.")
-    var width: Int = 100
+    @OptionGroup var size: WidthOption
 
     func validate() throws {
         if let output, NotebookFormat.forFile(output) == nil {
             throw ValidationError("cannot tell the kind of notebook from \"\(output)\": end it with .md, .html or .ipynb")
         }
-        guard (20...1000).contains(width) else { throw ValidationError("--width is a whole number from 20 to 1000") }
     }
 
     func run() throws {
@@ -57,7 +55,7 @@ struct NotebookCommand: ParsableCommand {
         let session = Session()
         session.databaseConnector = PostgresConnector()
         MemoryTuning.follow(session)
-        session.settings.render = RenderOptions(width: width, height: 24, maxRows: 40, charset: .unicode, color: false)
+        session.settings.render = RenderOptions(width: size.width, height: 24, maxRows: 40, charset: .unicode, color: false)
         let notebook = session.notebook(text, name: script, answers: !noAnswers)
         let format = output.flatMap(NotebookFormat.forFile) ?? .markdown
         let page = format.render(notebook)

@@ -7,16 +7,17 @@ enum Terminal {
     static var stdoutIsTTY: Bool { isatty(STDOUT_FILENO) == 1 }
     static var stderrIsTTY: Bool { isatty(STDERR_FILENO) == 1 }
 
-    /// Columns: COLUMNS when set, else the terminal's, else 100.
+    /// Columns: COLUMNS when it is a width `set width` takes, else the terminal's, else 100.
     static var width: Int {
-        if let c = ProcessInfo.processInfo.environment["COLUMNS"], let n = Int(c), n >= 20 { return n }
+        if let n = SizeLimits.environment("COLUMNS", Settings.widthRange) { return n }
         var size = winsize()
         if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 20 { return Int(size.ws_col) }
         return 100
     }
 
+    /// Lines: LINES when it is a height `set height` takes, else the terminal's, else 40.
     static var height: Int {
-        if let c = ProcessInfo.processInfo.environment["LINES"], let n = Int(c), n >= 5 { return n }
+        if let n = SizeLimits.environment("LINES", Settings.heightRange) { return n }
         var size = winsize()
         if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row >= 5 { return Int(size.ws_row) }
         return 40

@@ -42,7 +42,8 @@ public enum BehaviourMapper {
         var tags: [Int64] = [], tagValid = Bitmap()
         for (k, e) in entries.enumerated() {
             // Time
-            if let p = e.member("time", "_time").flatMap(readTime) {
+            let timeKey = e["time"] != nil ? "time" : "_time"
+            if let p = try e[timeKey].flatMap({ try readTime($0, key: timeKey, entry: k + 1, path: path) }) {
                 times.append(p.instant(in: zone)); timeValid.append(true)
             } else {
                 times.append(0); timeValid.append(false)
@@ -110,15 +111,23 @@ public enum BehaviourMapper {
         return b
     }
 
-    static func readTime(_ v: JSONValue) -> TimestampParser.Parsed? {
+    /// An entry's time: text as the app writes it, or a number of seconds. Nil when it is
+    /// neither; an error naming the entry when it is a number of seconds outside the years
+    /// utq holds (1 to 9999), which no survey was made in and no column can keep.
+    static func readTime(_ v: JSONValue, key: String, entry: Int, path: String) throws -> TimestampParser.Parsed? {
         switch v {
         case .string(let s):
             return TimestampParser.parse(s, order: .dayFirst)
         case .number, .integer:
-            let d = v.double ?? 0
+            guard let d = v.double, d.isFinite else { return nil }
             // Apple's reference date (2001-01-01) when small, else Unix seconds.
-            let unix = d < 1_000_000_000 ? d + 978_307_200 : d
-            return TimestampParser.Parsed(wall: Int64((unix * 1_000_000).rounded()), offset: 0, hasTime: true)
+            let small = d < 1_000_000_000
+            let unix = small ? d + 978_307_200 : d
+            guard let micros = Checked.int64((unix * 1_000_000).rounded()), Checked.isTime(micros) else {
+                throw LoadError(path: path, "entry \(entry): \(key) \(v.text) is a time outside the years 1 to 9999 (read as seconds since "
+                                + (small ? "2001-01-01" : "1970-01-01") + ")")
+            }
+            return TimestampParser.Parsed(wall: micros, offset: 0, hasTime: true)
         default:
             return nil
         }

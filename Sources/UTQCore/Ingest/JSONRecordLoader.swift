@@ -5,22 +5,25 @@ import Foundation
 /// The file is read in chunks, so memory holds the columns, not the text; a large file is
 /// read by several workers, each from a record boundary of its own.
 public enum JSONRecordLoader {
+    /// `memoryLimit`: the session's `set memory-limit`, which the columns must fit in.
     public static func load(path: String, name: String, zone: ZoneRules, chunkSize: Int = 1 << 20,
-                            parts: Int? = nil, cancel: CancellationFlag? = nil, progress: LoadProgress? = nil) throws -> LoadedTable {
-        try load(path: path, name: name, zone: zone, chunkSize: chunkSize, parts: parts, cuts: nil, cancel: cancel, progress: progress)
+                            parts: Int? = nil, cancel: CancellationFlag? = nil, progress: LoadProgress? = nil,
+                            memoryLimit: Int? = nil) throws -> LoadedTable {
+        try load(path: path, name: name, zone: zone, chunkSize: chunkSize, parts: parts, cuts: nil, cancel: cancel, progress: progress,
+                 memoryLimit: memoryLimit)
     }
 
     /// `cuts`: where the parts start, in place of the cuts the reader finds (for tests that
     /// try every cut).
     static func load(path: String, name: String, zone: ZoneRules, chunkSize: Int = 1 << 20, parts: Int?, cuts: [Int]?,
-                     cancel: CancellationFlag? = nil, progress: LoadProgress? = nil) throws -> LoadedTable {
+                     cancel: CancellationFlag? = nil, progress: LoadProgress? = nil, memoryLimit: Int? = nil) throws -> LoadedTable {
         var cuts = cuts
         var plan: [String: CellType]? = nil
         var parts = parts
         for _ in 0..<64 {
             do {
                 return try read(path: path, name: name, zone: zone, chunkSize: chunkSize, parts: parts, cuts: cuts, plan: &plan,
-                                cancel: cancel, progress: progress)
+                                cancel: cancel, progress: progress, memoryLimit: memoryLimit)
             } catch let conflict as RecordConflict {
                 plan![conflict.column] = conflict.widened
             } catch is SplitMismatch {
@@ -38,7 +41,8 @@ public enum JSONRecordLoader {
     enum Layout { case array, lines }
 
     private static func read(path: String, name: String, zone: ZoneRules, chunkSize: Int, parts: Int?, cuts forced: [Int]?,
-                             plan: inout [String: CellType]?, cancel: CancellationFlag?, progress: LoadProgress?) throws -> LoadedTable {
+                             plan: inout [String: CellType]?, cancel: CancellationFlag?, progress: LoadProgress?,
+                             memoryLimit: Int?) throws -> LoadedTable {
         let source = try FileSource(path: path)
         let headRequest = max(chunkSize, 4 << 20)
         var head = try source.head(headRequest)
@@ -72,15 +76,18 @@ public enum JSONRecordLoader {
         for cut in cuts { stretches.append(from..<cut); from = cut }
         stretches.append(from..<source.size)
         let ranges = stretches
+        // Each part fills columns of its own at the same time as the others.
+        let partBudget = ColumnBudget(memoryLimit: memoryLimit, shares: ranges.count)
         let results = ParallelParts<JSONPart>(count: ranges.count)
         DispatchQueue.concurrentPerform(iterations: ranges.count) { w in
             results.set(w, Result {
                 try readPart(source, ranges[w], last: w == ranges.count - 1, layout: layout, plan: columnPlan, zone: zone,
                              // The first part's columns will take in the others': reserve room for all.
                              rowEstimate: (w == 0 ? source.size : ranges[w].count) / bytesPerRecord * 17 / 16 + 64,
-                             chunkSize: chunkSize, cancel: cancel, progress: progress, path: path, stop: results)
+                             chunkSize: chunkSize, cancel: cancel, progress: progress, path: path, stop: results, budget: partBudget)
             })
         }
+        let budget = ColumnBudget(memoryLimit: memoryLimit)
         // Join the parts column by column, by name (a column may first appear in any part).
         var order: [String] = []
         var merged: [String: ColumnBuilder] = [:]
@@ -102,6 +109,11 @@ public enum JSONRecordLoader {
             }
             duplicates += part.duplicateKeys
             nuls += part.nuls
+            // The columns this part adds are filled for the rows before it as they are made.
+            let added = part.builders.lazy.filter { merged[$0.name] == nil }.count
+            if let reason = budget.refusal(rows: rows + part.rows, columns: order.count + added) {
+                throw LoadError(path: path, reason)
+            }
             for b in part.builders where merged[b.name] == nil {
                 let fresh = ColumnBuilder(name: b.name, index: order.count, type: .undetermined, zone: zone)
                 for _ in 0..<rows { fresh.appendNull() }
@@ -152,7 +164,10 @@ public enum JSONRecordLoader {
     /// the closing bracket and checks nothing follows it).
     static func readPart(_ source: FileSource, _ range: Range<Int>, last: Bool, layout: Layout, plan: [String: CellType],
                          zone: ZoneRules, rowEstimate: Int, chunkSize: Int, cancel: CancellationFlag?, progress: LoadProgress?, path: String,
-                         stop: ParallelParts<JSONPart>) throws -> JSONPart {
+                         stop: ParallelParts<JSONPart>, budget: ColumnBudget) throws -> JSONPart {
+        // Room for the rows expected in each column the sample found, unless those columns
+        // alone would not fit: a sparse file's sample names many members.
+        let capacity = budget.refusal(rows: rowEstimate, columns: plan.count) == nil ? rowEstimate : 0
         var parser = RecordParser()
         var builders: [ColumnBuilder] = []
         var buffer: [UInt8] = []
@@ -211,6 +226,7 @@ public enum JSONRecordLoader {
                         pos = r.pos
                         continue
                     }
+                    let recordStart = r.pos
                     do {
                         try parser.parseRecord(&r)
                     } catch is JSONIncomplete {
@@ -220,7 +236,11 @@ public enum JSONRecordLoader {
                     } catch let e as JSONSyntaxError {
                         throw located(e, base, path)
                     }
-                    try parser.commit(into: &builders, plan: plan, row: rows, zone: zone, bytes: b, capacity: rowEstimate)
+                    do {
+                        try parser.commit(into: &builders, plan: plan, row: rows, zone: zone, bytes: b, capacity: capacity, budget: budget)
+                    } catch let tooMany as ColumnsDoNotFit {
+                        throw located(tooMany.reason, at: recordStart, base, path)
+                    }
                     rows += 1
                     pos = r.pos
                     expectComma = true
@@ -256,12 +276,18 @@ public enum JSONRecordLoader {
     /// A syntax error with its line and column in the file (counted from the start only now,
     /// when it is needed).
     static func located(_ e: JSONSyntaxError, _ base: Int, _ path: String) -> Error {
-        let absolute = base + e.offset
+        located("invalid JSON: " + e.message, at: e.offset, base, path)
+    }
+
+    /// An error at an offset in the buffer that starts at `base` in the file, with its line
+    /// and column.
+    static func located(_ message: String, at offset: Int, _ base: Int, _ path: String) -> Error {
+        let absolute = base + offset
         if let all = try? FileSource(path: path), let bytes = try? all.head(absolute + 1) {
             let (line, column) = bytes.withUnsafeBytes { lineAndColumn(of: absolute, in: $0) }
-            return LoadError(path: path, line: line, column: column, "invalid JSON: " + e.message)
+            return LoadError(path: path, line: line, column: column, message)
         }
-        return LoadError(path: path, "invalid JSON at byte \(absolute): " + e.message)
+        return LoadError(path: path, "at byte \(absolute): " + message)
     }
 
     /// Decides column types from the records in the first chunk.

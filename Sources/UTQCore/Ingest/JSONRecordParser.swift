@@ -153,9 +153,13 @@ struct RecordParser {
         }
     }
 
-    /// Appends the parsed record to the column builders (creating columns as they appear).
+    /// Appends the parsed record to the column builders (creating columns as they appear),
+    /// first making sure the columns, a cell for each record in each, fit in `budget`.
     mutating func commit(into builders: inout [ColumnBuilder], plan: [String: CellType], row: Int, zone: ZoneRules,
-                         bytes b: UnsafeRawBufferPointer, capacity: Int = 0) throws {
+                         bytes b: UnsafeRawBufferPointer, capacity: Int = 0, budget: ColumnBudget) throws {
+        // A new column is filled at once with a missing cell for each record before it; the
+        // member names met so far are the columns there will be after this record.
+        try budget.check(rows: row + 1, columns: max(builders.count, columnCount))
         do {
             for cell in cells {
                 let k = Int(cell.column)

@@ -190,7 +190,7 @@ enum JSONLoading {
             let named = first == UInt8(ascii: "{") && (lower.hasSuffix(".ndjson") || lower.hasSuffix(".jsonl"))
             if first == UInt8(ascii: "[") || named || isLines(head) {
                 let loaded = try JSONRecordLoader.load(path: path, name: name, zone: request.zone, cancel: request.cancel,
-                                                       progress: request.progress)
+                                                       progress: request.progress, memoryLimit: request.memoryLimit)
                 return LoadResult(tables: [loaded.table], summary: Loaders.summary(loaded.table), warnings: loaded.warnings)
             }
         }
@@ -235,7 +235,7 @@ enum JSONLoading {
                 throw LoadError(path: path, "this JSON document is one object; say where its rows are with at PATH" + suggestion(doc))
             }
         }
-        let table = try RecordTable.build(rows, name: name, zone: request.zone, path: path)
+        let table = try RecordTable.build(rows, name: name, zone: request.zone, path: path, memoryLimit: request.memoryLimit)
         return LoadResult(tables: [table], summary: Loaders.summary(table), warnings: [])
     }
 
@@ -272,13 +272,23 @@ enum JSONLoading {
 
 /// Builds a table from JSON objects already parsed, flattening nested objects.
 enum RecordTable {
-    static func build(_ rows: [JSONValue], name: String, zone: ZoneRules, path: String) throws -> Table {
+    /// `memoryLimit`: the session's `set memory-limit`, which the columns must fit in.
+    static func build(_ rows: [JSONValue], name: String, zone: ZoneRules, path: String, memoryLimit: Int? = nil) throws -> Table {
         var order: [String] = []
+        var named: Set<String> = []
         var flat: [[String: JSONValue]] = []
-        for row in rows {
+        for (k, row) in rows.enumerated() {
             var record: [String: JSONValue] = [:]
-            flatten(row, prefix: "", into: &record, order: &order)
+            flatten(row, prefix: "", into: &record, order: &order, named: &named)
             flat.append(record)
+            if order.count > ColumnBudget.maxColumns, let reason = ColumnBudget(memoryLimit: memoryLimit).refusal(rows: k + 1, columns: order.count) {
+                throw LoadError(path: path, "record \(k + 1): " + reason)
+            }
+        }
+        // Every column holds a value for every row: rows that each name other members make
+        // a table far larger than the document.
+        if let reason = ColumnBudget(memoryLimit: memoryLimit).refusal(rows: flat.count, columns: order.count) {
+            throw LoadError(path: path, reason)
         }
         var columns: [Column] = []
         for (k, key) in order.enumerated() {
@@ -288,16 +298,17 @@ enum RecordTable {
         return Table(name: name, columns: columns, zone: zone)
     }
 
-    static func flatten(_ v: JSONValue, prefix: String, into record: inout [String: JSONValue], order: inout [String]) {
+    /// `order`: the column names in the order first met; `named`: the same names, to look up.
+    static func flatten(_ v: JSONValue, prefix: String, into record: inout [String: JSONValue], order: inout [String], named: inout Set<String>) {
         if let members = v.objectMembers {
             for (k, child) in members {
-                flatten(child, prefix: prefix.isEmpty ? k : prefix + "." + k, into: &record, order: &order)
+                flatten(child, prefix: prefix.isEmpty ? k : prefix + "." + k, into: &record, order: &order, named: &named)
             }
             return
         }
         let key = prefix.isEmpty ? "value" : prefix
         if record[key] == nil {
-            if !order.contains(key) { order.append(key) }
+            if named.insert(key).inserted { order.append(key) }
             record[key] = v
         }
     }

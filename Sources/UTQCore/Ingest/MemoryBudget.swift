@@ -17,11 +17,13 @@ public enum MemoryBudget {
     }
 
     /// The bytes a load may take: UTQ_MEMORY_LIMIT, else the session's `set memory-limit`,
-    /// else what /proc/meminfo calls available. Nil when none is known.
+    /// else what /proc/meminfo calls available. Nil when none is known. A limit that is set
+    /// may go past the memory that is free (the system may have more to give), but never past
+    /// what `ulimit -v` leaves: no allocation beyond it succeeds, and a failed one ends the
+    /// process.
     static func limit(setting: Int?) -> Int? {
-        if let n = environmentLimit { return n }
-        if let setting { return setting }
-        return available()
+        guard let chosen = environmentLimit ?? setting else { return available() }
+        return addressSpaceLeft().map { min($0, chosen) } ?? chosen
     }
 
     /// The memory utq may still take, in bytes: the least of what the system has available

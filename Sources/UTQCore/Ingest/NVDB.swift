@@ -65,9 +65,9 @@ public enum NVDB {
     static func inferType(_ values: [JSONValue]) -> DataType {
         let present = values.filter { !$0.isNull }
         if present.isEmpty { return .string }
+        // A whole number past 64 bits is no whole number utq holds: such a column is numbers.
         if present.allSatisfy({ v in
             if case .integer = v { return true }
-            if case .number(_, true) = v { return true }
             if let s = v.string { return NumberParser.int(s) != nil }
             return false
         }) { return .int }
@@ -78,7 +78,9 @@ public enum NVDB {
     static func convert(_ v: JSONValue?, to type: DataType) -> Value {
         guard let v, !v.isNull else { return .null }
         switch type {
-        case .int: return v.string.flatMap(NumberParser.int).map { .int($0) } ?? v.double.map { .int(Int64($0)) } ?? .null
+        case .int:
+            if case .integer(let i) = v { return .int(i) }
+            return v.string.flatMap(NumberParser.int).map { .int($0) } ?? .null
         case .double: return v.double.map { .double($0) } ?? .null
         default: return .string(v.string ?? v.text)
         }

@@ -27,11 +27,13 @@ public final class Session: @unchecked Sendable {
     /// it, and each command reads it again, so a resized window draws the next chart to fit.
     public var terminalSize: (@Sendable () -> (width: Int, height: Int))?
 
-    /// Takes the terminal's size into the settings that follow it.
+    /// Takes the terminal's size into the settings that follow it, within the sizes `set`
+    /// takes (a terminal may say it is wider than any chart can be drawn).
     public func followTerminal(settings: inout Settings) {
         guard let size = terminalSize?() else { return }
-        if settings.widthFollowsTerminal { settings.render.width = max(20, size.width) }
-        if settings.heightFollowsTerminal { settings.render.height = max(5, size.height) }
+        func within(_ n: Int, _ r: ClosedRange<Int>) -> Int { min(max(n, r.lowerBound), r.upperBound) }
+        if settings.widthFollowsTerminal { settings.render.width = within(size.width, Settings.widthRange) }
+        if settings.heightFollowsTerminal { settings.render.height = within(size.height, Settings.heightRange) }
     }
     /// Commands that succeeded, for `:save` and `history`.
     public private(set) var history: [String] = []

@@ -13,6 +13,12 @@ public struct Settings: Sendable {
     /// Bytes a load may take (`set memory-limit`); nil: what the system has free.
     public var memoryLimit: Int?
 
+    /// The widths and heights `set width` and `set height` take. Charts are laid out on
+    /// grids of this size, so the command line's options and the terminal's size are held
+    /// to them too.
+    public static let widthRange = 20...1000
+    public static let heightRange = 5...1000
+
     public init() {}
 }
 
@@ -117,11 +123,11 @@ public enum SettingsRegistry {
                     apply: { c in try c.session.setTimeColumn(c.value, span: c.span) },
                     current: { s in s.currentEntry?.schema.timeColumn ?? "(none)" }),
         SettingSpec.terminalSize("width", summary: "The width results and charts are drawn to: a number of columns, or auto (the terminal's, as it is resized; the default).",
-                     examples: ["set width 100", "set width auto"], values: ["auto", "80", "100", "140"], range: 20...1000,
+                     examples: ["set width 100", "set width auto"], values: ["auto", "80", "100", "140"], range: Settings.widthRange,
                      size: \.render.width, follows: \.widthFollowsTerminal),
         SettingSpec.terminalSize("height", summary: "The lines charts size their plots to: a number, or auto (the terminal's; LINES).",
                      details: "Column, line and histogram plots take about half of it; a map takes most of it.",
-                     examples: ["set height 40"], values: ["auto", "24", "40"], range: 5...1000,
+                     examples: ["set height 40"], values: ["auto", "24", "40"], range: Settings.heightRange,
                      size: \.render.height, follows: \.heightFollowsTerminal),
         SettingSpec("digits", aliases: ["decimals"],
                     summary: "Decimals shown for numbers in tables: a count from 0 to 12, or auto (as many as the values need).",

@@ -59,7 +59,8 @@ public enum TimestampParser {
         } else {
             return nil
         }
-        guard month >= 1, month <= 12, day >= 1, day <= CivilTime.daysInMonth(year: year, month: month) else { return nil }
+        // Year 0 is before the first time utq holds (year 1).
+        guard year >= 1, month >= 1, month <= 12, day >= 1, day <= CivilTime.daysInMonth(year: year, month: month) else { return nil }
         var result = Parsed(wall: CivilTime.daysFromCivil(year: year, month: month, day: day) * CivilTime.microsPerDay,
                             offset: nil, hasTime: false)
         // Separator between date and time: T, space(s), a comma and space.
@@ -92,6 +93,8 @@ public enum TimestampParser {
         if hour == 24 && (mi.value != 0 || sec != 0) { return nil }
         result.wall += Int64(hour) * CivilTime.microsPerHour + Int64(mi.value) * CivilTime.microsPerMinute
             + Int64(min(sec, 59)) * CivilTime.microsPerSecond + Int64(micro)
+        // 24:00 of the last day of year 9999 is the first moment of a year utq does not hold.
+        guard result.wall <= Checked.lastTime else { return nil }
         result.hasTime = true
         r.skipSpaces()
         if r.atEnd { return result }
@@ -116,6 +119,8 @@ public enum TimestampParser {
             guard oh <= 14, om < 60, os < 60 else { return nil }
             let seconds = Int32(oh * 3600 + om * 60 + os)
             result.offset = c == UInt8(ascii: "-") ? -seconds : seconds
+            // An offset may carry the first or last day of the years utq holds past them.
+            guard Checked.isTime(result.instant(in: .utc)) else { return nil }
         } else if r.eatWord("UTC") || r.eatWord("GMT") {
             result.offset = 0
         } else {
@@ -131,7 +136,7 @@ public enum TimestampParser {
         r.skipSpaces()
         guard let year = r.fixed(4), let month = r.fixed(2), let day = r.fixed(2) else { return nil }
         r.skipSpaces()
-        guard r.atEnd, month >= 1, month <= 12, day >= 1, day <= CivilTime.daysInMonth(year: year, month: month) else { return nil }
+        guard r.atEnd, year >= 1, month >= 1, month <= 12, day >= 1, day <= CivilTime.daysInMonth(year: year, month: month) else { return nil }
         return Parsed(wall: CivilTime.daysFromCivil(year: year, month: month, day: day) * CivilTime.microsPerDay,
                       offset: nil, hasTime: false)
     }
@@ -264,7 +269,7 @@ extension TimestampParser {
         if cache.valid && cache.key == key && cache.tail == tail {
             days = cache.days
         } else {
-            guard let y1 = two(0), let y2 = two(2), let m = two(5), let dd = two(8),
+            guard let y1 = two(0), let y2 = two(2), let m = two(5), let dd = two(8), y1 + y2 > 0,
                   m >= 1, m <= 12, dd >= 1, dd <= Int64(CivilTime.daysInMonth(year: Int(y1 * 100 + y2), month: Int(m))) else {
                 return parse(b, order: order)
             }
@@ -302,7 +307,8 @@ extension TimestampParser {
             else if i + 3 != n { return parse(b, order: order) }
             guard oh <= 14, om < 60, os < 60 else { return nil }
             let seconds = Int32(oh * 3600 + om * 60 + os)
-            return Parsed(wall: wall, offset: c == 0x2D ? -seconds : seconds, hasTime: true)
+            let parsed = Parsed(wall: wall, offset: c == 0x2D ? -seconds : seconds, hasTime: true)
+            return Checked.isTime(parsed.instant(in: .utc)) ? parsed : nil
         }
         return parse(b, order: order)
     }

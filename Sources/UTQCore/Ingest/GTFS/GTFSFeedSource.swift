@@ -161,22 +161,10 @@ struct GTFSFeedSource {
                                 + "unpack the archive and load its folder")
             }
             // Refused before a byte is unpacked when it would not fit; and since a zip may
-            // say less than it holds, unpacking stops where the memory would run out.
+            // say less than it holds, what it unpacks to is counted and checked again.
             try MemoryBudget.check(path: shown, fileSize: Int(entry.uncompressedSize), document: false, converted: false, setting: memoryLimit)
-            let most = min(Self.maximumEntryBytes, UInt64(MemoryBudget.limit(setting: memoryLimit).map { $0 / 2 } ?? Int.max))
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(Int(min(entry.uncompressedSize, 64 << 20)))
-            do {
-                _ = try archive.extract(entry, skipCRC32: false) { chunk in
-                    guard UInt64(bytes.count + chunk.count) <= most else { throw ArchiveTooLarge() }
-                    bytes.append(contentsOf: chunk)
-                }
-            } catch is ArchiveTooLarge {
-                throw LoadError(path: shown, "unpacks to more than \(MemoryBudget.describe(Int(most))), more than it says and more than fits; "
-                                + "the archive may be damaged")
-            } catch {
-                throw LoadError(path: shown, "cannot be unpacked from the zip (\(error)); the archive may be damaged")
-            }
+            let bytes = try unpack(entry, from: archive, shown: shown)
+            try MemoryBudget.check(path: shown, fileSize: bytes.count, document: false, converted: false, setting: memoryLimit)
             return try CSVLoader.load(bytes: bytes, path: shown, name: table, zone: zone, options: options, cancel: cancel)
         case nil:
             throw LoadError(path: shown, "is not in the feed")
@@ -184,4 +172,28 @@ struct GTFSFeedSource {
     }
 
     private struct ArchiveTooLarge: Error {}
+
+    /// A member's bytes, counted as they are inflated and stopped at the memory budget: the
+    /// sizes a zip declares may be false. The buffer never grows past half the budget, and
+    /// grows by hand, since growing holds the old buffer and the new one at once.
+    private func unpack(_ entry: Entry, from archive: Archive, shown: String) throws -> [UInt8] {
+        let budget = MemoryBudget.limit(setting: memoryLimit).map { UInt64(max(0, $0)) } ?? .max
+        let most = Int(min(Self.maximumEntryBytes, budget / 2))
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(min(entry.uncompressedSize, UInt64(most), 64 << 20)))
+        do {
+            _ = try archive.extract(entry, skipCRC32: false) { chunk in
+                let needed = bytes.count + chunk.count
+                guard needed <= most else { throw ArchiveTooLarge() }
+                if needed > bytes.capacity { bytes.reserveCapacity(min(max(needed, bytes.capacity * 2), most)) }
+                bytes.append(contentsOf: chunk)
+            }
+        } catch is ArchiveTooLarge {
+            throw LoadError(path: shown, "says it unpacks to \(MemoryBudget.describe(Int(clamping: entry.uncompressedSize))) but unpacks to more than "
+                            + "\(MemoryBudget.describe(most)), more than fits in memory; the archive may be damaged")
+        } catch {
+            throw LoadError(path: shown, "cannot be unpacked from the zip (\(error)); the archive may be damaged")
+        }
+        return bytes
+    }
 }
