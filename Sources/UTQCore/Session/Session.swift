@@ -117,7 +117,8 @@ public final class Session: @unchecked Sendable {
                 let parts = outcome.timings.map { "\($0.label) \(Session.formatSeconds($0.seconds))" }
                 outcome.outputs.append(.info("time: " + Session.formatSeconds(elapsed) + (parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")")))
             }
-            if let kept = HistoryText.of(command, statement) { history.append(kept) }
+            // A password stays out of the history and of scripts saved from it.
+            if let kept = HistoryText.of(command, statement) { history.append(SecretText.masked(kept)) }
         } catch var d as Diagnostic {
             d.source = d.source ?? command.source
             if d.span == nil { d.span = command.span }
@@ -135,8 +136,12 @@ public final class Session: @unchecked Sendable {
             d.source = command.source
             outcome.error = d
         }
+        // A message may quote the command's secrets in a form of libpq's own.
+        outcome.error = outcome.error?.withoutSecrets(of: command.text)
+        let secrets = SecretText.values(in: command.text)
+        if !secrets.isEmpty { outcome.outputs = outcome.outputs.map { $0.withoutSecrets(secrets) } }
         if !outcome.keepOutOfNotebook {
-            note(.cell(NotebookCell(command: command.text, outputs: outcome.outputs, error: outcome.error, settings: settings)))
+            note(.cell(NotebookCell(command: command.shownText, outputs: outcome.outputs, error: outcome.error, settings: settings)))
         }
         outcome.outputs += pendingWarnings.map { .warning($0) }
         pendingWarnings = []
