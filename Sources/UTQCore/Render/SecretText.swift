@@ -84,12 +84,12 @@ public enum SecretText {
     /// The patterns of the three forms; each is linear in the line.
     private enum Forms {
         /// `scheme://user:secret@`: libpq's user information ends at the first @ or /.
-        nonisolated(unsafe) static let userInfo = try! NSRegularExpression(pattern: #"://[^/\s:@]*:([^@/\s]*)@"#)
+        static let userInfo = try! NSRegularExpression(pattern: #"://[^/\s:@]*:([^@/\s]*)@"#)
         /// `?keyword=secret` or `&keyword=secret` in a URI's query.
-        nonisolated(unsafe) static let query = try! NSRegularExpression(pattern: #"[?&]([^=&\s"'#]+)=([^&\s"]*)"#)
+        static let query = try! NSRegularExpression(pattern: #"[?&]([^=&\s"'#]+)=([^&\s"]*)"#)
         /// `keyword=secret` or `keyword = 'a secret'` in a keyword/value string, which starts
         /// the text or follows a space or the quote it is written in.
-        nonisolated(unsafe) static let keyword = try! NSRegularExpression(
+        static let keyword = try! NSRegularExpression(
             pattern: #"(?<![^\s"'])([A-Za-z_]+)[ \t]*=[ \t]*('(?:[^'\\\n]|\\.)*'?|(?:[^\s"'\\]|\\.)+)"#)
     }
 }
