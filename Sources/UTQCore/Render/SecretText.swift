@@ -120,10 +120,9 @@ struct MaskedLine {
 }
 
 extension Diagnostic {
-    /// The diagnostic with the secrets of `line` (the command it is about) left out of its
-    /// words; the renderer masks the line it quotes.
-    func withoutSecrets(of line: String) -> Diagnostic {
-        let values = SecretText.values(in: line)
+    /// The diagnostic with the given secrets (those of the command it is about) left out of
+    /// its words; the renderer masks the line it quotes.
+    func withoutSecrets(_ values: [String]) -> Diagnostic {
         var d = self
         d.message = SecretText.masked(message, also: values)
         d.hint = hint.map { SecretText.masked($0, also: values) }

@@ -44,6 +44,7 @@ public struct NotebookCell: Sendable {
     public init(command: String, outputs: [Output], error: Diagnostic?, settings: Settings) {
         var plain = settings
         plain.render.color = false
+        // A page is kept and passed on: no secret goes in.
         self.command = SecretText.masked(command)
         self.error = error
         self.settings = plain

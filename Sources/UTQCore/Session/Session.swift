@@ -137,11 +137,13 @@ public final class Session: @unchecked Sendable {
             outcome.error = d
         }
         // A message may quote the command's secrets in a form of libpq's own.
-        outcome.error = outcome.error?.withoutSecrets(of: command.text)
         let secrets = SecretText.values(in: command.text)
-        if !secrets.isEmpty { outcome.outputs = outcome.outputs.map { $0.withoutSecrets(secrets) } }
+        if !secrets.isEmpty {
+            outcome.error = outcome.error?.withoutSecrets(secrets)
+            outcome.outputs = outcome.outputs.map { $0.withoutSecrets(secrets) }
+        }
         if !outcome.keepOutOfNotebook {
-            note(.cell(NotebookCell(command: command.shownText, outputs: outcome.outputs, error: outcome.error, settings: settings)))
+            note(.cell(NotebookCell(command: command.text, outputs: outcome.outputs, error: outcome.error, settings: settings)))
         }
         outcome.outputs += pendingWarnings.map { .warning($0) }
         pendingWarnings = []
