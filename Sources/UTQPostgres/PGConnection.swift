@@ -38,7 +38,7 @@ final class PGConnection: @unchecked Sendable {
     deinit { pq.finish(conn) }
 
     /// A URI without its password, for messages.
-    static func redacted(_ uri: String) -> String { URIText.withoutPassword(uri) }
+    static func redacted(_ uri: String) -> String { SecretText.masked(uri) }
 
     /// A name as SQL, quoted by libpq (quotes inside doubled).
     func identifier(_ name: String) -> String {

@@ -16,7 +16,7 @@ struct Batch {
         session.run(Batch.stripShebang(text), name: name, keepGoing: keepGoing) { command, outcome in
             bar?.finish()
             bar = ProgressBar.watch(session)
-            if echo { Terminal.out("utq> " + command.text.replacingOccurrences(of: "\n", with: "\n ...> ") + "\n") }
+            if echo { Terminal.out("utq> " + command.shownText.replacingOccurrences(of: "\n", with: "\n ...> ") + "\n") }
             printer.print(outcome)
             if !outcome.succeeded { failed = true }
         }

@@ -47,7 +47,7 @@ struct KernelServer {
     func handle(_ line: String) {
         guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)),
               let request = object as? [String: Any] else {
-            send(["error": "not a JSON object: \(line.prefix(80))"])
+            send(["error": "not a JSON object: \(SecretText.masked(String(line.prefix(80))))"])
             return
         }
         let id = request["id"] ?? NSNull()

@@ -81,8 +81,9 @@ final class LineEditor {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return }
         _ = utq_history_enter(history, trimmed)
+        // Up brings the line back as typed in this session; the file keeps no password.
         LineEditor.saving.lock()
-        unsaved.append(trimmed)
+        unsaved.append(SecretText.masked(trimmed))
         LineEditor.saving.unlock()
     }
 

@@ -54,7 +54,7 @@ struct Stepper {
                 step = (steps.firstIndex(of: k - 1) ?? 0) + 1
                 var decided = false
                 while !decided {
-                    Terminal.out("utq> " + command.text.replacingOccurrences(of: "\n", with: "\n ...> ") + "\n")
+                    Terminal.out("utq> " + command.shownText.replacingOccurrences(of: "\n", with: "\n ...> ") + "\n")
                     switch waitForEnter(step: step, of: total) {
                     case .run:
                         decided = true

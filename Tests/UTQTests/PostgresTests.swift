@@ -361,15 +361,6 @@ final class PostgresTests {
     }
 }
 
-@Suite struct URITextTests {
-    @Test func passwordsAreLeftOutInEveryForm() {
-        #expect(URIText.withoutPassword("postgresql://ana:s3cr:et@db.example:5432/m") == "postgresql://ana:…@db.example:5432/m")
-        #expect(URIText.withoutPassword("attach postgresql:///m?host=/tmp&password=x&user=ana as db") == "attach postgresql:///m?host=/tmp&password=…&user=ana as db")
-        #expect(URIText.withoutPassword("host=db password='a b' user=ana") == "host=db password=… user=ana")
-        #expect(URIText.withoutPassword("postgresql:///m?host=/tmp/pg") == "postgresql:///m?host=/tmp/pg")
-    }
-}
-
 /// explain's SQL laid out for reading, without a server.
 @Suite struct SQLLayoutTests {
     @Test func clausesBreakLinesAndSubqueriesIndentButQuotesAndCallsStayWhole() {

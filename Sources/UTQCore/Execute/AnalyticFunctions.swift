@@ -32,8 +32,8 @@ enum AngleFunctions {
                      summary: "The angle in radians from the x axis to the point (x, y), from -pi to pi.",
                      examples: ["select d = degrees(atan2(1, 1)) | limit 1"], arity: 2...2,
                      resultType: { t in numericArgs("atan2", t).map { .failure($0) } ?? .success(.double) },
-                     evaluate: { args, type, n, _ in
-                         rowwise(args, n, type) { v in
+                     evaluate: { args, type, n, context in
+                         try rowwise(args, n, type, context) { v in
                              guard let y = v[0].doubleValue, let x = v[1].doubleValue else { return .null }
                              return .double(Foundation.atan2(y, x))
                          }
@@ -59,8 +59,8 @@ enum ParsingFunctions {
                          if let e = TextFunctions.stringArg("split", t, 0) ?? TextFunctions.stringArg("split", t, 1) { return .failure(e) }
                          return numericArgs("split", [t[2]]).map { .failure($0) } ?? .success(.string)
                      },
-                     evaluate: { args, type, n, _ in
-                         rowwise(args, n, type) { v in
+                     evaluate: { args, type, n, context in
+                         try rowwise(args, n, type, context) { v in
                              guard case .string(let s) = v[0], case .string(let sep) = v[1], !sep.isEmpty,
                                    let k = v[2].doubleValue, k.isFinite, k != 0, k.magnitude < 1e9 else { return .null }
                              let parts = s.components(separatedBy: sep)
@@ -79,20 +79,20 @@ enum ParsingFunctions {
                          if t.count == 3, let e = numericArgs("extract", [t[2]]) { return .failure(e) }
                          return .success(.string)
                      },
-                     evaluate: { args, type, n, _ in
+                     evaluate: { args, type, n, context in
                          // The pattern is compiled once when it is the same for every row.
-                         var fixed: Regex<AnyRegexOutput>? = nil
-                         if case .constant(.string(let p), _) = args[1] { fixed = try TextMatch.compile(p, ignoringCase: false) }
-                         return try rowwise(args, n, type) { v in
+                         var fixed: TextPattern? = nil
+                         if case .constant(.string(let p), _) = args[1] { fixed = try TextPattern(p, ignoringCase: false) }
+                         return try rowwise(args, n, type, context) { v in
                              guard case .string(let s) = v[0], case .string(let p) = v[1] else { return .null }
                              var group = 0
                              if v.count == 3 {
                                  guard let g = v[2].doubleValue, g >= 0, g < 1000 else { return .null }
                                  group = Int(g)
                              }
-                             let regex = try fixed ?? TextMatch.compile(p, ignoringCase: false)
-                             guard let m = try? regex.firstMatch(in: s), group >= 0, group < m.output.count,
-                                   let range = m.output[group].range else { return .null }
+                             let pattern = try fixed ?? TextPattern(p, ignoringCase: false)
+                             guard let groups = try pattern.firstMatch(in: s, cancel: context.cancel), group < groups.count,
+                                   let range = groups[group] else { return .null }
                              return .string(String(s[range]))
                          }
                      })
@@ -108,7 +108,7 @@ enum ParsingFunctions {
                      evaluate: { args, type, n, context in
                          var fixed: TimeFormat? = nil
                          if case .constant(.string(let f), _) = args[1] { fixed = try TimeFormat(f) }
-                         return try rowwise(args, n, type) { v in
+                         return try rowwise(args, n, type, context) { v in
                              // Empty text is no time, and nothing to warn about.
                              guard case .string(let s) = v[0], !s.trimmingCharacters(in: .whitespaces).isEmpty,
                                    case .string(let f) = v[1] else { return .null }

@@ -195,51 +195,51 @@ extension BinaryOp {
     }
 }
 
-/// contains, starts with, ends with (ignoring case) and ~ (a regular expression).
+/// contains, starts with, ends with (ignoring case) and ~ (a regular expression). Loops look
+/// at the cancellation flag every 4,096 texts, and a regular expression within each match.
 enum TextMatch {
-    static func match(_ op: BinaryOp, _ a: Vector, _ b: Vector, _ n: Int) throws -> Vector {
+    static func match(_ op: BinaryOp, _ a: Vector, _ b: Vector, _ n: Int, cancel: CancellationFlag?) throws -> Vector {
         guard case .constant(let k, _) = b, case .string(let needle) = k else {
-            // Pattern per row: slow path.
+            // Pattern per row: slow path, compiled again only where it changes.
             var out = [Value](repeating: .null, count: n)
+            var compiled: TextPattern? = nil
             for i in 0..<n where a.isValid(i) && b.isValid(i) {
-                if case .string(let s) = a.value(i), case .string(let t) = b.value(i) { out[i] = .bool(try test(op, s, t, nil)) }
+                if i & 0xFFF == 0, cancel?.isCancelled == true { throw CancellationError() }
+                if case .string(let s) = a.value(i), case .string(let t) = b.value(i) {
+                    if op == .matches && compiled?.pattern != t { compiled = try TextPattern(t, ignoringCase: true) }
+                    out[i] = .bool(try test(op, s, t, compiled, cancel: cancel))
+                }
             }
             return .column(Column.from(values: out, type: .bool))
         }
-        let regex: Regex<AnyRegexOutput>? = op == .matches ? try compile(needle) : nil
+        let pattern = op == .matches ? try TextPattern(needle, ignoringCase: true) : nil
         switch a {
         case .constant(let v, _):
             guard case .string(let s) = v else { return .constant(.null, .bool) }
-            return .constant(.bool(try test(op, s, needle, regex)), .bool)
+            return .constant(.bool(try test(op, s, needle, pattern, cancel: cancel)), .bool)
         case .column(let c):
             guard case .string(let s) = c.storage else {
                 if case .null = c.storage { return .constant(.null, .bool) }
                 throw Diagnostic("\(op.rawValue) works on text")
             }
-            let table = try s.dictionary.map { try test(op, $0, needle, regex) }
+            var table: [Bool] = []
+            table.reserveCapacity(s.dictionary.count)
+            for (k, text) in s.dictionary.enumerated() {
+                if k & 0xFFF == 0, cancel?.isCancelled == true { throw CancellationError() }
+                table.append(try test(op, text, needle, pattern, cancel: cancel))
+            }
             var out = [Bool](repeating: false, count: n)
             for i in 0..<n { out[i] = table[Int(s.codes[i])] }
             return .column(Column(name: "", storage: .bool(out), validity: c.validity))
         }
     }
 
-    static func compile(_ pattern: String, ignoringCase: Bool = true) throws -> Regex<AnyRegexOutput> {
-        do {
-            let r = try Regex(pattern)
-            return ignoringCase ? r.ignoresCase() : r
-        } catch {
-            throw Diagnostic(RegexCheck.message(pattern, error))
-        }
-    }
-
-    static func test(_ op: BinaryOp, _ s: String, _ t: String, _ regex: Regex<AnyRegexOutput>?) throws -> Bool {
+    static func test(_ op: BinaryOp, _ s: String, _ t: String, _ pattern: TextPattern?, cancel: CancellationFlag?) throws -> Bool {
         switch op {
         case .contains: return s.range(of: t, options: [.caseInsensitive, .diacriticInsensitive]) != nil
         case .startsWith: return s.lowercased().hasPrefix(t.lowercased())
         case .endsWith: return s.lowercased().hasSuffix(t.lowercased())
-        case .matches:
-            let r = try regex ?? compile(t)
-            return (try? r.firstMatch(in: s)) != nil
+        case .matches: return try (pattern ?? TextPattern(t, ignoringCase: true)).matches(s, cancel: cancel)
         default: return false
         }
     }

@@ -2,8 +2,10 @@
 struct Evaluator {
     let table: Table
     var notes: RunNotes? = nil
+    /// Ctrl-C's flag, which loops over rows look at.
+    var cancel: CancellationFlag? = nil
     var rowCount: Int { table.rowCount }
-    var callContext: CallContext { CallContext(zone: table.zone, notes: notes) }
+    var callContext: CallContext { CallContext(zone: table.zone, notes: notes, cancel: cancel) }
 
     func column(_ e: BoundExpr, name: String = "") throws -> Column {
         var c = try eval(e).materialize(rowCount, name: name)
@@ -37,7 +39,7 @@ struct Evaluator {
             case .equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual:
                 return Comparison.compare(op, a, b, rowCount)
             case .contains, .startsWith, .endsWith, .matches:
-                return try TextMatch.match(op, a, b, rowCount)
+                return try TextMatch.match(op, a, b, rowCount, cancel: cancel)
             case .add, .subtract, .multiply, .divide, .modulo:
                 return try reporting(e) { try Arithmetic.apply(op, a, b, resultType: t, rowCount) }
             }

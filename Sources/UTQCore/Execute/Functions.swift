@@ -57,13 +57,15 @@ public enum Functions {
 
 // MARK: helpers shared by the function families
 
-/// Applies a function row by row on Values: simple, for functions off the hot path.
-func rowwise(_ args: [Vector], _ n: Int, _ type: DataType, _ f: ([Value]) throws -> Value) rethrows -> Vector {
+/// Applies a function row by row on Values: simple, for functions off the hot path. Looks at
+/// the cancellation flag every 4,096 rows.
+func rowwise(_ args: [Vector], _ n: Int, _ type: DataType, _ context: CallContext, _ f: ([Value]) throws -> Value) throws -> Vector {
     if args.allSatisfy({ if case .constant = $0 { return true } else { return false } }) {
         return .constant(try f(args.map { $0.value(0) }), type)
     }
     var out = [Value](repeating: .null, count: n)
     for i in 0..<n {
+        if i & 0xFFF == 0, context.cancel?.isCancelled == true { throw CancellationError() }
         do {
             out[i] = try f(args.map { $0.value(i) })
         } catch var r as ValueOutOfRange {
@@ -106,8 +108,8 @@ enum MathFunctions {
     static func unaryDouble(_ name: String, _ summary: String, examples: [String], _ f: @escaping @Sendable (Double) -> Double?) -> FunctionSpec {
         FunctionSpec(name: name, aliases: [], usage: "\(name)(x)", summary: summary, examples: examples, arity: 1...1,
                      resultType: { t in numericArgs(name, t).map { .failure($0) } ?? .success(.double) },
-                     evaluate: { args, type, n, _ in
-                         rowwise(args, n, type) { v in v[0].doubleValue.flatMap(f).map { .double($0) } ?? .null }
+                     evaluate: { args, type, n, context in
+                         try rowwise(args, n, type, context) { v in v[0].doubleValue.flatMap(f).map { .double($0) } ?? .null }
                      })
     }
 
@@ -119,8 +121,8 @@ enum MathFunctions {
                          if let e = numericArgs("round", t) { return .failure(e) }
                          return .success(t.count == 1 && t[0] == .int ? .int : (t.count == 1 ? .int : .double))
                      },
-                     evaluate: { args, type, n, _ in
-                         try rowwise(args, n, type) { v in
+                     evaluate: { args, type, n, context in
+                         try rowwise(args, n, type, context) { v in
                              // A whole number is itself (through a double it would lose digits past 2^53).
                              if v.count == 1, case .int(let i) = v[0] { return .int(i) }
                              guard let x = v[0].doubleValue else { return .null }
@@ -143,14 +145,14 @@ enum MathFunctions {
         FunctionSpec(name: "floor", aliases: [], usage: "floor(x)", summary: "The whole number at or below x.",
                      examples: ["let column = floor(x / 206) | count by column"], arity: 1...1,
                      resultType: { t in numericArgs("floor", t).map { .failure($0) } ?? .success(.int) },
-                     evaluate: { args, type, n, _ in try rowwise(args, n, type) { v in try v[0].doubleValue.map { try whole($0.rounded(.down)) } ?? .null } })
+                     evaluate: { args, type, n, context in try rowwise(args, n, type, context) { v in try v[0].doubleValue.map { try whole($0.rounded(.down)) } ?? .null } })
             .inSQL(.build { c in
                 c.types[0] == .int ? c.arguments[0] : "(CASE WHEN \(c.number(0)) > '-Infinity'::float8 AND \(c.number(0)) < 'Infinity'::float8 THEN floor(\(c.number(0)))::int8 END)"
             }),
         FunctionSpec(name: "ceil", aliases: ["ceiling"], usage: "ceil(x)", summary: "The whole number at or above x.",
                      examples: ["select x, up = ceil(x) | limit 3"], arity: 1...1,
                      resultType: { t in numericArgs("ceil", t).map { .failure($0) } ?? .success(.int) },
-                     evaluate: { args, type, n, _ in try rowwise(args, n, type) { v in try v[0].doubleValue.map { try whole($0.rounded(.up)) } ?? .null } })
+                     evaluate: { args, type, n, context in try rowwise(args, n, type, context) { v in try v[0].doubleValue.map { try whole($0.rounded(.up)) } ?? .null } })
             .inSQL(.build { c in
                 c.types[0] == .int ? c.arguments[0] : "(CASE WHEN \(c.number(0)) > '-Infinity'::float8 AND \(c.number(0)) < 'Infinity'::float8 THEN ceil(\(c.number(0)))::int8 END)"
             }),
@@ -160,8 +162,8 @@ enum MathFunctions {
                          if t[0] == .duration { return .success(.duration) }
                          return numericArgs("abs", t).map { .failure($0) } ?? .success(t[0] == .int ? .int : .double)
                      },
-                     evaluate: { args, type, n, _ in
-                         try rowwise(args, n, type) { v in
+                     evaluate: { args, type, n, context in
+                         try rowwise(args, n, type, context) { v in
                              switch v[0] {
                              case .int(let x):
                                  guard x != .min else { throw ValueOutOfRange(kind: .wholeNumber, row: 0) }
@@ -185,8 +187,8 @@ enum MathFunctions {
         FunctionSpec(name: "pow", aliases: ["power"], usage: "pow(x, y)", summary: "x to the power y.",
                      examples: ["let from_middle = sqrt(pow(x - 412, 2) + pow(y - 384, 2)) | avg from_middle by legend"], arity: 2...2,
                      resultType: { t in numericArgs("pow", t).map { .failure($0) } ?? .success(.double) },
-                     evaluate: { args, type, n, _ in
-                         rowwise(args, n, type) { v in
+                     evaluate: { args, type, n, context in
+                         try rowwise(args, n, type, context) { v in
                              guard let x = v[0].doubleValue, let y = v[1].doubleValue else { return .null }
                              let r = Foundation.pow(x, y)
                              return r.isFinite ? .double(r) : .null
@@ -197,8 +199,8 @@ enum MathFunctions {
                      summary: "Metres between two points on the Earth (haversine, radius 6371 km).",
                      examples: ["select metres = round(distance(58.9700, 5.7320, 58.9694, 5.7327)) | limit 1"], arity: 4...4,
                      resultType: { t in numericArgs("distance", t).map { .failure($0) } ?? .success(.double) },
-                     evaluate: { args, type, n, _ in
-                         rowwise(args, n, type) { v in
+                     evaluate: { args, type, n, context in
+                         try rowwise(args, n, type, context) { v in
                              let d = v.compactMap(\.doubleValue)
                              guard d.count == 4 else { return .null }
                              return .double(Geo.haversine(lat1: d[0], lng1: d[1], lat2: d[2], lng2: d[3]))

@@ -86,7 +86,7 @@ struct GroupBy {
             return try countByCodes(fast, keys: keys, aggregates: aggregates, schema: schema)
         }
         let n = table.rowCount
-        let ev = Evaluator(table: table, notes: notes)
+        let ev = Evaluator(table: table, notes: notes, cancel: cancel)
         let keyColumns = try keys.map { try ev.column($0.expr, name: $0.name) }
         if cancel?.isCancelled == true { throw CancellationError() }
 
@@ -125,7 +125,7 @@ struct GroupBy {
         firstRows = order.map { firstRows[$0] }
         groupCounts = order.map { groupCounts[$0] }
         let sample = table.gather(firstRows)
-        let ev = Evaluator(table: sample, notes: notes)
+        let ev = Evaluator(table: sample, notes: notes, cancel: cancel)
         var columns = try keys.map { try ev.column($0.expr, name: $0.name) }
         for a in aggregates { columns.append(Column(name: a.name, storage: .int(groupCounts))) }
         var out = Table(name: table.name, columns: columns, zone: schema.zone, timeColumn: schema.timeColumn, rowNoun: "rows")

@@ -5,8 +5,8 @@ enum HashJoin {
     /// Loops over rows look at the cancellation flag every 65,536 rows.
     static func run(_ left: Table, _ right: Table, kind: JoinKind, leftKeys: [BoundExpr], rightKeys: [BoundExpr],
                     ranges: [RangeCondition] = [], rightColumns: [Int], schema: Schema, cancel: CancellationFlag? = nil, memoryLimit: Int? = nil, notes: RunNotes? = nil) throws -> Table {
-        let lk = try leftKeys.map { try Evaluator(table: left, notes: notes).column($0) }
-        let rk = try rightKeys.map { try Evaluator(table: right, notes: notes).column($0) }
+        let lk = try leftKeys.map { try Evaluator(table: left, notes: notes, cancel: cancel).column($0) }
+        let rk = try rightKeys.map { try Evaluator(table: right, notes: notes, cancel: cancel).column($0) }
         let pairs: (left: [Int32], right: [Int32])
         if ranges.isEmpty, let keys = try JoinKeys(left: lk, right: rk, leftCount: left.rowCount, rightCount: right.rowCount, cancel: cancel) {
             pairs = try matchedRows(keys, leftCount: left.rowCount, kind: kind, width: left.columns.count + rightColumns.count,

@@ -70,8 +70,10 @@ public final class RunNotes: @unchecked Sendable {
 }
 
 /// What a function sees besides its arguments: the table's time zone (`parse_time` reads in
-/// it) and where to leave a note.
+/// it), where to leave a note, and Ctrl-C's flag.
 public struct CallContext: Sendable {
     public var zone: ZoneRules
     public var notes: RunNotes?
+    /// Ctrl-C's flag: a function row by row looks at it every few thousand rows.
+    public var cancel: CancellationFlag?
 }

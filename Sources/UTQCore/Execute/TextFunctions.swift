@@ -42,12 +42,12 @@ enum TextFunctions {
         FunctionSpec(name: "len", aliases: ["length"], usage: "len(text)", summary: "The number of characters.",
                      examples: ["where len(note) > 0 | select time, legend, note"], arity: 1...1,
                      resultType: { t in stringArg("len", t).map { .failure($0) } ?? .success(.int) },
-                     evaluate: { args, type, n, _ in
+                     evaluate: { args, type, n, context in
                          if case .column(let c) = args[0], case .string(let s) = c.storage {
                              let lengths = s.dictionary.map { Int64($0.count) }
                              return .column(Column(name: "", storage: .int(s.codes.map { lengths[Int($0)] }), validity: c.validity))
                          }
-                         return rowwise(args, n, type) { v in if case .string(let s) = v[0] { return .int(Int64(s.count)) }; return .null }
+                         return try rowwise(args, n, type, context) { v in if case .string(let s) = v[0] { return .int(Int64(s.count)) }; return .null }
                      })
             .inSQL(.none("utq counts letters as they are seen (é written as e and a mark is one); PostgreSQL counts code points")),
         FunctionSpec(name: "substr", aliases: ["substring"], usage: "substr(text, start [, length])",
@@ -57,8 +57,8 @@ enum TextFunctions {
                          if let e = stringArg("substr", t) { return .failure(e) }
                          return numericArgs("substr", Array(t.dropFirst())).map { .failure($0) } ?? .success(.string)
                      },
-                     evaluate: { args, type, n, _ in
-                         rowwise(args, n, type) { v in
+                     evaluate: { args, type, n, context in
+                         try rowwise(args, n, type, context) { v in
                              guard case .string(let s) = v[0], let start = v[1].doubleValue else { return .null }
                              let chars = Array(s)
                              // Positions past the text are the text's end, whatever their size.
@@ -81,8 +81,8 @@ enum TextFunctions {
                          for k in 0..<3 { if let e = stringArg("replace", t, k) { return .failure(e) } }
                          return .success(.string)
                      },
-                     evaluate: { args, type, n, _ in
-                         rowwise(args, n, type) { v in
+                     evaluate: { args, type, n, context in
+                         try rowwise(args, n, type, context) { v in
                              guard case .string(let s) = v[0], case .string(let a) = v[1], case .string(let b) = v[2] else { return .null }
                              return .string(a.isEmpty ? s : s.replacingOccurrences(of: a, with: b))
                          }
@@ -92,8 +92,8 @@ enum TextFunctions {
                      summary: "The values joined as text (nulls are left out).",
                      examples: ["select label = concat(legend, \" #\", tag) | limit 3"], arity: 1...32,
                      resultType: { _ in .success(.string) },
-                     evaluate: { args, type, n, _ in
-                         rowwise(args, n, type) { v in .string(v.map { $0.isNull ? "" : $0.plainText }.joined()) }
+                     evaluate: { args, type, n, context in
+                         try rowwise(args, n, type, context) { v in .string(v.map { $0.isNull ? "" : $0.plainText }.joined()) }
                      })
             .inSQL(.build { c in
                 // Text joins the same in both; other values are written differently.
@@ -110,8 +110,8 @@ enum OtherFunctions {
                      resultType: { t in
                          commonType(t).map { .success($0) } ?? .failure(FunctionTypeError(message: "coalesce needs values of one type, got " + t.map(\.displayName).joined(separator: ", ")))
                      },
-                     evaluate: { args, type, n, _ in
-                         rowwise(args, n, type) { v in
+                     evaluate: { args, type, n, context in
+                         try rowwise(args, n, type, context) { v in
                              guard let first = v.first(where: { !$0.isNull }) else { return .null }
                              if type == .double, case .int(let x) = first { return .double(Double(x)) }
                              return first
@@ -125,8 +125,8 @@ enum OtherFunctions {
                          guard t[0] == .bool || t[0] == .null else { return .failure(FunctionTypeError(message: "the first argument of if must be a condition")) }
                          return commonType([t[1], t[2]]).map { .success($0) } ?? .failure(FunctionTypeError(message: "the two results of if must have one type, got \(t[1].displayName) and \(t[2].displayName)"))
                      },
-                     evaluate: { args, type, n, _ in
-                         rowwise(args, n, type) { v in
+                     evaluate: { args, type, n, context in
+                         try rowwise(args, n, type, context) { v in
                              let chosen = (v[0] == .bool(true)) ? v[1] : v[2]
                              if type == .double, case .int(let x) = chosen { return .double(Double(x)) }
                              return chosen
@@ -136,7 +136,7 @@ enum OtherFunctions {
         FunctionSpec(name: "text", aliases: ["string", "str"], usage: "text(x)", summary: "The value written as text.",
                      examples: ["count by text(icon)"], arity: 1...1,
                      resultType: { _ in .success(.string) },
-                     evaluate: { args, type, n, _ in rowwise(args, n, type) { v in v[0].isNull ? .null : .string(v[0].plainText) } })
+                     evaluate: { args, type, n, context in try rowwise(args, n, type, context) { v in v[0].isNull ? .null : .string(v[0].plainText) } })
             .inSQL(.build { c in
                 // Whole numbers are written alike; numbers, times and booleans are not.
                 switch c.types[0] {
@@ -148,8 +148,8 @@ enum OtherFunctions {
         FunctionSpec(name: "number", aliases: ["float", "double"], usage: "number(x)", summary: "The value as a number (null when it is not one).",
                      examples: ["select n = number(\"4.5\") * 2 | limit 1"], arity: 1...1,
                      resultType: { _ in .success(.double) },
-                     evaluate: { args, type, n, _ in
-                         rowwise(args, n, type) { v in
+                     evaluate: { args, type, n, context in
+                         try rowwise(args, n, type, context) { v in
                              switch v[0] {
                              case .string(let s): return NumberParser.reading(s.trimmingCharacters(in: .whitespaces)).map { .double($0) } ?? .null
                              case .bool(let b): return .double(b ? 1 : 0)
@@ -168,8 +168,8 @@ enum OtherFunctions {
         FunctionSpec(name: "int", aliases: ["integer"], usage: "int(x)", summary: "The value as a whole number, cut toward zero.",
                      examples: ["select x, whole = int(x) | limit 3"], arity: 1...1,
                      resultType: { _ in .success(.int) },
-                     evaluate: { args, type, n, _ in
-                         rowwise(args, n, type) { v in
+                     evaluate: { args, type, n, context in
+                         try rowwise(args, n, type, context) { v in
                              switch v[0] {
                              case .string(let s):
                                  let t = s.trimmingCharacters(in: .whitespaces)
@@ -217,8 +217,8 @@ enum OtherFunctions {
                          default: return .failure(FunctionTypeError(message: "\(name) needs a duration or a number, not \(t[0].displayName)"))
                          }
                      },
-                     evaluate: { args, type, n, _ in
-                         try rowwise(args, n, type) { v in
+                     evaluate: { args, type, n, context in
+                         try rowwise(args, n, type, context) { v in
                              switch v[0] {
                              case .duration(let d): return .double(Double(d) / Double(micros))
                              case .int(let x):

@@ -9,7 +9,7 @@ struct Window {
 
     func run(partition: [NamedExpr], calls: [WindowCall]) throws -> Table {
         let n = table.rowCount
-        let ev = Evaluator(table: table, notes: notes)
+        let ev = Evaluator(table: table, notes: notes, cancel: cancel)
         let keys = try partition.map { try ev.column($0.expr, name: $0.name) }
         let (groupOf, firstRow) = try GroupIds.of(keys, rows: n, cancel: cancel)
         let groups = max(1, firstRow.count)

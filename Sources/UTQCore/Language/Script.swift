@@ -7,6 +7,9 @@ public struct ScriptCommand: Sendable {
     public let lexError: Diagnostic?
 
     public var text: String { source.slice(span) }
+    /// The text as it is shown or written again (echoed, in notebooks and the history): its
+    /// secrets written `…`.
+    public var shownText: String { SecretText.masked(text) }
     public var line: Int { source.location(of: span.start).line }
 }
 

@@ -139,7 +139,7 @@ public final class LessonTutor {
             case .prose(let text) where !inExercise:
                 out.append(.text(text + "\n"))
             case .command(let c):
-                out.append(.text("utq> " + c.text + "\n"))
+                out.append(.text("utq> " + c.shownText + "\n"))
                 let outcome = session.execute(c)
                 out += outcome.outputs
                 if let e = outcome.error { out.append(.text(DiagnosticRenderer.render(e, showLocation: true))) }

@@ -357,8 +357,9 @@ struct ExprBinder {
     }
 
     func checkPattern(_ pattern: String, _ span: SourceSpan) throws {
-        do { _ = try Regex(pattern) } catch {
-            throw Diagnostic(RegexCheck.message(pattern, error), at: span)
+        do { _ = try TextPattern(pattern, ignoringCase: false) } catch var d as Diagnostic {
+            d.span = span
+            throw d
         }
     }
 

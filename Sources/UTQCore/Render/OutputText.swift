@@ -26,7 +26,7 @@ public enum OutputText {
 
     /// A whole command as a transcript: the prompt and command, then everything it printed.
     public static func transcript(_ command: ScriptCommand, _ outcome: CommandOutcome, settings: Settings) -> String {
-        var out = "utq> " + command.text.replacingOccurrences(of: "\n", with: "\n ...> ") + "\n"
+        var out = "utq> " + command.shownText.replacingOccurrences(of: "\n", with: "\n ...> ") + "\n"
         for o in outcome.outputs { out += text(o, settings: settings) }
         if let e = outcome.error { out += DiagnosticRenderer.render(e, showLocation: true, color: false) }
         return out

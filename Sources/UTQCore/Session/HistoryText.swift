@@ -6,8 +6,6 @@ enum HistoryText {
         switch statement {
         case .session: return nil
         case .command(let stage) where stage.verb == HelpVerb.spec.name: return nil
-        // A password stays out of the history and of scripts saved from it.
-        case .command(let stage) where stage.verb == AttachVerb.spec.name: return URIText.withoutPassword(command.text)
         case .query(let pipeline):
             guard let sink = pipeline.sink else { return command.text }
             let tokens = command.tokens.filter { $0.span.start >= sink.span.start && $0.span.end <= sink.span.end }

@@ -44,7 +44,8 @@ public struct NotebookCell: Sendable {
     public init(command: String, outputs: [Output], error: Diagnostic?, settings: Settings) {
         var plain = settings
         plain.render.color = false
-        self.command = command
+        // A page is kept and passed on: no secret goes in.
+        self.command = SecretText.masked(command)
         self.error = error
         self.settings = plain
         // A chart printed at a terminal was drawn in colour: draw it again for the page.

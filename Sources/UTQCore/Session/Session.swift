@@ -119,7 +119,8 @@ public final class Session: @unchecked Sendable {
                 let parts = outcome.timings.map { "\($0.label) \(Session.formatSeconds($0.seconds))" }
                 outcome.outputs.append(.info("time: " + Session.formatSeconds(elapsed) + (parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")")))
             }
-            if let kept = HistoryText.of(command, statement) { history.append(kept) }
+            // A password stays out of the history and of scripts saved from it.
+            if let kept = HistoryText.of(command, statement) { history.append(SecretText.masked(kept)) }
         } catch var d as Diagnostic {
             d.source = d.source ?? command.source
             if d.span == nil { d.span = command.span }
@@ -136,6 +137,12 @@ public final class Session: @unchecked Sendable {
             var d = Diagnostic("\(error)", at: command.span)
             d.source = command.source
             outcome.error = d
+        }
+        // A message may quote the command's secrets in a form of libpq's own.
+        let secrets = SecretText.values(in: command.text)
+        if !secrets.isEmpty {
+            outcome.error = outcome.error?.withoutSecrets(secrets)
+            outcome.outputs = outcome.outputs.map { $0.withoutSecrets(secrets) }
         }
         if !outcome.keepOutOfNotebook {
             note(.cell(NotebookCell(command: command.text, outputs: outcome.outputs, error: outcome.error, settings: settings)))

@@ -59,17 +59,3 @@ extension Interpreter {
         outcome.outputs += database.notes.map { .info($0) }
     }
 }
-
-/// A database URI (or a line holding one) without its password, for messages, the
-/// session's history and saved scripts: `user:secret@host`, `?password=secret` and
-/// `password=secret` in a keyword/value string all become `…`. libpq reads a password
-/// left out from PGPASSWORD or ~/.pgpass.
-public enum URIText {
-    public static func withoutPassword(_ text: String) -> String {
-        var s = text.replacingOccurrences(of: #"(://[^/?#\s:@]*):[^@/\s]*@"#, with: "$1:…@", options: .regularExpression)
-        s = s.replacingOccurrences(of: #"([?&]password=)[^&#\s]*"#, with: "$1…", options: [.regularExpression, .caseInsensitive])
-        s = s.replacingOccurrences(of: #"((?:^|\s)password\s*=\s*)('[^']*'|[^\s']+)"#, with: "$1…", options: [.regularExpression, .caseInsensitive])
-        return s
-    }
-}
-

@@ -27,7 +27,7 @@ extension PredicateJoinNode: MemoryOperator {
             }
             var pairsTable = Table(name: l.name, columns: columns, zone: schema.zone, timeColumn: schema.timeColumn)
             pairsTable.rowCount = n
-            for s in try Evaluator(table: pairsTable, notes: executor.context.notes).selection(predicate) {
+            for s in try Evaluator(table: pairsTable, notes: executor.context.notes, cancel: executor.context.cancel).selection(predicate) {
                 matchedLeft.append(leftRows[Int(s)]); matchedRight.append(rightRows[Int(s)])
             }
             leftRows.removeAll(keepingCapacity: true); rightRows.removeAll(keepingCapacity: true)

@@ -1,7 +1,7 @@
 extension ProjectNode: MemoryOperator {
     func run(_ inputs: [Table], _ executor: Executor) throws -> Table {
         let t = inputs[0]
-        let ev = Evaluator(table: t, notes: executor.context.notes)
+        let ev = Evaluator(table: t, notes: executor.context.notes, cancel: executor.context.cancel)
         var columns: [Column] = []
         for item in items {
             var c = try ev.column(item.expr, name: item.name)

@@ -1,7 +1,7 @@
 extension SortNode: MemoryOperator {
     func run(_ inputs: [Table], _ executor: Executor) throws -> Table {
         let t = inputs[0]
-        let ev = Evaluator(table: t, notes: executor.context.notes)
+        let ev = Evaluator(table: t, notes: executor.context.notes, cancel: executor.context.cancel)
         let columns = try keys.map { try ev.column($0.expr) }
         // Only the rows wanted are put in order: a heap pass when a limit keeps a few.
         let order = try Sorting.order(columns, descending: keys.map(\.descending), count: t.rowCount, limit: wanted, cancel: executor.cancel)

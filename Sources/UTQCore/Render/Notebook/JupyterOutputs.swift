@@ -38,7 +38,7 @@ public enum JupyterOutputs {
 
     public static func error(_ e: Diagnostic) -> [String: Any] {
         let text = DiagnosticRenderer.render(e, showLocation: !(e.source?.name.hasPrefix("<") ?? true))
-        return ["output_type": "error", "ename": "utq", "evalue": e.message,
+        return ["output_type": "error", "ename": "utq", "evalue": SecretText.masked(e.message),
                 "traceback": text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)]
     }
 
