@@ -49,6 +49,25 @@ enum Fuzz {
         }
     }
 
+    /// Whether a script may run in the repository: it reads files there freely (its writes are
+    /// turned off by the caller), but no device, no process file and nothing from the root or
+    /// a home folder, where a read could block or never end.
+    static func staysInTheRepository(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        for place in ["dev/", "proc/", "sys/", "~", "\\"] where lower.contains(place) { return false }
+        // An absolute path starts a word (after a space, a quote, `=`, `(` or `,`, or at the
+        // start) and goes on with a name; a division (`count / n`) does not.
+        let chars = Array(lower)
+        for (i, c) in chars.enumerated() where c == "/" {
+            let before: Character = i > 0 ? chars[i - 1] : " "
+            let after: Character = i + 1 < chars.count ? chars[i + 1] : " "
+            if (before.isWhitespace || "\"'=(,".contains(before)) && (after.isLetter || after.isNumber || "._-".contains(after)) {
+                return false
+            }
+        }
+        return true
+    }
+
     static let options = RenderOptions(width: 100, maxRows: 40, charset: .unicode, color: false)
 
     /// Shows a loaded table every way utq can: as a table, described, and written in each format.

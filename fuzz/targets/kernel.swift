@@ -6,8 +6,6 @@ import Foundation
 /// line may hold), answered by one session working in the repository with the market study
 /// at hand. Every reply must be a JSON object that serializes, carrying the request's id, and
 /// an execute must end with one `done`. The session writes no files.
-private let fileWords = ["load", "open", "read", "save", "chart", "plot", ":", "to", "attach", "notebook"]
-
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzKernel(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
@@ -16,10 +14,7 @@ public func fuzzKernel(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // Only an execute reads or writes files; its code, decoded, must stay in the repository.
     for request in requests {
         guard let request, request["op"] as? String == "execute", let code = request["code"] as? String else { continue }
-        let lower = code.lowercased().replacingOccurrences(of: "datasets/", with: "")
-        if lower.contains("..") || ((lower.contains("/") || lower.contains("~") || lower.contains("\\")) && fileWords.contains(where: { lower.contains($0) })) {
-            return -1
-        }
+        guard Fuzz.staysInTheRepository(code) else { return -1 }
     }
     let session = Session(workingDirectory: Fuzz.root, defaultZone: .utc)
     session.settings.render = Fuzz.options
