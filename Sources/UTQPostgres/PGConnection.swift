@@ -29,10 +29,11 @@ final class PGConnection: @unchecked Sendable {
         conn = c
         let host = cText(pq.host(c)), port = cText(pq.port(c)), db = cText(pq.db(c))
         location = host.hasPrefix("/") ? "\(db) (socket \(host))" : "\(db) on \(host):\(port)"
-        // Times come back in UTC and are shown in the table's zone by utq.
+        // Times come back in UTC and are shown in the table's zone by utq. A table is read from
+        // its first page on (not joining a scan under way), so its rows come in one order.
         // Notices ("… does not exist, skipping") would go to stderr through libpq: only
         // warnings and errors are sent.
-        _ = try query("SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; SET IntervalStyle = 'postgres'; SET extra_float_digits = 3; SET client_min_messages = warning")
+        _ = try query("SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; SET IntervalStyle = 'postgres'; SET extra_float_digits = 3; SET synchronize_seqscans = off; SET client_min_messages = warning")
     }
 
     deinit { pq.finish(conn) }

@@ -18,7 +18,7 @@ enum PGDecode {
         let storage: Column.Storage
         switch field.type {
         case .int:
-            storage = .int(try (0..<n).map { i in nulls[i] ? 0 : try Int64(cells[i]) ?? Double(cells[i]).map { Int64($0) } ?? { throw bad(i) }() })
+            storage = .int(try (0..<n).map { i in nulls[i] ? 0 : try whole(cells[i], field) ?? { throw bad(i) }() })
         case .duration:
             // An average or quantile of durations comes as a fraction of a microsecond: rounded
             // as utq rounds its own.
@@ -67,6 +67,19 @@ enum PGDecode {
             out[i] = k
         }
         return out
+    }
+
+    /// A whole number as the database wrote it (a sum of bigints is a numeric, an integral
+    /// float may come with an exponent). One past the 64 bits utq holds is the error memory
+    /// gives for the same sum, never a trap.
+    static func whole(_ text: String, _ field: Field) throws -> Int64? {
+        if let i = Int64(text) { return i }
+        guard let d = Double(text) else { return nil }
+        guard d.isFinite, d >= -9.223372036854775808e18, d < 9.223372036854775808e18 else {
+            throw Diagnostic("\(field.name) is past the range of whole numbers (±9,223,372,036,854,775,807)",
+                             hint: "to add with decimals, make the column a number first: number(COLUMN)")
+        }
+        return Int64(d)
     }
 
     /// A number of microseconds written with a fraction, rounded half away from zero.

@@ -5,8 +5,8 @@ import UTQCore
 public struct PostgresConnector: DatabaseConnector {
     public init() {}
 
-    public func attach(uri: String, name: String, cancel: CancellationFlag?) throws -> any AttachedDatabase {
-        try PostgresDatabase(uri: uri, name: name)
+    public func attach(uri: String, name: String, zone: ZoneRules, cancel: CancellationFlag?) throws -> any AttachedDatabase {
+        try PostgresDatabase(uri: uri, name: name, zone: zone)
     }
 }
 
@@ -15,12 +15,15 @@ public struct PostgresConnector: DatabaseConnector {
 public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
     public let name: String
     let connection: PGConnection
-    /// The zone the tables' times are shown in (the session's when attached).
+    /// The zone the tables' times are shown in (the session's when attached), unless a table
+    /// utq saved keeps its own.
     let zone: ZoneRules
     /// Each table's columns as the database has them: name, utq type, and how it is read.
     private(set) var columns: [String: [RemoteColumn]] = [:]
     /// The table name in the database for each `NAME.table`.
     private(set) var sourceNames: [String: String] = [:]
+    /// Each table's zone: its own when utq saved it, else the database's.
+    private(set) var zones: [String: ZoneRules] = [:]
     /// Loaded tables copied into temporary tables of this connection, for pipelines that
     /// join them with the database's (kept while the table is the same).
     var uploads: [String: Upload] = [:]
@@ -44,7 +47,8 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
     public func tables() throws -> [RemoteTable] {
         // Tables and views of the schemas on the search path, with their columns in order.
         let rows = try connection.query("""
-            SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod), t.typname, t.typtype, a.atttypid::text
+            SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod), t.typname, t.typtype, a.atttypid::text,
+                   coalesce(obj_description(c.oid, 'pg_class'), '')
             FROM pg_class c
             JOIN pg_namespace n ON n.oid = c.relnamespace
             JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
@@ -61,15 +65,20 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
         }
         var order: [String] = []
         var found: [String: [RemoteColumn]] = [:]
+        var notes: [String: TableNotes] = [:]
         for i in 0..<rows.count {
             let table = rows.cells[0][i]
-            if found[table] == nil { order.append(table) }
+            if found[table] == nil {
+                order.append(table)
+                notes[table] = TableNotes(comment: rows.cells[6][i])
+            }
             var column = RemoteColumn(name: rows.cells[1][i], declared: rows.cells[2][i], typeName: rows.cells[3][i])
             if rows.cells[4][i] == "e" { column = RemoteColumn(name: column.name, declared: column.declared, labels: enumLabels[rows.cells[5][i]] ?? []) }
             found[table, default: []].append(column)
         }
         columns = [:]
         sourceNames = [:]
+        zones = [:]
         // Columns of types utq has no type for (geometry, json, arrays …) are read as text.
         let unknown = order.flatMap { table in found[table]!.filter(\.unknownType).map { "\(name).\(table).\($0.name) (\($0.declared))" } }
         listingNotes = unknown.isEmpty ? [] : [(unknown.count == 1 ? "1 column has" : "\(unknown.count) columns have") + " a type utq reads as its text: "
@@ -78,9 +87,19 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
             let full = "\(name).\(table)"
             columns[full] = found[table]
             sourceNames[full] = table
-            let fields = found[table]!.map { Field(name: $0.name, type: $0.type, unit: $0.unit, ordered: $0.labels != nil) }
-            let time = fields.first { $0.type == .timestamp }?.name
-            return RemoteTable(name: full, database: name, schema: Schema(fields: fields, zone: zone, timeColumn: time))
+            // A table utq saved reads back as it was: its zone, units, time column and noun.
+            let kept = notes[table]
+            let tableZone = kept?.zoneRules ?? zone
+            zones[full] = tableZone
+            let floating = Set(kept?.floating ?? [])
+            let fields = found[table]!.map {
+                Field(name: $0.name, type: $0.type, unit: kept?.unit(of: $0.name) ?? $0.unit, ordered: $0.labels != nil,
+                      floating: floating.contains($0.name))
+            }
+            let first = fields.first { $0.type == .timestamp }?.name
+            let time = kept?.time.flatMap { t in fields.contains { $0.name == t } ? t : nil } ?? first
+            return RemoteTable(name: full, database: name, schema: Schema(fields: fields, zone: tableZone, timeColumn: time),
+                               rowNoun: kept?.noun ?? "rows")
         }
     }
 
@@ -94,9 +113,10 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
             switch c.read {
             case .plain: return id
             case .micros: return "(extract(epoch from \(id)) * 1000000)::int8 AS \(id)"
-            case .wallTime: return "(\(id)::timestamp AT TIME ZONE \(connection.literal(zone.identifier))) AS \(id)"
+            case .wallTime: return "(\(id)::timestamp AT TIME ZONE \(connection.literal((zones[table] ?? zone).identifier))) AS \(id)"
             case .text: return "\(id)::text AS \(id)"
             case .float: return "\(id)::float8 AS \(id)"
+            case .money: return "\(id)::numeric::float8 AS \(id)"
             }
         }
         return "SELECT \(list.joined(separator: ", ")) FROM \(connection.identifier(source))"
@@ -124,7 +144,9 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
             throw NotInDatabase("describe's table is made here from the counts the database gives")
         }
         if let scan = step.as(ScanNode.self), case .table(let table) = scan.relation {
-            return SQLCompiler.Relation(sql: try scanSQL(table), labels: labels(of: table))
+            var r = SQLCompiler.Relation(sql: try scanSQL(table), labels: labels(of: table))
+            r.inTableOrder = true
+            return r
         }
         guard let form = step.node as? any SQLStep else { throw NotInDatabase("\(step.stepName) has no SQL form") }
         return try form.sql(relations, SQLCompiler(database: self), orderMatters: orderMatters)
@@ -150,7 +172,7 @@ struct RemoteColumn {
     /// An enum's labels in the type's order.
     var labels: [String]?
 
-    enum Read { case plain, micros, wallTime, text, float }
+    enum Read { case plain, micros, wallTime, text, float, money }
 
     init(name: String, declared: String, typeName: String) {
         self.name = name
@@ -158,7 +180,9 @@ struct RemoteColumn {
         switch typeName {
         case "int2", "int4", "int8", "oid": type = .int; read = .plain
         case "float4", "float8": type = .double; read = .plain
-        case "numeric", "money": type = .double; read = .float
+        case "numeric": type = .double; read = .float
+        // money has no cast to float8 (a query naming one failed whole): through numeric.
+        case "money": type = .double; read = .money
         case "bool": type = .bool; read = .plain
         case "timestamptz": type = .timestamp; read = .plain
         // Wall-clock times and dates are read in the table's zone, as utq reads them from files.

@@ -30,6 +30,7 @@ extension PostgresDatabase {
                 try connection.query("CREATE TYPE \(e.type) AS ENUM (\(e.labels.map(connection.literal).joined(separator: ", ")))")
             }
             try connection.query("CREATE \(temporary ? "TEMPORARY " : "")TABLE \(target) (\(columns.joined(separator: ", ")))")
+            if !temporary { try connection.query("COMMENT ON TABLE \(target) IS \(connection.literal(TableNotes(table).comment))") }
             try connection.copyIn("COPY \(target) FROM STDIN") { send in
                 let writers = table.columns.map(CopyWriter.init)
                 var chunk: [UInt8] = []

@@ -34,6 +34,9 @@ struct SQLCompiler {
         /// Whether the SQL ends by sorting the rows in their key order (a summary by keys that
         /// sort alike in both engines).
         var givesKeyOrder = false
+        /// Whether the rows come in the order the database keeps the table's rows: a scan, and
+        /// the filters and projections over it (which keep that order, as in memory).
+        var inTableOrder = false
     }
 
     /// The key columns the rows come in the order of, as a summary gave them.
@@ -161,7 +164,9 @@ struct SQLCompiler {
         case .double(let d): return d.isFinite ? "\(d)::float8" : (d.isNaN ? "'NaN'::float8" : (d > 0 ? "'Infinity'::float8" : "'-Infinity'::float8"))
         case .bool(let b): return b ? "TRUE" : "FALSE"
         case .string(let s): return connection.literal(s)
-        case .timestamp(let micros): return "(TIMESTAMPTZ 'epoch' + \(micros) * INTERVAL '1 microsecond')"
+        // A constant the server reads once, which postgres_fdw ships to a shard as it is (it
+        // keeps the arithmetic of 'epoch' plus an interval, which depends on the zone, at home).
+        case .timestamp(let micros): return "TIMESTAMPTZ '\(isoUTC(micros))'"
         case .duration(let micros): return String(micros)
         }
     }

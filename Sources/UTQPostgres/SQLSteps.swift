@@ -23,7 +23,9 @@ extension ProjectNode: SQLStep {
             if case .column(_, let f) = e.expr, let l = below.labels[f.name] { labels[e.name] = l }
             return "\(try c.expr(e.expr, input.schema, below.codes)) AS \(c.connection.identifier(e.name))"
         }
-        return SQLCompiler.Relation(sql: "SELECT \(list.joined(separator: ", ")) FROM (\(below.sql)) AS t", codes: codes, labels: labels, copies: below.copies)
+        var r = SQLCompiler.Relation(sql: "SELECT \(list.joined(separator: ", ")) FROM (\(below.sql)) AS t", codes: codes, labels: labels, copies: below.copies)
+        r.inTableOrder = below.inTableOrder
+        return r
     }
 }
 
@@ -69,16 +71,26 @@ extension SortNode: SQLStep {
         }
         var r = below
         r.sql = "SELECT * FROM (\(below.sql)) AS t ORDER BY \(order.joined(separator: ", "))"
+        r.inTableOrder = false
         return r
     }
 }
 
 extension LimitNode: SQLStep {
     func sql(_ inputs: [SQLCompiler.Relation], _ c: SQLCompiler, orderMatters: Bool) throws -> SQLCompiler.Relation {
-        // Only after an order: which rows a limit keeps must not depend on the engine.
-        guard input.is(SortNode.self) else { throw NotInSQL("which rows a limit keeps without a sort before it would be the database's choice") }
+        // Which rows a limit keeps must not depend on the engine: after a sort, after groups the
+        // database puts in key order, or over a table's rows in the order the database keeps
+        // them (as memory would take them, the first it is given), never over rows whose order
+        // utq fixes only when they come back.
         var r = inputs[0]
-        r.sql = "\(r.sql) LIMIT \(count)" + (offset > 0 ? " OFFSET \(offset)" : "")
+        let limit = " LIMIT \(count)" + (offset > 0 ? " OFFSET \(offset)" : "")
+        if input.is(SortNode.self) {
+            r.sql += limit
+        } else if r.givesKeyOrder || r.inTableOrder {
+            r.sql = "SELECT * FROM (\(r.sql)) AS t" + limit
+        } else {
+            throw NotInSQL("which rows a limit keeps here follows the order utq gives the rows when they come back")
+        }
         return r
     }
 }

@@ -97,7 +97,7 @@ import Testing
 
     /// A database that takes any URI, so the attach lines succeed and reach the history.
     struct AnyDatabase: DatabaseConnector {
-        func attach(uri: String, name: String, cancel: CancellationFlag?) throws -> any AttachedDatabase {
+        func attach(uri: String, name: String, zone: ZoneRules, cancel: CancellationFlag?) throws -> any AttachedDatabase {
             CountingDatabase(name: name, tables: [])
         }
     }

@@ -62,5 +62,7 @@ public protocol RemoteFragment: Sendable {
 
 /// Makes attached databases from URIs; the command line installs one for PostgreSQL.
 public protocol DatabaseConnector: Sendable {
-    func attach(uri: String, name: String, cancel: CancellationFlag?) throws -> any AttachedDatabase
+    /// `zone`: the session's, in which the tables' times show and their wall-clock times are
+    /// read, unless a table keeps its own.
+    func attach(uri: String, name: String, zone: ZoneRules, cancel: CancellationFlag?) throws -> any AttachedDatabase
 }

@@ -62,7 +62,7 @@ extension Interpreter {
         // The new table joins the catalog; the others keep the settings they have.
         let saved = "\(database.name).\(parts[1])"
         let fresh = try database.tables().filter { $0.name == saved || workspace.catalog[$0.name] == nil }
-        workspace.put(fresh.map { var t = $0; t.schema.zone = session.defaultZone; return .remote(t) }, makeCurrent: false)
+        workspace.put(fresh.map { CatalogEntry.remote($0) }, makeCurrent: false)
         outcome.outputs.append(.info("saved \(NumberText.counted(rows, "row")) to \(request.path)"))
     }
 }

@@ -73,13 +73,23 @@ extension AggregateFunction {
     /// adding 1e15, 0.5 and -1e15 in float8 loses the half.
     public var sql: SQLForm {
         @Sendable func distinct(_ c: SQLCall) -> String { c.distinct ? "DISTINCT " : "" }
+        // A float8 becomes an exact numeric as its 15-digit cast (all PostgreSQL's own cast
+        // keeps: 1234568.1901234568 would add as 1234568.19012346) plus what that cast left
+        // out, which float8 subtracts exactly. Both are casts postgres_fdw sends to a shard
+        // (a cast through text is not). Near the largest doubles the 15 digits round past
+        // them and cannot come back: those, NaN and the infinities take the plain cast.
+        @Sendable func exact(_ c: SQLCall) -> String {
+            let x = "(\(c.arguments[0]))"
+            guard c.types[0] == .double else { return "\(x)::numeric" }
+            return "(CASE WHEN abs(\(x)) < 1e300 THEN \(x)::numeric + (\(x) - \(x)::numeric::float8)::numeric ELSE \(x)::numeric END)"
+        }
         switch self {
         case .count:
             return .build { c in c.arguments.isEmpty ? "count(*)\(c.over)" : "count(\(distinct(c))\(c.arguments[0]))\(c.over)" }
         case .sum:
             return .build({ c in
                 switch c.types[0] {
-                case .double: return "(sum(\(distinct(c))\(c.arguments[0])::numeric)\(c.over))::float8"
+                case .double: return "(sum(\(distinct(c))\(exact(c)))\(c.over))::float8"
                 case .bool: return "sum(\(distinct(c))(\(c.arguments[0]))::int8)\(c.over)"
                 case .int, .duration: return "sum(\(distinct(c))\(c.arguments[0]))\(c.over)"
                 default: return nil
@@ -88,7 +98,7 @@ extension AggregateFunction {
         case .avg:
             return .build({ c in
                 switch c.types[0] {
-                case .int, .double, .duration: return "(avg(\(distinct(c))\(c.arguments[0])::numeric)\(c.over))::float8"
+                case .int, .double, .duration: return "(avg(\(distinct(c))\(exact(c)))\(c.over))::float8"
                 case .bool: return "(avg(\(distinct(c))(\(c.arguments[0]))::int::numeric)\(c.over))::float8"
                 default: return nil
                 }
@@ -101,7 +111,7 @@ extension AggregateFunction {
             }, otherwise: { _ in "\(name) of text follows utq's natural order, which no collation of the database gives" })
         case .stddev:
             return .build({ c in
-                [.int, .double, .duration].contains(c.types[0]) ? "(stddev_samp(\(c.arguments[0])::numeric)\(c.over))::float8" : nil
+                [.int, .double, .duration].contains(c.types[0]) ? "(stddev_samp(\(exact(c)))\(c.over))::float8" : nil
             }, otherwise: { c in "stddev of \(c.types[0].displayName) has no SQL form" })
         case .median, .percentile:
             // utq's quantiles interpolate between ranks, as percentile_cont does; PostgreSQL has

@@ -46,9 +46,10 @@ extension Interpreter {
         guard let connector = session.databaseConnector else {
             throw Diagnostic("this utq was built without database support", hint: "tables can be loaded from files: load FILE")
         }
-        let database = try connector.attach(uri: uri, name: name, cancel: session.cancel)
-        // Times show in the session's zone, as a loaded file's do.
-        let tables = try database.tables().map { t -> CatalogEntry in var t = t; t.schema.zone = session.defaultZone; return .remote(t) }
+        // Times show in the session's zone, as a loaded file's do, or in the zone a table
+        // saved by utq keeps.
+        let database = try connector.attach(uri: uri, name: name, zone: session.defaultZone, cancel: session.cancel)
+        let tables = try database.tables().map { CatalogEntry.remote($0) }
         if let old = session.databases[name] { old.close() }
         workspace.dropTables { $0.database == name }
         session.databases[name] = database
