@@ -93,7 +93,9 @@ import Testing
     }
 
     @Test func aBehaviourMapperTimePastAnyYearIsRefusedNamingTheEntry() throws {
-        for (seconds, since) in [("1e13", "1970-01-01"), ("-1e13", "2001-01-01"), ("1e12", "1970-01-01"), ("-1e300", "2001-01-01")] {
+        // The last second of 9999 in UTC is in 10000 in the project's zone (Oslo): refused too.
+        for (seconds, since) in [("1e13", "1970-01-01"), ("-1e13", "2001-01-01"), ("1e12", "1970-01-01"), ("-1e300", "2001-01-01"),
+                                 ("253402300799", "1970-01-01")] {
             let project = #"{"_name":"p","_legends":[{"_name":"a"}],"_entries":["#
                 + #"{"_time":512000000,"_legend":{"_name":"a"},"_position":{"_x":1,"_y":2}},"#
                 + #"{"_time":\#(seconds),"_legend":{"_name":"a"},"_position":{"_x":1,"_y":2}}]}"#

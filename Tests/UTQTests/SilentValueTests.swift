@@ -24,6 +24,11 @@ import Testing
         #expect(try value(s, "round(123.4, 400)") == .double(123.4))
         #expect(try value(s, "round(123.4, -400)") == .double(0))
         #expect(try value(s, "round(9007199254740993)") == .int(9_007_199_254_740_993))
+        // Places past 10^22 still round the smallest numbers.
+        #expect(try value(s, "round(6e-24, 23)") == .double(1e-23))
+        #expect(try value(s, "round(-6e-24, 23)") == .double(-1e-23))
+        #expect(try value(s, "round(1e-30, 23)") == .double(0))
+        #expect(try value(s, "round(1.5e-300, 300)") == .double(2e-300))
         // Against the exact decimal value of each double, half away from zero, over many.
         var g = SystemRandomNumberGenerator()
         for _ in 0..<2000 {
@@ -48,11 +53,34 @@ import Testing
         #expect(s.failure("market | unpivot x, y as legend, v")?.message == "there is a column called legend already")
         #expect(try s.table("market | select *, * | limit 1").columnNames == ["time", "legend", "icon", "x", "y", "angle", "note", "tag"])
         #expect(try s.table("market | select legend, * | limit 1").columnNames.first == "legend")
+        // A new name for one column is not the name of another, before or after a `*`.
+        #expect(s.failure("market | select legend as y, *")?.message == "there would be two columns called y")
+        #expect(s.failure("market | select legend as x, x")?.message == "there would be two columns called x")
+        #expect(s.failure("market | select a = x, a = y")?.message == "there would be two columns called a")
+        #expect(try s.table("market | select x, x, legend | limit 1").columnNames == ["x", "legend"])
+        #expect(try s.table("market | select *, x = x * 2 | limit 1").columnNames.last == "x")
         // JSON output names each column once.
         let json = try temporaryFile("names-twice.json", "")
         try s.table("market | select *, x | limit 1 | save! \(json)\ncount")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [[String: Any]])
         #expect(object.first?.count == 8)
+    }
+
+    /// Equal values have themselves as mean and no spread, however many: three of 7296808.4
+    /// add to a sum that divided by three gave a neighbour, and a spread of 1e-9.
+    @Test func equalValuesHaveNoSpread() throws {
+        let s = try session()
+        let folder = NSTemporaryDirectory() + "/utq-spread-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for x in ["7296808.4", "0.1", "-93603990.7", "1e300"] {
+            for n in [2, 3, 7, 11] {
+                try ("d\n" + String(repeating: x + "\n", count: n)).write(toFile: folder + "/e.csv", atomically: true, encoding: .utf8)
+                let t = try s.table("load \(folder)/e.csv as e\ne | avg d, stddev d")
+                #expect(t.values("avg_d") == [.double(Double(x)!)], "avg of \(n) × \(x)")
+                #expect(t.values("stddev_d") == [.double(0)], "stddev of \(n) × \(x)")
+            }
+        }
     }
 
     @Test func nanHasOnePlaceEverywhere() throws {
@@ -167,6 +195,9 @@ import Testing
         let s = try session()
         #expect(try s.table("load \(lines) as one\none").strings("txt") == ["word"])
         #expect(try s.table("load \(object) as obj\nobj").strings("id") == ["1"])
+        // Objects without members inside a document are rows too, as in an array of records.
+        let nested = try temporaryFile("nested-empty.json", "{\"rows\": [{}, {}, {}]}")
+        #expect(try s.table("load \(nested) at rows as nested\nnested | count").strings("count") == ["3"])
     }
 
     /// A table with no rows (its columns of no type) joins as one that matches nothing.

@@ -87,15 +87,34 @@ enum Accumulate {
             default:
                 let (sums, _) = fold(values, groupOf, valid, n, groups, (CompensatedSum(), 0), merge: { $0.0.merge($1.0); $0.1 += $1.1 }) { $0.0.add($1); $0.1 += 1 }
                 for g in 0..<groups where sums[g].1 > 0 { count[g] = sums[g].1; mean[g] = sums[g].0.value / Double(count[g]) }
+                // The sum over the count is a last place off at times (three of 7296808.4 make
+                // a sum that divides back to a neighbour): the mean of what is left corrects
+                // it, so equal values have themselves as mean and no spread.
+                var left = [CompensatedSum](repeating: CompensatedSum(), count: groups)
+                for i in 0..<n where ok(i) { let g = Int(groupOf[i]); left[g].add(values[i] - mean[g]) }
+                for g in 0..<groups where count[g] > 0 && mean[g].isFinite {
+                    let r = left[g].value
+                    if r.isFinite { mean[g] += r / Double(count[g]) }
+                }
             }
             var has = Bitmap(count: groups, value: false)
             var out = [Double](repeating: 0, count: groups)
             if a.function == .avg {
                 for g in 0..<groups where count[g] > 0 { out[g] = mean[g]; has[g] = true }
             } else {
+                // Corrected two passes: the squares of the differences, less what the mean's own
+                // rounding adds to them (the square of their sum over the count).
                 var squares = [CompensatedSum](repeating: CompensatedSum(), count: groups)
-                for i in 0..<n where ok(i) { let g = Int(groupOf[i]); let d = values[i] - mean[g]; squares[g].add(d * d) }
-                for g in 0..<groups where count[g] > 1 { out[g] = (squares[g].value / Double(count[g] - 1)).squareRoot(); has[g] = true }
+                var differences = [CompensatedSum](repeating: CompensatedSum(), count: groups)
+                for i in 0..<n where ok(i) {
+                    let g = Int(groupOf[i]), d = values[i] - mean[g]
+                    squares[g].add(d * d); differences[g].add(d)
+                }
+                for g in 0..<groups where count[g] > 1 {
+                    let n = Double(count[g]), e = differences[g].value
+                    let sum = squares[g].value - (e.isFinite ? e * e / n : 0)
+                    out[g] = (sum.isNaN ? sum : Swift.max(0, sum) / (n - 1)).squareRoot(); has[g] = true
+                }
             }
             return try typed(out, a.type, has, a)
 

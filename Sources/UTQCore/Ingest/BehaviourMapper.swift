@@ -123,7 +123,10 @@ public enum BehaviourMapper {
             // Apple's reference date (2001-01-01) when small, else Unix seconds.
             let small = d < 1_000_000_000
             let unix = small ? d + 978_307_200 : d
-            guard let micros = Checked.int64((unix * 1_000_000).rounded()), Checked.isTime(micros) else {
+            // A day inside the years on each side, so that no zone the project is shown in
+            // carries the time past them (the last second of 9999 in UTC is 10000 in Oslo).
+            let day: Int64 = 86_400_000_000
+            guard let micros = Checked.int64((unix * 1_000_000).rounded()), Checked.isTime(micros - day), Checked.isTime(micros + day) else {
                 throw LoadError(path: path, "entry \(entry): \(key) \(v.text) is a time outside the years 1 to 9999 (read as seconds since "
                                 + (small ? "2001-01-01" : "1970-01-01") + ")")
             }

@@ -295,7 +295,10 @@ enum RecordTable {
             let values = flat.map { $0[key] ?? .null }
             columns.append(try column(values, name: key, index: k, zone: zone))
         }
-        return Table(name: name, columns: columns, zone: zone)
+        // Objects without members are rows all the same, as in a file of records.
+        var table = Table(name: name, columns: columns, zone: zone)
+        table.rowCount = rows.count
+        return table
     }
 
     /// `order`: the column names in the order first met; `named`: the same names, to look up.

@@ -9,9 +9,13 @@ enum Rounding {
     static func halfAway(_ x: Double, digits d: Int) -> Double {
         guard x.isFinite, x != 0 else { return x }
         let a = Swift.abs(x)
-        // Places far beyond the double's 17 digits change nothing; the scale below is exact to
-        // 10^22, and finer places than that are beyond any double's digits but the smallest.
-        guard d <= 22 else { return x }
+        // The scale below is exact to 10^22. Finer places matter only to the smallest numbers
+        // (6e-24 to 23 places is 1e-23): printf writes the binary value's exact decimals
+        // rounded there, and a tie cannot happen (half of 10^-d is no binary fraction).
+        guard d <= 22 else {
+            guard a < 1 else { return x }
+            return Double(String(format: "%.\(Swift.min(d, 400))f", x)) ?? x
+        }
         guard d >= -22 else { return 0 * x }
         let scale = Foundation.pow(10, Double(Swift.abs(d)))
         // a × 10^d (or a / 10^-d) is exactly p + err; only err's sign is needed.

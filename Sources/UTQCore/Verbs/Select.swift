@@ -48,12 +48,26 @@ enum SelectVerb {
             let schema = input.schema
             let exprs = binder.expressions(input)
             var out: [NamedExpr] = []
+            // Where each output column came from: a `*` (which a later item may replace) or an
+            // item of its own (which no other may take the name of).
+            var named: Set<String> = []
             let all = schema.passThrough()
+            func twice(_ name: String, _ span: SourceSpan) -> Diagnostic {
+                Diagnostic("there would be two columns called \(name)", at: span,
+                           hint: "give one another name: select …, \(name)_2 = …")
+            }
             for (k, item) in items.enumerated() {
                 switch item.kind {
                 case .all:
-                    // The columns not named yet: `select legend, *` puts legend first.
-                    out.append(contentsOf: all.filter { c in !out.contains { $0.name.lowercased() == c.name.lowercased() } })
+                    // The columns not named yet: `select legend, *` puts legend first. A name
+                    // taken by another column (`select legend as y, *` over a table with y)
+                    // would lose this one.
+                    for c in all {
+                        let key = c.name.lowercased()
+                        guard let j = out.firstIndex(where: { $0.name.lowercased() == key }) else { out.append(c); continue }
+                        if case .column(let i, _) = out[j].expr, i == schema.index(of: c.name) { continue }
+                        throw twice(c.name, item.span)
+                    }
                 case .exclude(let name):
                     if k == 0 || out.isEmpty { out = all }
                     guard schema.index(of: name) != nil else { throw exprs.unknownColumn(name, item.span) }
@@ -61,8 +75,17 @@ enum SelectVerb {
                 case .expr(let e, let alias):
                     let b = try exprs.bind(e)
                     let name = alias ?? ExprNaming.name(e)
-                    out.removeAll { $0.name.lowercased() == name.lowercased() }
+                    let key = name.lowercased()
+                    if named.contains(key) {
+                        // The same column named twice is once; two values under one name are refused.
+                        if case .column(let i, _) = b, let j = out.firstIndex(where: { $0.name.lowercased() == key }),
+                           case .column(let i2, _) = out[j].expr, i == i2 { continue }
+                        throw twice(name, item.span)
+                    }
+                    // A column from `*` gives way to one named: `select *, price = round(price)`.
+                    out.removeAll { $0.name.lowercased() == key }
                     out.append(NamedExpr(name: name, expr: b))
+                    named.insert(key)
                 }
             }
             return try binder.project(input, out)
