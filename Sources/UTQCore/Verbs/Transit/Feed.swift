@@ -13,10 +13,10 @@ struct FeedTables {
 
     /// The columns a verb reads of one of its files, there: a table made anew with `let`
     /// (`let feed.calendar = …`) must keep GTFS's columns for the verbs to read it.
-    func require(_ file: String, _ columns: [String], _ build: PlanBuilder, verb: String) throws {
+    func require(_ file: String, _ columns: [String], _ build: PlanBuilder, verb: String? = nil) throws {
         guard let t = table(file) else { return }
         for c in columns where t.schema.index(of: c) == nil {
-            throw Diagnostic("\(t.name) has no column \(c), which \(verb) reads", at: build.span,
+            throw Diagnostic("\(t.name) has no column \(c), " + (verb.map { "which \($0) reads" } ?? "from which the days of service are read"), at: build.span,
                              hint: "a feed's tables keep GTFS's columns; load the feed again to have \(t.name) as it was")
         }
     }

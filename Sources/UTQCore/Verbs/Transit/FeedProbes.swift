@@ -20,6 +20,10 @@ struct FeedProbes {
         guard feed.has("calendar") || feed.has("calendar_dates") else {
             throw Diagnostic("\(feed.name) has neither calendar.txt nor calendar_dates.txt, so no day of service can be told")
         }
+        // A calendar made anew with `let` that lost its GTFS columns says so, rather than
+        // being read as naming no day.
+        try feed.require("calendar", ["service_id", "start_date", "end_date"] + ServiceDay.weekdays, build)
+        try feed.require("calendar_dates", ["service_id", "date", "exception_type"], build)
         // Both are asked before either answers, so one round of probes reads the calendar.
         var weekly: Table? = nil, dates: Table? = nil
         var waiting = false
