@@ -81,6 +81,10 @@ import Testing
                 #expect(t.values("stddev_d") == [.double(0)], "stddev of \(n) × \(x)")
             }
         }
+        // Values far apart that cancel keep the small one's share of the mean.
+        try "d\n-0.11583702\n-1e15\n1e15\n".write(toFile: folder + "/e.csv", atomically: true, encoding: .utf8)
+        let t = try s.table("load \(folder)/e.csv as e\ne | avg d")
+        #expect(t.values("avg_d") == [.double(-0.11583702 / 3)])
     }
 
     @Test func nanHasOnePlaceEverywhere() throws {

@@ -88,14 +88,16 @@ enum Accumulate {
                 let (sums, _) = fold(values, groupOf, valid, n, groups, (CompensatedSum(), 0), merge: { $0.0.merge($1.0); $0.1 += $1.1 }) { $0.0.add($1); $0.1 += 1 }
                 for g in 0..<groups where sums[g].1 > 0 { count[g] = sums[g].1; mean[g] = sums[g].0.value / Double(count[g]) }
                 // The sum over the count is a last place off at times (three of 7296808.4 make
-                // a sum that divides back to a neighbour): the mean of what is left corrects
-                // it, so equal values have themselves as mean and no spread.
-                var left = [CompensatedSum](repeating: CompensatedSum(), count: groups)
-                for i in 0..<n where ok(i) { let g = Int(groupOf[i]); left[g].add(values[i] - mean[g]) }
-                for g in 0..<groups where count[g] > 0 && mean[g].isFinite {
-                    let r = left[g].value
-                    if r.isFinite { mean[g] += r / Double(count[g]) }
+                // a sum that divides back to a neighbour): a group of equal values has that
+                // value as its mean, and so no spread.
+                var first = [Double](repeating: 0, count: groups)
+                var equal = [Bool](repeating: true, count: groups)
+                var seen = [Bool](repeating: false, count: groups)
+                for i in 0..<n where ok(i) {
+                    let g = Int(groupOf[i])
+                    if !seen[g] { seen[g] = true; first[g] = values[i] } else if values[i] != first[g] { equal[g] = false }
                 }
+                for g in 0..<groups where seen[g] && equal[g] && first[g].isFinite { mean[g] = first[g] }
             }
             var has = Bitmap(count: groups, value: false)
             var out = [Double](repeating: 0, count: groups)
