@@ -7,10 +7,22 @@ extension PostgresDatabase {
     /// A temporary table (`temporary`) lives as long as the connection, in its own schema.
     func copyIn(_ table: Table, as tableName: String, replace: Bool, temporary: Bool = false, cancel: CancellationFlag?) throws -> Int {
         let target = (temporary ? "pg_temp." : "") + connection.identifier(tableName)
-        let exists = temporary ? PGRows.none : try connection.query("SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+        let exists = temporary ? PGRows.none : try connection.query("SELECT c.relkind::text, (SELECT count(*) FROM pg_inherits i WHERE i.inhparent = c.oid)::text "
+                                          + "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
                                           + "WHERE c.relname = \(connection.literal(tableName)) AND n.nspname = ANY (current_schemas(false))")
         if exists.count > 0 && !replace {
             throw Diagnostic("\(name).\(tableName) exists already", hint: "save! to \(name).\(tableName) replaces it")
+        }
+        // A partitioned table's rows are in its partitions (or on other servers): one plain table
+        // in its place would orphan them.
+        if exists.count > 0, exists.cells[0][0] == "p" {
+            let parts = Int(exists.cells[1][0]) ?? 0
+            throw Diagnostic("\(name).\(tableName) is a partitioned table (\(parts == 1 ? "1 partition" : "\(parts) partitions")); save! would put one plain table in its place and leave the partitions without it",
+                             hint: "save to a new name, or drop the partitioned table in the database first")
+        }
+        if exists.count > 0, !["r", "p"].contains(exists.cells[0][0]) {
+            throw Diagnostic("\(name).\(tableName) is not a table of rows (a view, or a table on another server); save! replaces only tables",
+                             hint: "save to a new name")
         }
         // Text whose values have an order of their own (a project's legends, weekday names)
         // becomes an enum type, so the order is kept in the database and comes back with it.

@@ -17,6 +17,10 @@ final class PostgresAnswersTests {
             CREATE TABLE prices (id int, price money, big bigint, paid numeric(20,2), at timestamptz);
             INSERT INTO prices VALUES (1, 12.5, 9223372036854775807, 12345678901234567.89, '2020-02-17 10:00+00'),
                                       (2, 3.25, 5, 0.01, '2020-02-18 11:00+00');
+            CREATE TABLE parted (id int, day date) PARTITION BY RANGE (day);
+            CREATE TABLE parted_1 PARTITION OF parted FOR VALUES FROM ('2020-01-01') TO ('2020-07-01');
+            CREATE TABLE parted_2 PARTITION OF parted FOR VALUES FROM ('2020-07-01') TO ('2021-01-01');
+            INSERT INTO parted VALUES (1, '2020-02-01'), (2, '2020-08-01');
             """, database: "answers")
     }
 
@@ -96,6 +100,14 @@ final class PostgresAnswersTests {
         let sent = server.statements().dropFirst(before).joined(separator: "\n")
         #expect(sent.contains("TIMESTAMPTZ '2020-02-18 03:00:00.000000+00'"), "\(sent)")
         #expect(!sent.contains("'epoch'"))
+    }
+
+    @Test func aPartitionedTableIsNotReplacedByAPlainOne() throws {
+        let s = try session()
+        let failure = s.failure("db.prices | save! to db.parted")
+        #expect(failure?.message.hasPrefix("db.parted is a partitioned table (2 partitions); save! would put one plain table in its place") == true,
+                "\(failure?.message ?? "no error")")
+        #expect(try s.table("db.parted | count").strings("count") == ["2"])
     }
 
     @Test func aLimitIsTheDatabasesAndKeepsTheFirstRows() throws {
