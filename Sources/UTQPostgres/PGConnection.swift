@@ -21,10 +21,11 @@ final class PGConnection: @unchecked Sendable {
         let c = withCStrings(keywords) { k in withCStrings(values) { v in pq.connectdbParams(k, v, 1) } }
         guard let c else { throw Diagnostic("could not connect to \(uri): libpq has no memory") }
         if pq.status(c) != CONNECTION_OK {
-            let reason = cText(pq.errorMessage(c)).trimmingCharacters(in: .whitespacesAndNewlines)
+            // libpq's message runs over lines indented with tabs: one line here.
+            let reason = cText(pq.errorMessage(c)).split(whereSeparator: { $0 == "\n" || $0 == "\t" })
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
             pq.finish(c)
-            throw Diagnostic("could not connect to \(PGConnection.redacted(uri)): \(reason)",
-                             hint: "a URI looks like postgresql://user@host:5432/dbname, or postgresql:///dbname?host=/path/to/socket")
+            throw Diagnostic("could not connect to \(PGConnection.redacted(uri)): \(reason)", hint: PGConnection.hint(for: reason))
         }
         conn = c
         let host = cText(pq.host(c)), port = cText(pq.port(c)), db = cText(pq.db(c))
@@ -40,6 +41,27 @@ final class PGConnection: @unchecked Sendable {
 
     /// A URI without its password, for messages.
     static func redacted(_ uri: String) -> String { SecretText.masked(uri) }
+
+    /// What to try, by the cause libpq gives; the form of a URI only when the URI is the cause.
+    static func hint(for reason: String) -> String? {
+        let r = reason.lowercased()
+        func has(_ s: String) -> Bool { r.contains(s) }
+        if has("password authentication failed") || has("no password supplied") {
+            return "check the user and password: postgresql://USER:PASSWORD@host/dbname, or a line in ~/.pgpass"
+        }
+        if has("database") && has("does not exist") { return "the server has no such database: psql -l lists those it has" }
+        if has("role") && has("does not exist") { return "the server has no such user: name one with postgresql://USER@host/dbname or ?user=USER" }
+        if has("no such file or directory") && has("socket") {
+            return "no server listens at that socket: is PostgreSQL running, and is host= the folder its socket is in?"
+        }
+        if has("connection refused") { return "no server answered there: is PostgreSQL running, on that host and port, and listening on TCP?" }
+        if has("could not translate host name") || has("name or service not known") { return "the host name is not known: check how it is spelt" }
+        if has("timeout expired") { return "the server did not answer within 5 seconds: is the host reachable from here?" }
+        if has("invalid") || has("missing \"=\"") || has("uri") || has("unrecognized") {
+            return "a URI looks like postgresql://user@host:5432/dbname, or postgresql:///dbname?host=/path/to/socket"
+        }
+        return nil
+    }
 
     /// A name as SQL, quoted by libpq (quotes inside doubled).
     func identifier(_ name: String) -> String {

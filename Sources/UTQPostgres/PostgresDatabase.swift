@@ -80,9 +80,13 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
         sourceNames = [:]
         zones = [:]
         // Columns of types utq has no type for (geometry, json, arrays …) are read as text.
-        let unknown = order.flatMap { table in found[table]!.filter(\.unknownType).map { "\(name).\(table).\($0.name) (\($0.declared))" } }
-        listingNotes = unknown.isEmpty ? [] : [(unknown.count == 1 ? "1 column has" : "\(unknown.count) columns have") + " a type utq reads as its text: "
-            + unknown.prefix(4).joined(separator: ", ") + (unknown.count > 4 ? ", …" : "")]
+        // One note for each table that has such columns, naming them.
+        listingNotes = order.compactMap { table in
+            let unknown = found[table]!.filter(\.unknownType).map { "\($0.name) (\($0.declared))" }
+            guard !unknown.isEmpty else { return nil }
+            return "\(name).\(table): " + (unknown.count == 1 ? "1 column has" : "\(unknown.count) columns have") + " a type utq reads as its text: "
+                + unknown.prefix(6).joined(separator: ", ") + (unknown.count > 6 ? ", …" : "")
+        }
         return order.map { table in
             let full = "\(name).\(table)"
             columns[full] = found[table]

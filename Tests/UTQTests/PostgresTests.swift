@@ -242,7 +242,7 @@ final class PostgresTests {
         s.run("attach \(server.uri("mobility")) as db", name: "<test>") { _, outcome in
             for case .info(let t) in outcome.outputs { notes.append(t) }
         }
-        #expect(notes.contains("2 columns have a type utq reads as its text: db.shapes.points (point[]), db.shapes.info (jsonb)"), "\(notes)")
+        #expect(notes.contains("db.shapes: 2 columns have a type utq reads as its text: points (point[]), info (jsonb)"), "\(notes)")
         let t = try s.table("db.shapes | select points, info")
         #expect(t.strings("points") == ["{\"(1,2)\"}"])
         #expect(t.strings("info") == ["{\"a\": 1}"])
@@ -318,7 +318,16 @@ final class PostgresTests {
         let text = failure.map { DiagnosticRenderer.render($0, showLocation: false) } ?? ""
         #expect(text.contains("could not connect to postgresql:///nothing"))
         #expect(text.contains("No such file or directory") || text.contains("connection"))
+        // libpq's lines are one line, and the hint is for the cause, not the URI's form.
+        #expect(!text.contains("\t") && failure?.message.contains("\n") == false, "\(text)")
+        #expect(failure?.hint == "no server listens at that socket: is PostgreSQL running, and is host= the folder its socket is in?")
         #expect(s.catalog.names.isEmpty)
+        for (reason, start) in [("FATAL:  database \"x\" does not exist", "the server has no such database"),
+                                ("FATAL:  password authentication failed for user \"a\"", "check the user and password"),
+                                ("connection to server at \"127.0.0.1\", port 1 failed: Connection refused", "no server answered there"),
+                                ("invalid integer value \"port\" for connection option \"port\"", "a URI looks like")] {
+            #expect(PGConnection.hint(for: reason)?.hasPrefix(start) == true, "\(reason)")
+        }
     }
 }
 
