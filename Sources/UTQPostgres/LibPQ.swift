@@ -30,6 +30,7 @@ struct LibPQ: @unchecked Sendable {
     let clear: @convention(c) (Result) -> Void
     let resultStatus: @convention(c) (Result) -> ExecStatusType
     let resultErrorMessage: @convention(c) (Result) -> UnsafeMutablePointer<CChar>?
+    let resultErrorField: @convention(c) (Result, Int32) -> UnsafeMutablePointer<CChar>?
     let exec: @convention(c) (Conn, UnsafePointer<CChar>?) -> Result
     let putCopyData: @convention(c) (Conn, UnsafePointer<CChar>?, Int32) -> Int32
     let putCopyEnd: @convention(c) (Conn, UnsafePointer<CChar>?) -> Int32
@@ -63,7 +64,7 @@ struct LibPQ: @unchecked Sendable {
         let names = ["PQconnectdbParams", "PQstatus", "PQerrorMessage", "PQfinish", "PQhost", "PQport", "PQdb",
                      "PQescapeIdentifier", "PQescapeLiteral", "PQfreemem", "PQsendQuery", "PQsocket", "PQisBusy",
                      "PQconsumeInput", "PQgetCancel", "PQcancel", "PQfreeCancel", "PQgetResult", "PQclear", "PQresultStatus",
-                     "PQresultErrorMessage", "PQexec", "PQputCopyData", "PQputCopyEnd", "PQntuples", "PQnfields", "PQfname",
+                     "PQresultErrorMessage", "PQresultErrorField", "PQexec", "PQputCopyData", "PQputCopyEnd", "PQntuples", "PQnfields", "PQfname",
                      "PQftype", "PQgetvalue", "PQgetisnull"]
         let missing = names.filter { dlsym(handle, $0) == nil }
         if !missing.isEmpty {
@@ -77,7 +78,7 @@ struct LibPQ: @unchecked Sendable {
             escapeIdentifier: f("PQescapeIdentifier"), escapeLiteral: f("PQescapeLiteral"), freemem: f("PQfreemem"),
             sendQuery: f("PQsendQuery"), socket: f("PQsocket"), isBusy: f("PQisBusy"), consumeInput: f("PQconsumeInput"),
             getCancel: f("PQgetCancel"), cancel: f("PQcancel"), freeCancel: f("PQfreeCancel"), getResult: f("PQgetResult"),
-            clear: f("PQclear"), resultStatus: f("PQresultStatus"), resultErrorMessage: f("PQresultErrorMessage"),
+            clear: f("PQclear"), resultStatus: f("PQresultStatus"), resultErrorMessage: f("PQresultErrorMessage"), resultErrorField: f("PQresultErrorField"),
             exec: f("PQexec"), putCopyData: f("PQputCopyData"), putCopyEnd: f("PQputCopyEnd"),
             ntuples: f("PQntuples"), nfields: f("PQnfields"), fname: f("PQfname"), ftype: f("PQftype"),
             getvalue: f("PQgetvalue"), getisnull: f("PQgetisnull"))

@@ -6,6 +6,8 @@ import UTQCore
 /// tenth of a second, so Ctrl-C (the session's cancel flag) sends the server a cancel request
 /// instead of waiting for the query to end.
 final class PGConnection: @unchecked Sendable {
+    /// The name the database is attached as, for what its errors say.
+    var owner = ""
     private let conn: OpaquePointer
     private let pq: LibPQ
     private let lock = NSLock()
@@ -112,14 +114,17 @@ final class PGConnection: @unchecked Sendable {
         arrived = DispatchTime.now().uptimeNanoseconds
         var rows: PGRows? = nil
         // The server's reason for the first result that failed.
-        var refusal: String? = nil
+        var refusal: String? = nil, state = ""
         while let result = pq.getResult(conn) {
             defer { pq.clear(result) }
             switch pq.resultStatus(result) {
             case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_COPY_IN:
                 rows = PGRows(result, pq)
             default:
-                if refusal == nil { refusal = cText(pq.resultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines) }
+                if refusal == nil {
+                    refusal = cText(pq.resultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines)
+                    state = cText(pq.resultErrorField(result, 67))   // PG_DIAG_SQLSTATE ('C')
+                }
             }
         }
         if let refusal {
@@ -129,6 +134,9 @@ final class PGConnection: @unchecked Sendable {
             if pq.status(conn) != CONNECTION_OK {
                 throw Diagnostic("the connection to \(location) was lost: \(refusal)", hint: "attach the database again")
             }
+            // A table or column gone or changed since the tables were read (undefined table,
+            // undefined column, a type that no longer matches).
+            if ["42P01", "42703", "42804"].contains(state) { throw DatabaseChanged(database: owner, reason: refusal) }
             throw Diagnostic("the database refused the query: \(refusal)", hint: "explain shows the SQL utq sends")
         }
         if cancelled { throw CancellationError() }

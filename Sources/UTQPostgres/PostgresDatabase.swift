@@ -38,6 +38,7 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
         self.name = name
         self.zone = zone
         connection = try PGConnection(uri: uri)
+        connection.owner = name
     }
 
     public var kind: String { "PostgreSQL" }

@@ -110,6 +110,27 @@ final class PostgresAnswersTests {
         #expect(try s.table("db.parted | count").strings("count") == ["2"])
     }
 
+    @Test func aTableChangedInTheDatabaseIsReadAgainAndSaidSo() throws {
+        let s = try session()
+        try server.psql("CREATE TABLE changing (id int, a text, b int); INSERT INTO changing VALUES (1, 'x', 2), (2, 'y', 3);", database: "answers")
+        try s.table("attach \(server.uri("answers")) as db\ntables")
+        #expect(try s.table("db.changing | count by a").rowCount == 2)
+        try server.psql("ALTER TABLE changing RENAME COLUMN a TO c; ALTER TABLE changing ADD COLUMN d float8;", database: "answers")
+        // The scan names a, which is gone: the tables are read again and the count runs on them.
+        var notes: [String] = []
+        let counted = try s.table("db.changing | count") { notes.append($0) }
+        #expect(counted.strings("count") == ["2"])
+        #expect(notes.contains("db's tables changed since they were read, and are read again: db.changing is now without a and with c, d"), "\(notes)")
+        // What the user wrote of the old columns is now the usual message, with the new names.
+        #expect(s.failure("db.changing | count by a")?.message == "unknown column \"a\" — did you mean \"c\"?")
+        #expect(try s.table("db.changing | count by c").rowCount == 2)
+        try server.psql("DROP TABLE changing;", database: "answers")
+        // A table dropped there is gone here too, and the message is the one for a name unknown.
+        let failure = s.failure("db.changing | count")
+        #expect(failure?.message.hasPrefix("unknown table") == true, "\(failure?.message ?? "no error")")
+        #expect(s.catalog["db.changing"] == nil)
+    }
+
     @Test func aLimitIsTheDatabasesAndKeepsTheFirstRows() throws {
         let s = try session()
         try s.table("load datasets/rides.csv\nrides | save to db.rides\ntables")

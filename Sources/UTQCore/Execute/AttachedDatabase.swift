@@ -1,6 +1,14 @@
 /// A database attached to the session (`attach URI as NAME`): its tables appear in the
 /// catalog as `NAME.table`, with their columns, and the steps of a plan over them that it can
 /// run are sent to it (placement decides which, step by step, asking `compile`).
+/// The database says a table or column utq read at attach is no longer as it was (dropped,
+/// renamed, changed type): the session reads its tables again and runs the command once more.
+public struct DatabaseChanged: Error {
+    public let database: String
+    public let reason: String
+    public init(database: String, reason: String) { self.database = database; self.reason = reason }
+}
+
 public protocol AttachedDatabase: AnyObject, Sendable {
     /// The name the tables are prefixed with (`db` in `db.rides`).
     var name: String { get }

@@ -107,7 +107,20 @@ public final class Session: @unchecked Sendable {
         do {
             let statement = try Session.parse(command)
             let started = DispatchTime.now()
-            try Interpreter(session: self, source: command.source).perform(statement, into: &outcome)
+            do {
+                try Interpreter(session: self, source: command.source).perform(statement, into: &outcome)
+            } catch let changed as DatabaseChanged {
+                // Read the database's tables again, say what changed, and run the command once
+                // more on them (an error then is the command's own).
+                let note = try rereadTables(of: changed)
+                outcome = CommandOutcome()
+                outcome.outputs.append(.info(note))
+                do {
+                    try Interpreter(session: self, source: command.source).perform(statement, into: &outcome)
+                } catch let again as DatabaseChanged {
+                    throw Diagnostic("the database refused the query: \(again.reason)", hint: "explain shows the SQL utq sends")
+                }
+            }
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
             for i in outcome.outputs.indices {
                 if case .table(var r) = outcome.outputs[i] { r.elapsed = elapsed; outcome.outputs[i] = .table(r) }
