@@ -131,6 +131,16 @@ final class PostgresAnswersTests {
         #expect(s.catalog["db.changing"] == nil)
     }
 
+    @Test func oddTableNamesAreSavedAsWrittenAndSuggestedAsTheyCanBeTyped() throws {
+        let s = try session()
+        try s.table("load datasets/market.json\nmarket | limit 2 | save to db.`Odd Name \"x\"`\nmarket | limit 3 | save to `db.Odd Name 2`\ntables")
+        #expect(try s.table("`db.Odd Name \"x\"` | count").strings("count") == ["2"])
+        #expect(try s.table("`db.Odd Name 2` | count").strings("count") == ["3"])
+        let failure = s.failure("db.Odd | count")
+        #expect(failure?.message == "unknown table \"db.Odd\" — did you mean `db.Odd Name \"x\"`?", "\(failure?.message ?? "")")
+        #expect(failure?.hint?.contains("`db.Odd Name 2`") == true)
+    }
+
     @Test func aLimitIsTheDatabasesAndKeepsTheFirstRows() throws {
         let s = try session()
         try s.table("load datasets/rides.csv\nrides | save to db.rides\ntables")

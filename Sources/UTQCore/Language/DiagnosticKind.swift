@@ -36,7 +36,10 @@ public enum DiagnosticText {
         switch kind {
         case .message: return ""
         case .unknownColumn(let name, let suggestion, _): return "unknown column \"\(name)\"" + didYouMean(suggestion)
-        case .unknownTable(let name, let suggestion, _): return "unknown table \"\(name)\"" + didYouMean(suggestion)
+        case .unknownTable(let name, let suggestion, _):
+            // A name that cannot be typed as it is (spaces, quotes) is suggested in backquotes.
+            guard let suggestion, typed(suggestion) != suggestion else { return "unknown table \"\(name)\"" + didYouMean(suggestion) }
+            return "unknown table \"\(name)\" — did you mean \(typed(suggestion))?"
         case .ambiguousTable(let name, let candidates): return "\"\(name)\" could be \(candidates.joined(separator: " or "))"
         case .unknownVerb(let name, let suggestion): return "unknown verb \"\(name)\"" + didYouMean(suggestion)
         case .unknownFunction(let name, let suggestion): return "unknown function \(name)" + didYouMean(suggestion)
@@ -64,7 +67,7 @@ public enum DiagnosticText {
             if columns.isEmpty { return "these rows have no columns" }
             return "the columns are: " + columns.prefix(12).joined(separator: ", ") + (columns.count > 12 ? ", …" : "")
         case .unknownTable(let name, _, let tables):
-            let known = tables.isEmpty ? "no tables are loaded; use load FILE" : "tables: " + tables.joined(separator: ", ")
+            let known = tables.isEmpty ? "no tables are loaded; use load FILE" : "tables: " + tables.map(typed).joined(separator: ", ")
             // db.rides with no table under db.: perhaps a database that is not attached.
             guard let dot = name.firstIndex(of: "."), !tables.contains(where: { $0.hasPrefix(name[...dot]) }) else { return known }
             return known + "; or attach a database as \(name[..<dot]): attach postgresql:///dbname as \(name[..<dot])"
@@ -81,6 +84,13 @@ public enum DiagnosticText {
         case .sourceNotFirst(let verb): return "start the line with it: \(verb) | …"
         case .sinkNotLast(let verb): return "put \(verb) last, or start a new line from its result: _ | …"
         }
+    }
+
+    /// A table's name as it can be typed: as it is when it is letters, digits, `_` and dots,
+    /// else in backquotes (`db.Odd Name 2`).
+    public static func typed(_ name: String) -> String {
+        let plain = name.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "." }
+        return plain && !name.isEmpty ? name : "`\(name)`"
     }
 
     static func didYouMean(_ suggestion: String?) -> String {

@@ -72,6 +72,20 @@ public struct Parser {
         throw Diagnostic("expected \(what) (a whole number), found \(t.describe)", at: t.span)
     }
 
+    /// A table's name, dotted: `db.rides`, ``db.`Odd Name` `` or `` `db.Odd Name` `` (a quoted
+    /// part is the name as written, without its quotes).
+    public mutating func tableName(_ what: String) throws -> (String, SourceSpan) {
+        var (name, span) = try self.name(what)
+        while current.isSymbol(.dot), !current.spaceBefore {
+            advance()
+            guard !current.spaceBefore else { throw Diagnostic("expected a name after the dot, found \(current.describe)", at: current.span) }
+            let (part, partSpan) = try self.name("a name after the dot")
+            name += "." + part
+            span = SourceSpan(span.start, partSpan.end)
+        }
+        return (name, span)
+    }
+
     /// A file path: a quoted string, or the characters up to the next space (`datasets/market.json`).
     public mutating func path(_ what: String = "a file name") throws -> (String, SourceSpan) {
         let t = current

@@ -17,7 +17,7 @@ enum SaveVerb {
             var replace = false
             if p.current.isSymbol(.bang) && !p.current.spaceBefore { p.advance(); replace = true }
             let toTable = p.eatKeyword("to")
-            let (path, span) = try p.path(toTable ? "a table name such as db.rides_2020 after to" : "a file name")
+            let (path, span) = toTable ? try p.tableName("a table name such as db.rides_2020 after to") : try p.path("a file name")
             if p.eatKeyword("force") { replace = true }
             return Syntax(request: SaveRequest(path: path, replace: replace, span: span, toTable: toTable))
         })
