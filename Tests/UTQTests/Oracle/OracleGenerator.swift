@@ -315,7 +315,9 @@ struct OracleGenerator {
     /// among them: then it is that (or NaN), as doubles add. `over` makes it a window's.
     static func exact(_ f: String, _ x: String, over: String = "") -> String {
         let special = "count(*) FILTER (WHERE isnan(\(x)) OR isinf(\(x)))\(over)"
-        let finite = "(CASE WHEN isnan(\(x)) OR isinf(\(x)) THEN NULL ELSE \(x) END)::DECIMAL(38,12)"
+        // Through its text: DuckDB casts a double to a decimal by scaling it as a double
+        // (-93603990.0 became -93603990.000000008192, 1e15 gained 0.013).
+        let finite = "(CASE WHEN isnan(\(x)) OR isinf(\(x)) THEN NULL ELSE \(x) END)::VARCHAR::DECIMAL(38,12)"
         // DuckDB turns a DECIMAL into a DOUBLE a last place off at times, and its mean of
         // decimals divides such a double: the exact sum goes through its text (correctly
         // rounded) and is divided here, so the mean of one value is that value.
@@ -434,7 +436,8 @@ struct OracleGenerator {
                 case "sum i": cols.append("CASE WHEN count(*) FILTER (WHERE \(cond)) = 0 THEN 0 ELSE sum(i) FILTER (WHERE \(cond)) END")
                 default:
                     let special = "count(*) FILTER (WHERE (\(cond)) AND (isnan(d) OR isinf(d)))"
-                    cols.append("(CASE WHEN \(special) > 0 THEN avg(d) FILTER (WHERE \(cond)) ELSE avg((CASE WHEN isnan(d) OR isinf(d) THEN NULL ELSE d END)::DECIMAL(38,12)) FILTER (WHERE \(cond))::DOUBLE END)")
+                    let finiteD = "(CASE WHEN isnan(d) OR isinf(d) THEN NULL ELSE d END)::VARCHAR::DECIMAL(38,12)"
+                    cols.append("(CASE WHEN \(special) > 0 THEN avg(d) FILTER (WHERE \(cond)) ELSE (sum(\(finiteD)) FILTER (WHERE \(cond))::VARCHAR::DOUBLE / count(\(finiteD)) FILTER (WHERE \(cond))) END)")
                 }
             }
             return OracleCase(id: id, area: "pivot", utq: "a | \(agg) by k, b | pivot b values \(name)",
