@@ -70,7 +70,16 @@ extension SortNode: SQLStep {
             order += groups.map { "\(c.connection.identifier($0.name)) ASC NULLS LAST" }
         }
         var r = below
-        r.sql = "SELECT * FROM (\(below.sql)) AS t ORDER BY \(order.joined(separator: ", "))"
+        if c.keyOrder(input.schema) == nil, below.inTableOrder {
+            // Rows that tie keep the order the table gives them, as utq's stable sort keeps
+            // them: numbered as they come, and the number ends the ORDER BY (PostgreSQL's
+            // sort is not stable, and `top 5` over ties took other rows each run).
+            let columns = input.schema.fields.map { c.connection.identifier($0.name) }.joined(separator: ", ")
+            r.sql = "SELECT \(columns) FROM (SELECT t.*, row_number() OVER () AS \"utq_row\" FROM (\(below.sql)) AS t) AS t "
+                + "ORDER BY \((order + ["\"utq_row\""]).joined(separator: ", "))"
+        } else {
+            r.sql = "SELECT * FROM (\(below.sql)) AS t ORDER BY \(order.joined(separator: ", "))"
+        }
         r.inTableOrder = false
         return r
     }

@@ -141,6 +141,18 @@ final class PostgresAnswersTests {
         #expect(failure?.hint?.contains("`db.Odd Name 2`") == true)
     }
 
+    @Test func rowsThatTieKeepTheTablesOrderAsInMemory() throws {
+        let s = try session()
+        try server.psql("CREATE TABLE ties AS SELECT i AS id, (i % 3)::float8 AS price FROM generate_series(1, 20000) AS i;", database: "answers")
+        try s.table("attach \(server.uri("answers")) as db\ntables")
+        let before = server.statements().count
+        // utq's sort is stable: of the 6,666 rows priced 2, the first five in the table's order.
+        #expect(try s.table("db.ties | top 5 by price | select id").strings("id") == ["2", "5", "8", "11", "14"])
+        #expect(try s.table("db.ties | sort price | limit 3 offset 1 | select id").strings("id") == ["6", "9", "12"])
+        let sent = server.statements().dropFirst(before)
+        #expect(sent.allSatisfy { $0.contains("\"utq_row\"") && $0.contains("LIMIT") }, "\(sent)")
+    }
+
     @Test func aLimitIsTheDatabasesAndKeepsTheFirstRows() throws {
         let s = try session()
         try s.table("load datasets/rides.csv\nrides | save to db.rides\ntables")
