@@ -25,8 +25,8 @@ extension WindowNode: SQLStep {
             case .rowNumber: sql = "row_number() OVER \(inOrder)"; needsOrder = true
             case .runningSum:
                 guard let arg = call.argument, [.int, .double, .duration].contains(arg.type) else { throw NotInSQL("running_sum of \(call.argument?.type.displayName ?? "this") has no SQL form") }
-                let exact = arg.type == .double ? "::numeric" : ""
-                sql = "(sum(\(x!)\(exact)) OVER (\(over) ORDER BY \"utq_row\" ROWS UNBOUNDED PRECEDING))\(arg.type == .double ? "::float8" : "")"; needsOrder = true
+                let added = arg.type == .double ? AggregateFunction.exactNumeric(x!, .double) : x!
+                sql = "(sum(\(added)) OVER (\(over) ORDER BY \"utq_row\" ROWS UNBOUNDED PRECEDING))\(arg.type == .double ? "::float8" : "")"; needsOrder = true
             case .rank:
                 // Text ranks by utq's natural order, which no collation matches.
                 guard let arg = call.argument, [.int, .double, .timestamp, .duration].contains(arg.type) else { throw NotInSQL("rank of text ranks in utq's natural order, which no collation of the database gives") }

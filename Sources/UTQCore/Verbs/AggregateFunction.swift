@@ -68,21 +68,23 @@ public enum AggregateFunction: Sendable, Hashable {
 }
 
 extension AggregateFunction {
+    /// A number as an exact numeric, for sums in SQL. A float8 becomes its 15-digit cast (all
+    /// PostgreSQL's own cast keeps: 1234568.1901234568 would add as 1234568.19012346) plus
+    /// what that cast left out, which float8 subtracts exactly. Both are casts postgres_fdw
+    /// sends to a shard (a cast through text is not). Near the largest doubles the 15 digits
+    /// round past them and cannot come back: those, NaN and the infinities take the plain cast.
+    public static func exactNumeric(_ argument: String, _ type: DataType) -> String {
+        let x = "(\(argument))"
+        guard type == .double else { return "\(x)::numeric" }
+        return "(CASE WHEN abs(\(x)) < 1e300 THEN \(x)::numeric + (\(x) - \(x)::numeric::float8)::numeric ELSE \(x)::numeric END)"
+    }
+
     /// How the summary is written in SQL over a group, or over a window (`SQLCall.over`).
     /// Sums and means of numbers add exactly (numeric), as utq's compensated sums nearly do:
     /// adding 1e15, 0.5 and -1e15 in float8 loses the half.
     public var sql: SQLForm {
         @Sendable func distinct(_ c: SQLCall) -> String { c.distinct ? "DISTINCT " : "" }
-        // A float8 becomes an exact numeric as its 15-digit cast (all PostgreSQL's own cast
-        // keeps: 1234568.1901234568 would add as 1234568.19012346) plus what that cast left
-        // out, which float8 subtracts exactly. Both are casts postgres_fdw sends to a shard
-        // (a cast through text is not). Near the largest doubles the 15 digits round past
-        // them and cannot come back: those, NaN and the infinities take the plain cast.
-        @Sendable func exact(_ c: SQLCall) -> String {
-            let x = "(\(c.arguments[0]))"
-            guard c.types[0] == .double else { return "\(x)::numeric" }
-            return "(CASE WHEN abs(\(x)) < 1e300 THEN \(x)::numeric + (\(x) - \(x)::numeric::float8)::numeric ELSE \(x)::numeric END)"
-        }
+        @Sendable func exact(_ c: SQLCall) -> String { Self.exactNumeric(c.arguments[0], c.types[0]) }
         switch self {
         case .count:
             return .build { c in c.arguments.isEmpty ? "count(*)\(c.over)" : "count(\(distinct(c))\(c.arguments[0]))\(c.over)" }
