@@ -85,19 +85,18 @@ enum Accumulate {
                 let (sums, _) = fold(v, groupOf, valid, n, groups, (Int128(0), 0), merge: { $0.0 += $1.0; $0.1 += $1.1 }) { $0.0 += Int128($1); $0.1 += 1 }
                 for g in 0..<groups where sums[g].1 > 0 { count[g] = sums[g].1; mean[g] = Accumulate.divide(sums[g].0, count[g]) }
             default:
-                let (sums, _) = fold(values, groupOf, valid, n, groups, (CompensatedSum(), 0), merge: { $0.0.merge($1.0); $0.1 += $1.1 }) { $0.0.add($1); $0.1 += 1 }
-                for g in 0..<groups where sums[g].1 > 0 { count[g] = sums[g].1; mean[g] = sums[g].0.value / Double(count[g]) }
                 // The sum over the count is a last place off at times (three of 7296808.4 make
-                // a sum that divides back to a neighbour): a group of equal values has that
-                // value as its mean, and so no spread.
-                var first = [Double](repeating: 0, count: groups)
-                var equal = [Bool](repeating: true, count: groups)
-                var seen = [Bool](repeating: false, count: groups)
-                for i in 0..<n where ok(i) {
-                    let g = Int(groupOf[i])
-                    if !seen[g] { seen[g] = true; first[g] = values[i] } else if values[i] != first[g] { equal[g] = false }
+                // a sum that divides back to a neighbour): a group whose least and greatest are
+                // one value has that value as its mean, and so no spread.
+                let (sums, _) = fold(values, groupOf, valid, n, groups, (CompensatedSum(), 0, Double.infinity, -Double.infinity),
+                                     merge: { $0.0.merge($1.0); $0.1 += $1.1; $0.2 = Swift.min($0.2, $1.2); $0.3 = Swift.max($0.3, $1.3) }) {
+                    $0.0.add($1); $0.1 += 1; $0.2 = Swift.min($0.2, $1); $0.3 = Swift.max($0.3, $1)
                 }
-                for g in 0..<groups where seen[g] && equal[g] && first[g].isFinite { mean[g] = first[g] }
+                for g in 0..<groups where sums[g].1 > 0 {
+                    count[g] = sums[g].1
+                    mean[g] = sums[g].0.value / Double(count[g])
+                    if mean[g].isFinite, sums[g].2 == sums[g].3 { mean[g] = sums[g].2 }
+                }
             }
             var has = Bitmap(count: groups, value: false)
             var out = [Double](repeating: 0, count: groups)

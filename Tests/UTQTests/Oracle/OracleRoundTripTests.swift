@@ -236,24 +236,6 @@ extension Oracle {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let spec: [String: Any] = ["zone": "UTC", "tables": [] as [Any],
                                    "cases": sql.keys.sorted().map { ["id": $0, "sql": sql[$0]!] }]
-        try JSONSerialization.data(withJSONObject: spec).write(to: URL(fileURLWithPath: dir + "/cases.json"))
-        let parts = python.split(separator: " ").map(String.init)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: parts[0])
-        p.arguments = Array(parts.dropFirst()) + [Repo.path("Tests/Support/oracle_duckdb.py"), dir + "/cases.json", dir + "/results.json"]
-        let err = Pipe()
-        p.standardError = err
-        try p.run()
-        let errText = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw TestError(description: "oracle_duckdb.py: \(errText)") }
-        let results = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/results.json"))) as! [[String: Any]]
-        var out: [Int: Outcome] = [:]
-        for r in results {
-            let id = r["id"] as! Int
-            if let e = r["error"] as? String { out[id] = .failed(e); continue }
-            out[id] = .rows((r["rows"] as! [[Any]]).map { $0.map(cell(json:)) })
-        }
-        return out
+        return try runDuckDB(spec, in: dir, python: python)
     }
 }

@@ -158,6 +158,12 @@ enum Oracle {
                        ["name": "r", "path": dir + "/r.csv", "columns": OracleTables.sqlTypes(tables.r)]],
             "cases": cases.flatMap { c in [["id": c.id, "sql": c.sql]] + c.forces.enumerated().map { ["id": forceID(c.id, $0), "sql": $1] } },
         ]
+        return try runDuckDB(spec, in: dir, python: python)
+    }
+
+    /// Runs oracle_duckdb.py on a spec (zone, tables to read, cases) written into `dir`, and
+    /// reads back each case's rows or error.
+    static func runDuckDB(_ spec: [String: Any], in dir: String, python: String) throws -> [Int: Outcome] {
         try JSONSerialization.data(withJSONObject: spec).write(to: URL(fileURLWithPath: dir + "/cases.json"))
         let parts = python.split(separator: " ").map(String.init)
         let p = Process()
@@ -174,8 +180,7 @@ enum Oracle {
         for r in results {
             let id = r["id"] as! Int
             if let e = r["error"] as? String { out[id] = .failed(e); continue }
-            let rows = r["rows"] as! [[Any]]
-            out[id] = .rows(rows.map { $0.map(cell(json:)) })
+            out[id] = .rows((r["rows"] as! [[Any]]).map { $0.map(cell(json:)) })
         }
         return out
     }
