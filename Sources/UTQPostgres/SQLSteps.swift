@@ -70,10 +70,12 @@ extension SortNode: SQLStep {
             order += groups.map { "\(c.connection.identifier($0.name)) ASC NULLS LAST" }
         }
         var r = below
-        if c.keyOrder(input.schema) == nil, below.inTableOrder {
+        if c.keyOrder(input.schema) == nil, below.inTableOrder || orderMatters {
             // Rows that tie keep the order the table gives them, as utq's stable sort keeps
             // them: numbered as they come, and the number ends the ORDER BY (PostgreSQL's
-            // sort is not stable, and `top 5` over ties took other rows each run).
+            // sort is not stable, and `top 5` over ties took other rows each run). Rows of a
+            // join, a union or a window come in utq's order where it matters (their SQL ends
+            // with it), and are numbered in it the same way.
             let columns = input.schema.fields.map { c.connection.identifier($0.name) }.joined(separator: ", ")
             r.sql = "SELECT \(columns) FROM (SELECT t.*, row_number() OVER () AS \"utq_row\" FROM (\(below.sql)) AS t) AS t "
                 + "ORDER BY \((order + ["\"utq_row\""]).joined(separator: ", "))"
