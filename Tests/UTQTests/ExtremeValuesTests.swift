@@ -121,6 +121,21 @@ import Testing
         // 2e15 is a number, not a whole number: the product is a number, and nothing wraps.
         #expect(try s.table("where i = 1000000000000 | select r = i * 2e15").values("r") == [.double(2e27)])
     }
+
+    /// NaN is one value to a join and a pivot, as it is to = and to a summary's groups (and to
+    /// PostgreSQL): a NaN key matches NaN, and a pivot's NaN column holds the NaN rows' values.
+    @Test func nanMatchesNaNInAJoinAndAPivot() throws {
+        let s = makeSession()
+        s.workspace.put([
+            Table(name: "l", columns: [Column.doubles("v", [.nan, 1, .nan, -0.0]), Column.ints("g", [1, 1, 2, 2])]),
+            Table(name: "r", columns: [Column.doubles("v", [.nan, 0]), Column.texts("name", ["nan", "zero"])]),
+        ], makeCurrent: true)
+        #expect(try s.table("l | join r on v").strings("name") == ["nan", "nan", "zero"])
+        #expect(try s.table("l | left join r on v").strings("name") == ["nan", "null", "nan", "zero"])
+        let pivoted = try s.table("l | count by g, v | pivot v")
+        #expect(pivoted.columnNames == ["g", "0", "1", "NaN"])
+        #expect(pivoted.strings("NaN") == ["1", "1"])
+    }
 }
 
 /// Input deeper than the stack: nested parentheses, long chains of operators, pipelines of

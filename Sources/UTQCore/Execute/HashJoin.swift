@@ -188,9 +188,14 @@ enum HashJoin {
         }
     }
 
-    /// 3 and 3.0 are the same key.
+    /// 3 and 3.0 are the same key, and NaN is one key, as utq's = and its groups have it (a
+    /// Value holding NaN is not equal to itself, so NaN becomes a key no number has; keys of
+    /// a join or a pivot are never text against numbers).
     static func normalize(_ v: Value) -> Value {
-        if case .double(let d) = v, d == d.rounded(), abs(d) < 9e15 { return .int(Int64(d)) }
+        if case .double(let d) = v {
+            if d.isNaN { return .string("\u{0}NaN") }
+            if d == d.rounded(), abs(d) < 9e15 { return .int(Int64(d)) }
+        }
         return v
     }
 }
