@@ -12,6 +12,8 @@ struct DifferentialTables: Sendable {
     var tables: [Table]
     var pipelines: [String]
     var sessionZone: String? = nil
+    /// Pipelines known to give another answer in PostgreSQL, with why.
+    var known: [String: String] = [:]
 
     static let all: [DifferentialTables] = [ties, numbers, unicode, zones]
 
@@ -142,6 +144,8 @@ struct DifferentialTables: Sendable {
             "nums | union keys | sort v",
             "nums | sort v | let k = row_number()",
             "nums | let m = min(v) by g",
+        ], known: [
+            "nums | let x = v * 2 | sort x": "PostgreSQL's float8 arithmetic refuses a result out of range (1e308 * 2), where utq's gives ∞",
         ])
     }()
 

@@ -56,20 +56,38 @@ final class PostgresCorpusTests {
         }
     }
 
-    /// Compares one pipeline's two runs; keeps the saved copies of the session's tables.
+    /// Compares one pipeline's runs: in memory, on the loaded tables' copies in the database,
+    /// and (where `sharded` is set) on copies partitioned over shards; keeps the saved copies.
     final class Checker {
         let session: Session
         let tag: String
         var checked = 0
         var steps = 0, stepsInDatabase = 0
+        /// The sharded side: given a table's name in the database (as `copy` saved it), the
+        /// name of its copy partitioned over the shards, as utq reads it (`sh.name`).
+        var sharded: ((String) throws -> String)?
+        /// Whether the rows must come in the same order wherever the pipeline fixes it, the
+        /// order of a table's own rows included (`orderFixed`), rather than only where it sorts
+        /// or summarizes last (`fixesOrder`).
+        var strictOrder = false
+        /// The pipelines compared on the shards, and those not compared there because they read
+        /// the order of a table's own rows, which the sharded copies do not keep yet.
+        var shardedChecked = 0, shardedSkipped = 0
+        var shardedSteps = 0, shardedStepsInDatabase = 0
+        /// Pipelines with every step above the scans in the database, and those with a step
+        /// kept in memory, by the first reason placement gave (one server, then the shards).
+        var compiled = 0, shardedCompiled = 0
+        var keptInMemory: [String: Int] = [:], shardedKeptInMemory: [String: Int] = [:]
         /// Loaded table → its copy in the database, with the rows, columns and zone it was saved with
         /// (a floating time changes its instant with the zone).
         private var saved: [String: (name: String, rows: Int, columns: [String], zone: String)] = [:]
+        /// A copy in the database → its sharded copy.
+        private var shardedNames: [String: String] = [:]
 
         init(session: Session, tag: String) { self.session = session; self.tag = tag }
 
         /// Runs a pipeline on the loaded tables and on their saved copies. The problem is nil when
-        /// both agree (or the pipeline is not one to compare), else the difference; the
+        /// all agree (or the pipeline is not one to compare), else the difference; the
         /// placement is where each step of the database's run ran.
         func check(_ pipeline: Pipeline, source: SourceText) throws -> (problem: String?, placement: String?) {
             let local = Interpreter(session: session, source: source)
@@ -89,26 +107,87 @@ final class PostgresCorpusTests {
             }
             var names: [String: String] = [:]
             for t in tables { names[t] = try copy(t) }
+            let one = run(pipeline, source: source, names: names, side: "PostgreSQL")
+            guard case .success(let server) = one else { if case .failure(let why) = one { return (why.text, nil) }; return (nil, nil) }
+            checked += 1
+            steps += server.placed.steps.count
+            stepsInDatabase += server.placed.steps.filter { !$0.site.isMemory }.count
+            Self.tally(server.placed, &compiled, &keptInMemory)
+            if let why = difference(server.rows, rows, query.plan, tableOrder: true) {
+                return (why + "\n" + ((try? Interpreter(session: session, source: source, substitutes: names).explain(pipeline)) ?? ""), server.trace)
+            }
+            guard let sharded else { return (nil, server.trace) }
+            // TODO: the sharded copies keep their rows' order in utq_row, which utq does not read
+            // yet; until it does, a pipeline that reads the order of a table's own rows is not
+            // compared there, and the others are compared as multisets where only that order
+            // fixes theirs.
+            let tableOrder = false
+            if !tableOrder, query.plan.readsTableOrder {
+                shardedSkipped += 1
+                return (nil, server.trace)
+            }
+            var shardNames: [String: String] = [:]
+            for (t, name) in names {
+                let inDatabase = String(name.dropFirst(3))
+                if shardedNames[inDatabase] == nil { shardedNames[inDatabase] = try sharded(inDatabase) }
+                shardNames[t] = shardedNames[inDatabase]!
+            }
+            let onShards = run(pipeline, source: source, names: shardNames, side: "sharded PostgreSQL")
+            guard case .success(let shards) = onShards else { if case .failure(let why) = onShards { return (why.text, server.trace) }; return (nil, server.trace) }
+            shardedChecked += 1
+            shardedSteps += shards.placed.steps.count
+            shardedStepsInDatabase += shards.placed.steps.filter { !$0.site.isMemory }.count
+            Self.tally(shards.placed, &shardedCompiled, &shardedKeptInMemory)
+            if let why = difference(shards.rows, rows, query.plan, tableOrder: tableOrder) {
+                return ("on the shards: " + why + "\n" + ((try? Interpreter(session: session, source: source, substitutes: shardNames).explain(pipeline)) ?? ""), server.trace)
+            }
+            return (nil, server.trace)
+        }
+
+        struct Problem: Error { var text: String }
+        struct Run { var rows: Table; var placed: PlacedPlan; var trace: String }
+
+        /// The pipeline on the tables named (each loaded table → its copy); a failure is the problem to report.
+        private func run(_ pipeline: Pipeline, source: SourceText, names: [String: String], side: String) -> Result<Run, Problem> {
             let remote = Interpreter(session: session, source: source, substitutes: names)
             let trace = PlacementTrace()
-            let remoteRows: Table
-            let placed: PlacedPlan
             do {
                 let remoteQuery = try remote.bind(pipeline)
-                placed = try session.place(remoteQuery.plan)
-                remoteRows = try remote.rows(of: remoteQuery.plan, trace: trace)
+                let placed = try session.place(remoteQuery.plan)
+                let rows = try remote.rows(of: remoteQuery.plan, trace: trace)
+                if trace.text != placed.placementText {
+                    return .failure(Problem(text: "in \(side), the steps ran as\n\(trace.text)where placement said\n\(placed.placementText)"))
+                }
+                return .success(Run(rows: rows, placed: placed, trace: trace.text))
             } catch {
-                return ("in PostgreSQL it failed: \(error)\n" + ((try? remote.explain(pipeline)) ?? ""), nil)
+                return .failure(Problem(text: "in \(side) it failed: \(error)\n" + ((try? remote.explain(pipeline)) ?? "")))
             }
-            checked += 1
-            steps += placed.steps.count
-            stepsInDatabase += placed.steps.filter { !$0.site.isMemory }.count
-            if trace.text != placed.placementText {
-                return ("in PostgreSQL, the steps ran as\n\(trace.text)where placement said\n\(placed.placementText)", trace.text)
+        }
+
+        /// How a database's rows differ from memory's: as multisets, then in order where the
+        /// pipeline fixes it.
+        private func difference(_ remote: Table, _ memory: Table, _ plan: LogicalPlan, tableOrder: Bool) -> String? {
+            if let why = tableDifference(remote, memory, ordered: false) { return why }
+            let ordered = strictOrder ? plan.orderFixed(tableOrder: tableOrder) : plan.fixesOrder
+            if ordered, let why = tableDifference(remote, memory) {
+                func rows(_ t: Table) -> String {
+                    (0..<min(t.rowCount, 12)).map { i in "    " + t.columns.map { "\($0.value(at: i))" }.joined(separator: ", ") + "\n" }.joined()
+                }
+                return "the same rows in another order: \(why)\n  the database's first rows:\n\(rows(remote))  memory's:\n\(rows(memory))"
             }
-            if tableDifference(remoteRows, rows, ordered: false) == nil, tableDifference(remoteRows, rows) == nil || !query.plan.fixesOrder { return (nil, trace.text) }
-            let why = tableDifference(remoteRows, rows, ordered: false) ?? tableDifference(remoteRows, rows) ?? ""
-            return (why + "\n" + ((try? remote.explain(pipeline)) ?? ""), trace.text)
+            return nil
+        }
+
+        /// Counts a placed plan as compiled whole (every step but the loaded tables' reads in the
+        /// database) or as kept in memory, under the first reason placement gave.
+        private static func tally(_ placed: PlacedPlan, _ compiled: inout Int, _ kept: inout [String: Int]) {
+            let reasons = placed.steps.compactMap { step -> String? in
+                guard case .memory(let reason?) = step.site, !step.plan.is(ScanNode.self), !step.restoresKeyOrder else { return nil }
+                return "\(step.plan.stepName): \(reason)"
+            }
+            // The step placement refused first, rather than those above it whose input runs in memory.
+            let first = reasons.first { !$0.contains(": its input") } ?? reasons.first
+            if let first { kept[first, default: 0] += 1 } else { compiled += 1 }
         }
 
         /// The database's copy of a loaded table, saved again when the table changed.
@@ -118,6 +197,7 @@ final class PostgresCorpusTests {
             let name = "\(tag)_\(table)".lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
             try session.table("`\(table)` | save! to db.\(name)\ntables")
             saved[table] = (name, t.rowCount, t.columnNames, t.zone.identifier)
+            shardedNames[name] = nil
             return "db." + name
         }
 
@@ -129,6 +209,35 @@ final class PostgresCorpusTests {
 }
 
 extension LogicalPlan {
+    /// Whether utq fixes the order of the pipeline's rows, so that every engine must give
+    /// them in that order: a table's rows come in its order (`tableOrder`: where the database
+    /// keeps that order), a summary's groups in key order, and the other steps keep the order
+    /// of their inputs (a sort breaks ties in its input's order).
+    func orderFixed(tableOrder: Bool) -> Bool {
+        if self.is(ScanNode.self) { return tableOrder }
+        if self.is(AggregateNode.self) || self.is(DescribeNode.self) { return true }
+        return inputs.allSatisfy { $0.orderFixed(tableOrder: tableOrder) }
+    }
+
+    /// Whether which rows come out, or their values, depend on an order that only the
+    /// tables' own order fixes: a limit, a window along the rows, first or last of a group.
+    var readsTableOrder: Bool {
+        if inputs.contains(where: \.readsTableOrder) { return true }
+        let inputOrder = inputs.allSatisfy { $0.orderFixed(tableOrder: false) }
+        if inputOrder { return false }
+        if self.is(LimitNode.self) || self.is(PivotNode.self) { return true }
+        if let w = self.as(WindowNode.self) {
+            return w.calls.contains { call in
+                switch call.kind {
+                case .rank, .summary: return false
+                default: return true
+                }
+            }
+        }
+        if let a = self.as(AggregateNode.self) { return a.aggregates.contains { $0.function == .first || $0.function == .last } }
+        return false
+    }
+
     /// Whether the pipeline fixes the order of its rows: a sort or a summary by keys last
     /// (under steps that keep the order). Otherwise rows are compared as multisets.
     var fixesOrder: Bool {

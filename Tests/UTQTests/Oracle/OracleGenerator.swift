@@ -150,6 +150,10 @@ struct OracleGenerator {
     /// The values of b in table a, in utq's order (false, true, then null): the columns a
     /// pivot on b makes.
     var bValues: [Bool?] = []
+    /// Cases whose rows depend on an order only utq fixes: sorts that leave ties, windows and
+    /// limits over a table's own order or a join's, first and last of a group. Their SQL is not
+    /// written (DuckDB has no such order); they are for engines compared with utq in memory.
+    var orderFree = false
 
     // MARK: expressions
 
@@ -292,6 +296,7 @@ struct OracleGenerator {
     }
 
     mutating func aggregate(_ k: Int) -> Twin {
+        if orderFree && g.chance(0.1) { return Twin("\(g.pick(["first", "last"])) \(g.pick(["i", "s", "t"])) as a\(k)", "") }
         let col = g.pick(["i", "d", "k"])
         switch g.int(0...9) {
         case 0: return Twin("count as a\(k)", "count(*)")
@@ -423,7 +428,7 @@ struct OracleGenerator {
         // Then what is asked of them.
         // After a join, id repeats: only questions whose answer does not depend on an order.
         var ask = g.int(0...10)
-        if joined && (ask == 3 || ask == 4 || ask >= 6) { ask = 0 }
+        if joined && !orderFree && (ask == 3 || ask == 4 || ask >= 6) { ask = 0 }
         if ask == 8 {
             // pivot on b of a summary of all the rows: one column per value of b present.
             let agg = g.pick(["count", "sum i", "avg d"])
@@ -468,14 +473,16 @@ struct OracleGenerator {
             let keyCol = g.pick(["i", "d", "t", "k", "b"])
             let desc = g.chance(0.5)
             let n = g.int(0...6)
-            utq.append("sort \(keyCol)\(desc ? " desc" : ""), id | limit \(n)")
+            let tie = orderFree && g.chance(0.5)
+            utq.append("sort \(keyCol)\(desc ? " desc" : "")\(tie ? "" : ", id") | limit \(n)")
             sql = "SELECT * FROM (\(sql)) q ORDER BY \(keyCol) \(desc ? "DESC" : "ASC") NULLS LAST, id ASC LIMIT \(n)"
             ordered = true
             area = "sort"
         case 4:
             let keyCol = g.pick(["i", "d", "t", "k"])
             let n = g.int(1...5)
-            utq.append("top \(n) by \(keyCol), id asc")
+            let tie = orderFree && g.chance(0.5)
+            utq.append("top \(n) by \(keyCol)\(tie ? "" : ", id asc")")
             sql = "SELECT * FROM (\(sql)) q ORDER BY \(keyCol) DESC NULLS LAST, id ASC LIMIT \(n)"
             ordered = true
             area = "top"
@@ -490,7 +497,8 @@ struct OracleGenerator {
                 let whole = "OVER (" + (byKey.map { "PARTITION BY \($0)" } ?? "") + ")"
                 fs = fu == "count()" ? "count(*) \(whole)" : "\(fu) \(whole)"
             }
-            utq.append("sort \(keyCol)\(desc ? " desc" : ""), id | let w = \(fu)" + (byKey.map { " by \($0)" } ?? "") + " | select id, w")
+            let sort = orderFree && g.chance(0.3) ? "" : "sort \(keyCol)\(desc ? " desc" : "")\(orderFree && g.chance(0.5) ? "" : ", id") | "
+            utq.append(sort + "let w = \(fu)" + (byKey.map { " by \($0)" } ?? "") + " | select id, w")
             sql = "SELECT id, \(fs) AS w FROM (\(sql)) q ORDER BY \(keyCol) \(desc ? "DESC" : "ASC") NULLS LAST, id ASC"
             ordered = true
             area = "window"
@@ -512,6 +520,8 @@ struct OracleGenerator {
             sql = "SELECT \(distinct ? "count(DISTINCT \(col))" : "count(*)") FROM (\(sql)) q"
             area = distinct ? "count distinct" : area
         }
+        // The first rows, in whatever order the pipeline gives them.
+        if orderFree && g.chance(0.15) { utq.append("\(g.pick(["limit", "head"])) \(g.int(0...4))") }
         // A join is the hardest part of a pipeline: count the case under it.
         if let joinArea { area = joinArea }
         return OracleCase(id: id, area: area, utq: "a | " + utq.joined(separator: " | "), sql: sql, ordered: ordered, forces: forces, expressions: expressions)

@@ -14,7 +14,8 @@ func tableDifference(_ a: Table, _ b: Table, ordered: Bool = true) -> String? {
         // Doubles are rounded for the order only, so rows that agree sort alike.
         func key(_ row: [Value]) -> String {
             row.map { v -> String in
-                if case .double(let d) = v { return String(format: "%.6g", d) }
+                // -0 is 0 (a group of both may show either).
+                if case .double(let d) = v { return String(format: "%.6g", d == 0 ? 0 : d) }
                 return "\(v)"
             }.joined(separator: "\u{1}")
         }
