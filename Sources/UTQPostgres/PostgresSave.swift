@@ -7,22 +7,37 @@ extension PostgresDatabase {
     /// A temporary table (`temporary`) lives as long as the connection, in its own schema.
     func copyIn(_ table: Table, as tableName: String, replace: Bool, temporary: Bool = false, cancel: CancellationFlag?) throws -> Int {
         let target = (temporary ? "pg_temp." : "") + connection.identifier(tableName)
-        let exists = temporary ? PGRows.none : try connection.query("SELECT c.relkind::text, (SELECT count(*) FROM pg_inherits i WHERE i.inhparent = c.oid)::text "
-                                          + "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
-                                          + "WHERE c.relname = \(connection.literal(tableName)) AND n.nspname = ANY (current_schemas(false))")
+        let exists = temporary ? PGRows.none : try connection.query("""
+            SELECT c.relkind::text, (SELECT count(*) FROM pg_inherits i WHERE i.inhparent = c.oid)::text,
+                   (SELECT count(*) FROM pg_inherits i JOIN pg_class p ON p.oid = i.inhrelid WHERE i.inhparent = c.oid AND p.relkind = 'f')::text,
+                   coalesce((SELECT s.srvname FROM pg_foreign_table f JOIN pg_foreign_server s ON s.oid = f.ftserver WHERE f.ftrelid = c.oid), '')
+            FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE c.relname = \(connection.literal(tableName)) AND n.nspname = ANY (current_schemas(false))
+            """)
+        let full = "\(name).\(tableName)"
         if exists.count > 0 && !replace {
-            throw Diagnostic("\(name).\(tableName) exists already", hint: "save! to \(name).\(tableName) replaces it")
+            throw Diagnostic("\(full) exists already", hint: "save! to \(full) replaces it; save append to \(full) adds the rows to it")
         }
-        // A partitioned table's rows are in its partitions (or on other servers): one plain table
-        // in its place would orphan them.
-        if exists.count > 0, exists.cells[0][0] == "p" {
-            let parts = Int(exists.cells[1][0]) ?? 0
-            throw Diagnostic("\(name).\(tableName) is a partitioned table (\(parts == 1 ? "1 partition" : "\(parts) partitions")); save! would put one plain table in its place and leave the partitions without it",
-                             hint: "save to a new name, or drop the partitioned table in the database first")
-        }
-        if exists.count > 0, !["r", "p"].contains(exists.cells[0][0]) {
-            throw Diagnostic("\(name).\(tableName) is not a table of rows (a view, or a table on another server); save! replaces only tables",
-                             hint: "save to a new name")
+        // What save! would lose in place of a table that is not one plain table: a partitioned
+        // table's partitions (perhaps on other servers), a view's query, a foreign table's link.
+        if exists.count > 0, exists.cells[0][0] != "r" {
+            let parts = Int(exists.cells[1][0]) ?? 0, foreign = Int(exists.cells[2][0]) ?? 0
+            let lost: String
+            switch exists.cells[0][0] {
+            case "p":
+                lost = "it is a partitioned table: save! would put one plain table in its place and lose its "
+                    + NumberText.counted(parts, "partition")
+                    + (foreign == 0 ? "" : foreign == 1 && parts == 1 ? ", a foreign table on another server"
+                       : ", \(foreign == parts ? "all" : "\(foreign)") of them foreign tables on other servers")
+            case "f":
+                lost = "it is a foreign table, whose rows are on \(exists.cells[3][0].isEmpty ? "another server" : "the server \(exists.cells[3][0])"): "
+                    + "save! would put a table here in its place and lose the link to them"
+            case "v": lost = "it is a view: save! would put a table in its place and lose the view's query"
+            case "m": lost = "it is a materialized view: save! would put a table in its place and lose the view's query"
+            default: lost = "it is not a table of rows: save! replaces only tables"
+            }
+            let append = ["p", "f"].contains(exists.cells[0][0]) ? "save append to \(full) adds the rows to it; " : ""
+            throw Diagnostic("\(full) was not replaced: \(lost)", hint: append + "save to a new name makes another table")
         }
         // Text whose values have an order of their own (a project's legends, weekday names)
         // becomes an enum type, so the order is kept in the database and comes back with it.
@@ -91,6 +106,9 @@ extension PostgresDatabase {
 struct CopyWriter {
     let column: Column
     private let texts: [[UInt8]]
+    /// For a column of wall-clock times (timestamp, date): times are written as the clock in
+    /// this zone reads them.
+    var wallClock: ZoneRules?
 
     init(_ column: Column) {
         self.column = column
@@ -121,7 +139,12 @@ struct CopyWriter {
             out += (v.isNaN ? "NaN" : v.isInfinite ? (v > 0 ? "Infinity" : "-Infinity") : "\(v)").utf8
         case .bool(let a): out.append(a[row] ? 0x74 : 0x66)
         case .string(let s): out += texts[Int(s.codes[row])]
-        case .timestamp(let a): appendISO(a[row], into: &out)
+        case .timestamp(let a):
+            if let zone = wallClock {
+                appendISO(a[row] + Int64(zone.offsetSeconds(atMicros: a[row])) * 1_000_000, into: &out)
+            } else {
+                appendISO(a[row], into: &out)
+            }
         case .duration(let a): out += "\(a[row]) microseconds".utf8
         case .null: out += [0x5C, 0x4E]
         }
