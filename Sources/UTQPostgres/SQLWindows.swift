@@ -38,7 +38,10 @@ extension WindowNode: SQLStep {
             list.append("\(sql) AS \(connection.identifier(call.name))")
         }
         // The rows' order: the input's, or a summary's key order when the rows come from one.
-        let numbering = needsOrder ? try c.numbering(input, below) : "row_number() OVER ()"
+        // Without a call that reads it, the rows still come back in the input's order: a
+        // table's stored order where it keeps one (a sharded table's partitions give theirs
+        // one after the other).
+        let numbering = needsOrder ? try c.numbering(input, below) : c.rowNumber(below)
         let sql = "SELECT \(list.joined(separator: ", ")) FROM (SELECT t.*, \(numbering) AS \"utq_row\" FROM (\(below.sql)) AS t) AS t"
             + (ordered ? " ORDER BY \"utq_row\"" : "")
         var codes = below.codes

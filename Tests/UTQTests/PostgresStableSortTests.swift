@@ -42,4 +42,25 @@ final class PostgresStableSortTests {
             #expect(placed.steps.allSatisfy { !$0.site.isMemory }, "\(pipeline):\n\(placed.placementText)")
         }
     }
+
+    /// A window without a call that reads the rows' order (rank, a summary of the group)
+    /// still gives its rows in the table's stored order, as memory gives them in the file's:
+    /// here the rows were written in the reverse of their utq_row order.
+    @Test func aWindowKeepsTheTablesStoredOrder() throws {
+        let values = (1...12).reversed().map { n in "(\(n), \(n % 3), \(n % 2), \(n))" }.joined(separator: ", ")
+        try server.psql("CREATE TABLE stored (n int8, x float8, g int8, utq_row bigint); INSERT INTO stored VALUES \(values);", database: "ties")
+        let s = makeSession()
+        s.databaseConnector = PostgresConnector()
+        s.workspace.put([Table(name: "stored", columns: [
+            Column.ints("n", (1...12).map { Int64($0) }), Column.doubles("x", (1...12).map { Double($0 % 3) }),
+            Column.ints("g", (1...12).map { Int64($0 % 2) }),
+        ])], makeCurrent: true)
+        try s.table("attach \(server.uri("ties")) as db\ntables")
+        for pipeline in ["let r = rank(x)", "let m = max(x) by g", "let r = rank(x) by g | sort r | limit 5"] {
+            let difference = tableDifference(try s.table("db.stored | " + pipeline), try s.table("stored | " + pipeline))
+            #expect(difference == nil, "\(pipeline): \(difference ?? "")")
+            let placed = try s.place(try s.plan("db.stored | " + pipeline))
+            #expect(placed.steps.allSatisfy { !$0.site.isMemory }, "\(pipeline):\n\(placed.placementText)")
+        }
+    }
 }
