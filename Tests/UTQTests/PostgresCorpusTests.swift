@@ -70,9 +70,8 @@ final class PostgresCorpusTests {
         /// order of a table's own rows included (`orderFixed`), rather than only where it sorts
         /// or summarizes last (`fixesOrder`).
         var strictOrder = false
-        /// The pipelines compared on the shards, and those not compared there because they read
-        /// the order of a table's own rows, which the sharded copies do not keep yet.
-        var shardedChecked = 0, shardedSkipped = 0
+        /// The pipelines compared on the shards.
+        var shardedChecked = 0
         var shardedSteps = 0, shardedStepsInDatabase = 0
         /// Pipelines with every step above the scans in the database, and those with a step
         /// kept in memory, by the first reason placement gave (one server, then the shards).
@@ -117,15 +116,6 @@ final class PostgresCorpusTests {
                 return (why + "\n" + ((try? Interpreter(session: session, source: source, substitutes: names).explain(pipeline)) ?? ""), server.trace)
             }
             guard let sharded else { return (nil, server.trace) }
-            // TODO: the sharded copies keep their rows' order in utq_row, which utq does not read
-            // yet; until it does, a pipeline that reads the order of a table's own rows is not
-            // compared there, and the others are compared as multisets where only that order
-            // fixes theirs.
-            let tableOrder = false
-            if !tableOrder, query.plan.readsTableOrder {
-                shardedSkipped += 1
-                return (nil, server.trace)
-            }
             var shardNames: [String: String] = [:]
             for (t, name) in names {
                 let inDatabase = String(name.dropFirst(3))
@@ -138,7 +128,7 @@ final class PostgresCorpusTests {
             shardedSteps += shards.placed.steps.count
             shardedStepsInDatabase += shards.placed.steps.filter { !$0.site.isMemory }.count
             Self.tally(shards.placed, &shardedCompiled, &shardedKeptInMemory)
-            if let why = difference(shards.rows, rows, query.plan, tableOrder: tableOrder) {
+            if let why = difference(shards.rows, rows, query.plan, tableOrder: true) {
                 return ("on the shards: " + why + "\n" + ((try? Interpreter(session: session, source: source, substitutes: shardNames).explain(pipeline)) ?? ""), server.trace)
             }
             return (nil, server.trace)
@@ -217,25 +207,6 @@ extension LogicalPlan {
         if self.is(ScanNode.self) { return tableOrder }
         if self.is(AggregateNode.self) || self.is(DescribeNode.self) { return true }
         return inputs.allSatisfy { $0.orderFixed(tableOrder: tableOrder) }
-    }
-
-    /// Whether which rows come out, or their values, depend on an order that only the
-    /// tables' own order fixes: a limit, a window along the rows, first or last of a group.
-    var readsTableOrder: Bool {
-        if inputs.contains(where: \.readsTableOrder) { return true }
-        let inputOrder = inputs.allSatisfy { $0.orderFixed(tableOrder: false) }
-        if inputOrder { return false }
-        if self.is(LimitNode.self) || self.is(PivotNode.self) { return true }
-        if let w = self.as(WindowNode.self) {
-            return w.calls.contains { call in
-                switch call.kind {
-                case .rank, .summary: return false
-                default: return true
-                }
-            }
-        }
-        if let a = self.as(AggregateNode.self) { return a.aggregates.contains { $0.function == .first || $0.function == .last } }
-        return false
     }
 
     /// Whether the pipeline fixes the order of its rows: a sort or a summary by keys last
