@@ -13,9 +13,10 @@ extension JoinNode: SQLStep {
         var leftList = ["t.*"], rightList = ["t.*"], on: [String] = []
         // utq's join gives the left rows in their order, each one's matches in the right
         // side's order: told to the database when the order matters above.
+        // A side that is a summary's groups comes in their key order (its SQL need not end with it).
         if ordered {
-            leftList.append("\(c.rowNumber(left)) AS \"utq_row\"")
-            rightList.append("\(c.rowNumber(right)) AS \"utq_row\"")
+            leftList.append("\(try c.numbering(l, left)) AS \"utq_row\"")
+            rightList.append("\(try c.numbering(r, right)) AS \"utq_row\"")
         }
         for (k, (a, b)) in zip(leftKeys, rightKeys).enumerated() {
             guard a.type == b.type, coded(a, left.codes) == nil, coded(b, right.codes) == nil else { throw NotInSQL("its keys are of two types, or a weekday or month the database holds as a number") }

@@ -18,9 +18,10 @@ extension PredicateJoinNode: SQLStep {
             if let x = right.codes[f.name] { codes[joined] = x }
             if let x = right.labels[f.name] { labels[joined] = x }
         }
+        // A side that is a summary's groups comes in their key order (its SQL need not end with it).
         if ordered {
-            leftList.append("\(c.rowNumber(left)) AS \"utq_lrow\"")
-            rightList.append("\(c.rowNumber(right)) AS \"utq_rrow\"")
+            leftList.append("\(try c.numbering(self.left, left)) AS \"utq_lrow\"")
+            rightList.append("\(try c.numbering(self.right, right)) AS \"utq_rrow\"")
         }
         let condition = try c.expr(predicate, schema, codes)
         let names = schema.fields.map { id($0.name) }.joined(separator: ", ")

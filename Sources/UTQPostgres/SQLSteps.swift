@@ -17,6 +17,12 @@ extension FilterNode: SQLStep {
 extension ProjectNode: SQLStep {
     func sql(_ inputs: [SQLCompiler.Relation], _ c: SQLCompiler, orderMatters: Bool) throws -> SQLCompiler.Relation {
         let below = inputs[0]
+        // Rows that are a summary's groups (or come from them) are in their key order in memory;
+        // where the database's rows are not, placement puts them back in key order, which it
+        // can only do while the keys are there: a select that drops one waits for that.
+        if orderMatters, !below.givesKeyOrder, let keys = input.schema.keyOrder, !keys.isEmpty, (schema.keyOrder ?? []).count < keys.count {
+            throw NotInSQL("the rows are in their groups' order, which the database does not give here, and it drops a key that order needs")
+        }
         var codes: [String: [String]] = [:], labels: [String: [String]] = [:]
         let list = try items.map { e -> String in
             if let x = try c.codesOf(e.expr, below) { codes[e.name] = x }

@@ -37,16 +37,19 @@ extension WindowNode: SQLStep {
             }
             list.append("\(sql) AS \(connection.identifier(call.name))")
         }
-        // The rows' order: the input's, or a summary's key order when the rows come from one.
-        // Without a call that reads it, the rows still come back in the input's order: a
+        // The rows' order: the input's, or a summary's key order when the rows come from one
+        // (with text keys, placement puts the groups back in key order in memory). Without a
+        // call that reads it, the rows still come back in that order where it matters: a
         // table's stored order where it keeps one (a sharded table's partitions give theirs
         // one after the other).
-        let numbering = needsOrder ? try c.numbering(input, below) : c.rowNumber(below)
+        let numbering = needsOrder ? try c.numbering(input, below) : ordered ? (try? c.numbering(input, below)) ?? c.rowNumber(below) : c.rowNumber(below)
         let sql = "SELECT \(list.joined(separator: ", ")) FROM (SELECT t.*, \(numbering) AS \"utq_row\" FROM (\(below.sql)) AS t) AS t"
             + (ordered ? " ORDER BY \"utq_row\"" : "")
         var codes = below.codes
         for call in calls { codes[call.name] = nil }
         var r = SQLCompiler.Relation(sql: sql, codes: codes, labels: below.labels, copies: below.copies)
+        // Numbered in a summary's key order, and ending with it.
+        r.givesKeyOrder = ordered && c.keyOrder(input.schema) != nil && (try? c.numbering(input, below)) != nil
         if needsOrder { r.orderNote = SQLCompiler.orderNote(inputs) }
         return r
     }

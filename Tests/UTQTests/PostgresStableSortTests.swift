@@ -63,4 +63,37 @@ final class PostgresStableSortTests {
             #expect(placed.steps.allSatisfy { !$0.site.isMemory }, "\(pipeline):\n\(placed.placementText)")
         }
     }
+
+    /// A summary's groups are in key order in memory; PostgreSQL gives them in any order. A
+    /// join or a window over them numbers them in key order where the keys sort alike in SQL,
+    /// and runs in memory where they are text; a select that drops a key runs in memory after
+    /// placement has put the groups back in key order.
+    @Test func groupsKeepTheirKeyOrderThroughAJoinAWindowAndASelect() throws {
+        let count = 240
+        let s = makeSession()
+        s.databaseConnector = PostgresConnector()
+        s.workspace.put([
+            Table(name: "t", columns: [
+                Column.texts("s", (0..<count).map { ["pear", "apple", "fig", "kiwi"][($0 * 7) % 4] }),
+                Column.ints("n", (0..<count).map { Int64(($0 * 37) % 60) }),
+            ]),
+            Table(name: "names", columns: [Column.texts("s", ["fig", "apple", "kiwi", "pear"]), Column.ints("m", [3, 1, 4, 2])]),
+            Table(name: "nums", columns: [Column.ints("n", (0..<60).reversed().map { Int64($0) }), Column.ints("m", (0..<60).map { Int64($0 % 7) })]),
+        ], makeCurrent: true)
+        try s.table("attach \(server.uri("ties")) as db\nt | save! to db.t\nnames | save! to db.names\nnums | save! to db.nums\ntables")
+        for pipeline in [
+            "t | count by n | join nums on n",
+            "t | count by n | join nums on n and count > m",
+            "t | count by n | join nums on count > m | limit 30",
+            "t | count by s | join names on s | select s, m, count",
+            "t | count by s, n | let share = count / sum(count) by n | where s = \"fig\" | select n, share",
+            "t | count by n, s | let share = count / sum(count) by n | select s, share",
+            "t | count by n | let share = count / sum(count) | select share",
+        ] {
+            let remote = "db." + pipeline.replacingOccurrences(of: "join nums", with: "join db.nums").replacingOccurrences(of: "join names", with: "join db.names")
+            let difference = tableDifference(try s.table(remote), try s.table(pipeline))
+            let placement = try s.place(try s.plan(remote)).placementText
+            #expect(difference == nil, "\(pipeline): \(difference ?? "")\n\(placement)")
+        }
+    }
 }
