@@ -31,6 +31,7 @@ final class PostgresCorpusTests {
         s.databaseConnector = PostgresConnector()
         try s.table("attach \(server.uri("corpus")) as db\ntables")
         let checker = Checker(session: s, tag: URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
+        checker.strictOrder = true
         let text = try String(contentsOfFile: Repo.path(path), encoding: .utf8)
         var placements = ""
         for block in LiterateScript.blocks(in: SourceText(name: path, text: text)) {
