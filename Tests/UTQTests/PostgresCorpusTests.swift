@@ -31,7 +31,6 @@ final class PostgresCorpusTests {
         s.databaseConnector = PostgresConnector()
         try s.table("attach \(server.uri("corpus")) as db\ntables")
         let checker = Checker(session: s, tag: URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
-        checker.strictOrder = true
         let text = try String(contentsOfFile: Repo.path(path), encoding: .utf8)
         var placements = ""
         for block in LiterateScript.blocks(in: SourceText(name: path, text: text)) {
@@ -67,10 +66,6 @@ final class PostgresCorpusTests {
         /// The sharded side: given a table's name in the database (as `copy` saved it), the
         /// name of its copy partitioned over the shards, as utq reads it (`sh.name`).
         var sharded: ((String) throws -> String)?
-        /// Whether the rows must come in the same order wherever the pipeline fixes it, the
-        /// order of a table's own rows included (`orderFixed`), rather than only where it sorts
-        /// or summarizes last (`fixesOrder`).
-        var strictOrder = false
         /// The pipelines compared on the shards.
         var shardedChecked = 0
         var shardedSteps = 0, shardedStepsInDatabase = 0
@@ -113,7 +108,7 @@ final class PostgresCorpusTests {
             steps += server.placed.steps.count
             stepsInDatabase += server.placed.steps.filter { !$0.site.isMemory }.count
             Self.tally(server.placed, &compiled, &keptInMemory)
-            if let why = difference(server.rows, rows, query.plan, tableOrder: true) {
+            if let why = difference(server.rows, rows) {
                 return (why + "\n" + ((try? Interpreter(session: session, source: source, substitutes: names).explain(pipeline)) ?? ""), server.trace)
             }
             guard let sharded else { return (nil, server.trace) }
@@ -129,7 +124,7 @@ final class PostgresCorpusTests {
             shardedSteps += shards.placed.steps.count
             shardedStepsInDatabase += shards.placed.steps.filter { !$0.site.isMemory }.count
             Self.tally(shards.placed, &shardedCompiled, &shardedKeptInMemory)
-            if let why = difference(shards.rows, rows, query.plan, tableOrder: true) {
+            if let why = difference(shards.rows, rows) {
                 return ("on the shards: " + why + "\n" + ((try? Interpreter(session: session, source: source, substitutes: shardNames).explain(pipeline)) ?? ""), server.trace)
             }
             return (nil, server.trace)
@@ -155,12 +150,12 @@ final class PostgresCorpusTests {
             }
         }
 
-        /// How a database's rows differ from memory's: as multisets, then in order where the
-        /// pipeline fixes it.
-        private func difference(_ remote: Table, _ memory: Table, _ plan: LogicalPlan, tableOrder: Bool) -> String? {
+        /// How a database's rows differ from memory's: as multisets, then in order. utq fixes the
+        /// order of every pipeline's rows (a table's own order, a summary's key order, a sort's,
+        /// its ties in the order of its input), so every engine must give that order.
+        private func difference(_ remote: Table, _ memory: Table) -> String? {
             if let why = tableDifference(remote, memory, ordered: false) { return why }
-            let ordered = strictOrder ? plan.orderFixed(tableOrder: tableOrder) : plan.fixesOrder
-            if ordered, let why = tableDifference(remote, memory) {
+            if let why = tableDifference(remote, memory) {
                 func rows(_ t: Table) -> String {
                     (0..<min(t.rowCount, 12)).map { i in "    " + t.columns.map { "\($0.value(at: i))" }.joined(separator: ", ") + "\n" }.joined()
                 }
@@ -196,26 +191,5 @@ final class PostgresCorpusTests {
             if let scan = plan.as(ScanNode.self), case .result = scan.relation { return false }
             return plan.inputs.allSatisfy(readsOnlyTables)
         }
-    }
-}
-
-extension LogicalPlan {
-    /// Whether utq fixes the order of the pipeline's rows, so that every engine must give
-    /// them in that order: a table's rows come in its order (`tableOrder`: where the database
-    /// keeps that order), a summary's groups in key order, and the other steps keep the order
-    /// of their inputs (a sort breaks ties in its input's order).
-    func orderFixed(tableOrder: Bool) -> Bool {
-        if self.is(ScanNode.self) { return tableOrder }
-        if self.is(AggregateNode.self) || self.is(DescribeNode.self) { return true }
-        return inputs.allSatisfy { $0.orderFixed(tableOrder: tableOrder) }
-    }
-
-    /// Whether the pipeline fixes the order of its rows: a sort or a summary by keys last
-    /// (under steps that keep the order). Otherwise rows are compared as multisets.
-    var fixesOrder: Bool {
-        if self.is(SortNode.self) { return true }
-        if let summary = self.as(AggregateNode.self) { return !summary.keys.isEmpty }
-        if self.is(ProjectNode.self) || self.is(FilterNode.self) || self.is(LimitNode.self) { return inputs[0].fixesOrder }
-        return false
     }
 }
