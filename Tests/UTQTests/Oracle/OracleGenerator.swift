@@ -462,6 +462,18 @@ struct OracleGenerator {
                 utq.append("where a0 > 1")
                 sql = "SELECT * FROM (\(sql)) q WHERE a0 > 1"
             }
+            // The groups, in their key order, joined, numbered along, or with a key dropped.
+            if orderFree && !unique.isEmpty && g.chance(0.4) {
+                // A key's column: its name, but t for `every 15m`.
+                func column(_ key: Twin) -> String { key.utq.hasPrefix("every") ? "t" : key.utq }
+                let first = column(unique[0])
+                switch g.int(0...3) {
+                case 0 where unique.contains { $0.utq == "k" } && !joined: utq.append("join r on k")
+                case 1: utq.append("let w = \(g.pick(["row_number()", "running_sum(a0)", "prev(a0)", "sum(a0)", "rank(a0)"])) by \(first)")
+                case 2 where unique.count > 1: utq.append("select \(unique.dropFirst().map(column).joined(separator: ", ")), a0")
+                default: utq.append("let w = \(g.pick(["row_number()", "prev(a0)", "rank(a0)"]))")
+                }
+            }
         case 2:
             let cols = (0..<g.int(1...2)).map { _ in g.pick(["s", "k", "b", "i"]) }
             let unique = Array(NSOrderedSet(array: cols)) as! [String]
