@@ -37,6 +37,9 @@ struct SQLCompiler {
         /// Whether the rows come in the order the database keeps the table's rows: a scan, and
         /// the filters and projections over it (which keep that order, as in memory).
         var inTableOrder = false
+        /// Whether the SQL ends by ordering the rows as utq has them: a join's, a union's or a
+        /// window's whose order matters above (and the filters and projections over it).
+        var inUtqOrder = false
         /// The columns of the table's stored order, last in the SQL's columns after the schema's
         /// (see `TableOrder`): carried while the rows are in the table's order, never read back.
         var hidden: [String] = []

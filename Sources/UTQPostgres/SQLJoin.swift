@@ -46,6 +46,7 @@ extension JoinNode: SQLStep {
             + (ordered ? " ORDER BY l.\"utq_row\", r.\"utq_row\"" : "")
         var joined = SQLCompiler.Relation(sql: sql, codes: codes, labels: labels, copies: left.copies + right.copies)
         if ordered { joined.orderNote = SQLCompiler.orderNote(inputs) }
+        joined.inUtqOrder = ordered
         return joined
     }
 }

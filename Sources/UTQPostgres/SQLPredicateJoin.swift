@@ -30,6 +30,7 @@ extension PredicateJoinNode: SQLStep {
             + (ordered ? " ORDER BY \"utq_lrow\", \"utq_rrow\"" : "")
         var joined = SQLCompiler.Relation(sql: sql, codes: codes, labels: labels, copies: left.copies + right.copies)
         if ordered { joined.orderNote = SQLCompiler.orderNote(inputs) }
+        joined.inUtqOrder = ordered
         return joined
     }
 }

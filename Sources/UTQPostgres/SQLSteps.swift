@@ -8,8 +8,10 @@ extension FilterNode: SQLStep {
         let below = inputs[0]
         var r = below
         r.sql = "SELECT * FROM (\(below.sql)) AS t WHERE \(try c.expr(predicate, input.schema, below.codes))"
-        // A subquery's order is not kept for certain: groups are put back in key order here.
+        // A subquery's order is not kept for certain: groups are put back in key order here,
+        // and a limit above does not rely on a join's or a window's order.
         r.givesKeyOrder = false
+        r.inUtqOrder = false
         return r
     }
 }
@@ -33,6 +35,7 @@ extension ProjectNode: SQLStep {
         let hidden = below.inTableOrder ? below.hidden : []
         var r = SQLCompiler.Relation(sql: "SELECT \((list + hidden).joined(separator: ", ")) FROM (\(below.sql)) AS t", codes: codes, labels: labels, copies: below.copies)
         r.inTableOrder = below.inTableOrder
+        r.inUtqOrder = below.inUtqOrder
         r.hidden = hidden
         r.orderNote = below.orderNote
         return r
@@ -106,9 +109,10 @@ extension SortNode: SQLStep {
 extension LimitNode: SQLStep {
     func sql(_ inputs: [SQLCompiler.Relation], _ c: SQLCompiler, orderMatters: Bool) throws -> SQLCompiler.Relation {
         // Which rows a limit keeps must not depend on the engine: after a sort, after groups the
-        // database puts in key order, or over a table's rows in the order the database keeps
-        // them (as memory would take them, the first it is given), never over rows whose order
-        // utq fixes only when they come back.
+        // database puts in key order, over a table's rows in the order the database keeps
+        // them (as memory would take them, the first it is given), or over a join's, a union's
+        // or a window's in utq's order, never over rows whose order utq fixes only when they
+        // come back.
         var r = inputs[0]
         let limit = " LIMIT \(count)" + (offset > 0 ? " OFFSET \(offset)" : "")
         if input.is(SortNode.self) {
@@ -116,7 +120,7 @@ extension LimitNode: SQLStep {
         } else if r.inTableOrder, !r.hidden.isEmpty {
             // The first rows of the table's stored order.
             r.sql = "SELECT * FROM (\(r.sql)) AS t ORDER BY \(r.hidden.joined(separator: ", "))" + limit
-        } else if r.givesKeyOrder || r.inTableOrder {
+        } else if r.givesKeyOrder || r.inTableOrder || r.inUtqOrder {
             r.sql = "SELECT * FROM (\(r.sql)) AS t" + limit
         } else {
             throw NotInSQL("which rows a limit keeps here follows the order utq gives the rows when they come back")

@@ -37,6 +37,7 @@ extension UnionNode: SQLStep {
         let sql = "SELECT \(names) FROM (\(parts.joined(separator: " UNION ALL "))) AS u" + (ordered ? " ORDER BY \"utq_part\", \"utq_row\"" : "")
         var r = SQLCompiler.Relation(sql: sql, codes: codes.compactMapValues { $0 }, labels: labels.compactMapValues { $0 }, copies: inputs.flatMap(\.copies))
         if ordered { r.orderNote = SQLCompiler.orderNote(inputs) }
+        r.inUtqOrder = ordered
         return r
     }
 }

@@ -51,6 +51,7 @@ extension WindowNode: SQLStep {
         // Numbered in a summary's key order, and ending with it.
         r.givesKeyOrder = ordered && c.keyOrder(input.schema) != nil && (try? c.numbering(input, below)) != nil
         if needsOrder { r.orderNote = SQLCompiler.orderNote(inputs) }
+        r.inUtqOrder = ordered
         return r
     }
 }

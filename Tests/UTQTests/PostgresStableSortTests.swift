@@ -96,4 +96,27 @@ final class PostgresStableSortTests {
             #expect(difference == nil, "\(pipeline): \(difference ?? "")\n\(placement)")
         }
     }
+
+    /// A limit over a join, a union or a window whose SQL ends in utq's order runs in
+    /// PostgreSQL and keeps the rows memory keeps (only they come back).
+    @Test func aLimitOverAJoinAUnionOrAWindowRunsInTheDatabase() throws {
+        let s = makeSession()
+        s.databaseConnector = PostgresConnector()
+        s.workspace.put(DifferentialTables.ties.tables, makeCurrent: true)
+        try s.table("attach \(server.uri("ties")) as db\nties | save! to db.ties\nother | save! to db.other\ntables")
+        for pipeline in [
+            "ties | join other on g | limit 6",
+            "ties | join other on n <= g | head 3",
+            "ties | left join other on g | select n, label | limit 7",
+            "ties | union ties | limit 50",
+            "ties | let k = row_number() by g | select n, k | limit 5",
+            "ties | let r = rank(x) by g | limit 9",
+        ] {
+            let remote = "db." + pipeline.replacingOccurrences(of: "join other", with: "join db.other").replacingOccurrences(of: "union ties", with: "union db.ties")
+            let difference = tableDifference(try s.table(remote), try s.table(pipeline))
+            #expect(difference == nil, "\(pipeline): \(difference ?? "")")
+            let placed = try s.place(try s.plan(remote))
+            #expect(placed.steps.allSatisfy { !$0.site.isMemory }, "\(pipeline):\n\(placed.placementText)")
+        }
+    }
 }
