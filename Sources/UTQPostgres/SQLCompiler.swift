@@ -142,6 +142,9 @@ struct SQLCompiler {
             return "(\(try expr(x, schema, codes)) \(negated ? "NOT IN" : "IN") (\(values.map(literal).joined(separator: ", "))))"
         case .cast(let x, .double) where x.type == .int:
             return "(\(try expr(x, schema, codes)))::float8"
+        // A join casts both sides of a comparison of numbers to number, one that is one already.
+        case .cast(let x, let type) where x.type == type:
+            return try expr(x, schema, codes)
         case .cast:
             throw NotInSQL("this conversion has no SQL form")
         case .call(let f, let args, _):

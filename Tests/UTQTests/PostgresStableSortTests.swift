@@ -107,6 +107,8 @@ final class PostgresStableSortTests {
         for pipeline in [
             "ties | join other on g | limit 6",
             "ties | join other on n <= g | head 3",
+            "ties | join other on x < g | limit 8",
+            "ties | join other on g and x >= g | limit 8",
             "ties | left join other on g | select n, label | limit 7",
             "ties | union ties | limit 50",
             "ties | let k = row_number() by g | select n, k | limit 5",
