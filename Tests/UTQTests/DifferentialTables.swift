@@ -195,8 +195,8 @@ struct DifferentialTables: Sendable {
     }()
 
     /// Times around the changes of clock in Oslo (2021-03-28 and 2021-10-31) and New York
-    /// (2021-03-14 and 2021-11-07), a date column and durations; the session shows them in
-    /// New York, the tables keep Oslo's zone and New York's.
+    /// (2021-03-14 and 2021-11-07), a date column, wall-clock times and durations; the session
+    /// shows them in New York, the tables keep Oslo's zone and New York's.
     static let zones: DifferentialTables = {
         let t: [Int64?] = [
             utc(2021, 3, 28, 0, 30), utc(2021, 3, 28, 0, 59, 59), utc(2021, 3, 28, 1, 0), utc(2021, 3, 28, 1, 30),
@@ -211,11 +211,16 @@ struct DifferentialTables: Sendable {
         let hour: Int64 = 3_600_000_000
         let durations: [Int64?] = t.indices.map { (i: Int) -> Int64? in i % 7 == 3 ? nil : Int64(i % 5 - 2) * hour + Int64(i) * 60_000_000 }
         let g: [Int64?] = t.indices.map { Int64($0 % 3) }
+        // A date and a wall-clock time as a file without offsets gives them: floating, read
+        // in the table's zone.
         var date = Column.timestamps("d", days)
         date.unit = .day
+        date.floating = true
+        var wall = Column.timestamps("wall", t)
+        wall.floating = true
         let oslo = Table(name: "oslo", columns: [
             Column.ints("id", (1...t.count).map { Int64($0) }), Column.timestamps("t", t), date,
-            Column.durations("dur", durations), Column.ints("g", g),
+            Column.durations("dur", durations), Column.ints("g", g), wall,
         ], zone: ZoneRules.named("Europe/Oslo")!, timeColumn: "t")
         let ny = Table(name: "ny", columns: [
             Column.ints("id", (1...t.count).map { Int64($0) }), Column.timestamps("t", t.reversed()), Column.ints("g", g),
@@ -250,6 +255,15 @@ struct DifferentialTables: Sendable {
             "oslo | let s = running_sum(dur) by g",
             "oslo | count by t",
             "oslo | distinct d",
+            "oslo | count by hour(wall)",
+            "oslo | count by day(wall), g",
+            "oslo | sort wall | limit 5",
+            "oslo | where wall > \"2021-03-28 02:30\"",
+            "oslo | where wall >= \"2021-10-31 02:00\" and wall < \"2021-10-31 03:00\"",
+            "oslo | let x = wall - t",
+            "oslo | let x = wall + dur | sort x",
+            "oslo | min wall, max wall by g",
+            "oslo | join ny on g | where wall < t | count by g",
             "ny | count by hour",
             "ny | count by day",
             "ny | count by every 30m",
