@@ -54,7 +54,17 @@ extension AggregateNode: SQLStep {
         }
         for a in aggregates { list.append("\(try c.aggregate(a, input.schema)) AS \(c.connection.identifier(a.name))") }
         let group = keys.isEmpty ? "" : " GROUP BY " + (1...keys.count).map(String.init).joined(separator: ", ")
-        var r = SQLCompiler.Relation(sql: "SELECT \(list.joined(separator: ", ")) FROM (\(below.sql)) AS t\(group)", codes: codes, labels: labels, copies: below.copies)
+        // first and last read the rows in utq's order: numbered as "utq_row" (a weekday or month
+        // sent as its number would come back as the number).
+        var from = below.sql
+        let ordered = aggregates.filter { $0.function == .first || $0.function == .last }
+        if !ordered.isEmpty {
+            guard ordered.allSatisfy({ $0.argument.map { c.coded($0, below.codes) == nil } ?? true }) else {
+                throw NotInSQL("first and last of a weekday or month, which the database holds as a number")
+            }
+            from = "SELECT t.*, \(try c.numbering(input, below)) AS \"utq_row\" FROM (\(below.sql)) AS t"
+        }
+        var r = SQLCompiler.Relation(sql: "SELECT \(list.joined(separator: ", ")) FROM (\(from)) AS t\(group)", codes: codes, labels: labels, copies: below.copies)
         // Groups come in key order, nulls last. Where the keys sort alike in both engines the
         // database is told; text keys sort in utq's order when they come back.
         if orderMatters, !keys.isEmpty, keys.allSatisfy({ SQLCompiler.sortsAlike($0.expr.type) || codes[$0.name] != nil }) {

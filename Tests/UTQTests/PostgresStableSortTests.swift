@@ -121,4 +121,29 @@ final class PostgresStableSortTests {
             #expect(placed.steps.allSatisfy { !$0.site.isMemory }, "\(pipeline):\n\(placed.placementText)")
         }
     }
+
+    /// first and last take a group's first and last value that is not null in utq's order,
+    /// in PostgreSQL too: over a table's rows, a sort's (ties in the table's order) and a join's.
+    @Test func firstAndLastTakeTheRowsInUtqsOrder() throws {
+        let s = makeSession()
+        s.databaseConnector = PostgresConnector()
+        s.workspace.put(DifferentialTables.ties.tables, makeCurrent: true)
+        try s.table("attach \(server.uri("ties")) as db\nties | save! to db.ties\nother | save! to db.other\ntables")
+        for pipeline in [
+            "ties | first n, last n by g",
+            "ties | first flag, last flag, first h by g",
+            "ties | sort x | first n, last n by g",
+            "ties | join other on g | first label, last label, last n by x",
+            "ties | first t, last x",
+        ] {
+            let remote = "db." + pipeline.replacingOccurrences(of: "join other", with: "join db.other")
+            let difference = tableDifference(try s.table(remote), try s.table(pipeline))
+            #expect(difference == nil, "\(pipeline): \(difference ?? "")")
+            let placed = try s.place(try s.plan(remote))
+            #expect(placed.steps.allSatisfy { !$0.site.isMemory || $0.restoresKeyOrder }, "\(pipeline):\n\(placed.placementText)")
+        }
+        // A window's rows have no order in SQL's summaries over a window: it runs in memory.
+        let placed = try s.place(try s.plan("db.ties | let f = first(n) by g"))
+        #expect(placed.placementText.contains("first and last take a window's rows in their order"), "\(placed.placementText)")
+    }
 }

@@ -11,7 +11,7 @@ import Testing
         // functions
         "pow", "lower", "upper", "trim", "len", "substr", "replace", "split", "extract", "parse_time",
         // summaries
-        "first", "last", "circmean",
+        "circmean",
     ]
 
     static var functions: [(String, SQLForm)] { Functions.all.map { ($0.name, $0.sql) } }

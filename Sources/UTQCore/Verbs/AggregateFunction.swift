@@ -136,7 +136,15 @@ extension AggregateFunction {
                     + "WHEN \(high) = 1 AND \(notANumber) = 0 THEN 'Infinity'::float8 ELSE \(cont(x)) END"
             }, otherwise: { c in c.over.isEmpty ? "\(name) of \(c.types[0].displayName) has no SQL form" : "PostgreSQL has no \(name) over a window" })
         case .first, .last:
-            return .none("first and last take a group's rows in their order, which SQL's summaries do not keep")
+            // The first (or last) value that is not null, in the rows' order: a summary's SQL
+            // numbers its rows in utq's order as "utq_row" for it. A window's has no such order.
+            let direction: String
+            if case .first = self { direction = "" } else { direction = " DESC" }
+            return .build({ c in
+                guard c.over.isEmpty, !c.distinct else { return nil }
+                let x = c.arguments[0]
+                return "(array_agg(\(x) ORDER BY \"utq_row\"\(direction)) FILTER (WHERE \(x) IS NOT NULL))[1]"
+            }, otherwise: { _ in "first and last take a window's rows in their order, which SQL's windows do not keep" })
         case .circmean:
             return .none("the vector mean of angles is utq's own")
         }
