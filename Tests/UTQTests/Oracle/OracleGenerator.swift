@@ -523,6 +523,10 @@ struct OracleGenerator {
         case 10:
             // Columns matched by name; v is whole in r and a number here, so it becomes a number.
             utq.append("select id, s, d as v | union r")
+            // The union's rows in utq's order: a's, then r's.
+            if orderFree && g.chance(0.5) {
+                utq.append(g.pick(["sort v", "sort k desc", "let n = running_sum(v) by k", "let n = prev(id)", "top 3 by k", "let n = rank(v) by k"]))
+            }
             sql = "SELECT id, s, d AS v FROM (\(sql)) q UNION ALL BY NAME SELECT * FROM r"
             area = "union"
         default:
