@@ -37,6 +37,11 @@ struct SQLCompiler {
         /// Whether the rows come in the order the database keeps the table's rows: a scan, and
         /// the filters and projections over it (which keep that order, as in memory).
         var inTableOrder = false
+        /// Where the rows are a table split over other servers (and filters and projections
+        /// over it): the scan's FROM, and each part to read in its place.
+        var partitioned: Partitioned?
+
+        struct Partitioned { var from: String; var parts: [String] }
     }
 
     /// The key columns the rows come in the order of, as a summary gave them.
@@ -66,6 +71,7 @@ struct SQLCompiler {
             if op == .equal || op == .notEqual, let names = coded(l, codes), case .literal(.string(let name), _) = r {
                 return "(\(try expr(l, schema, codes)) \(op == .equal ? "=" : "<>") \(names.firstIndex(of: name) ?? -1))"
             }
+            if let range = try periodCondition(op, l, r, schema, codes) ?? spanCondition(op, l, r, schema, codes) { return range }
             let a = try expr(l, schema, codes), b = try expr(r, schema, codes)
             if l.type == .string || r.type == .string {
                 // Text comparisons are exact in both engines; other text operators are utq's own.

@@ -86,6 +86,44 @@ public enum TimeBuckets {
         return all.first { $0.name == w || $0.aliases.contains(w) }?.bucket
     }
 
+    /// The instants `start ..< end` whose `bucket` is `value` (the instant a day, week or month
+    /// starts, or a year's number), so a condition on the bucket can be sent as a range of the
+    /// time itself: a range any index, partition or postgres_fdw shard can use. nil where the
+    /// value does not start a bucket, or where a change of clock lies within hours of either
+    /// end (a zone that turns its clocks back across midnight puts an hour of the next day in
+    /// the day before; the bucket is computed as it is then).
+    public static func period(_ bucket: TimeBucket, _ value: Int64, zone: ZoneRules) -> (start: Int64, end: Int64)? {
+        let day = CivilTime.microsPerDay
+        // Years 1 to 9999 and more, in microseconds.
+        guard value > -10_000 * 366 * day, value < 10_000 * 366 * day else { return nil }
+        let startWall: Int64, endWall: Int64
+        switch bucket {
+        case .year:
+            guard (1...9998).contains(value) else { return nil }
+            startWall = CivilTime.daysFromCivil(year: Int(value), month: 1, day: 1) * day
+            endWall = CivilTime.daysFromCivil(year: Int(value) + 1, month: 1, day: 1) * day
+        case .day, .week, .month:
+            let wall = zone.wallMicros(value)
+            startWall = Buckets.truncate(wall, bucket)
+            guard zone.instant(wallMicros: startWall) == value else { return nil }
+            switch bucket {
+            case .day: endWall = startWall + day
+            case .week: endWall = startWall + 7 * day
+            default:
+                let (y, m, _) = CivilTime.civilFromDays(CivilTime.floorDiv(startWall, day))
+                endWall = CivilTime.daysFromCivil(year: m == 12 ? y + 1 : y, month: m == 12 ? 1 : m + 1, day: 1) * day
+            }
+        default:
+            return nil
+        }
+        let start = zone.instant(wallMicros: startWall), end = zone.instant(wallMicros: endWall)
+        let margin = 3 * CivilTime.microsPerHour
+        for edge in [start, end] where zone.offsetSeconds(atMicros: edge - margin) != zone.offsetSeconds(atMicros: edge + margin) {
+            return nil
+        }
+        return (start, end)
+    }
+
     // MARK: SQL forms
 
     /// `{local}` is the time as wall-clock time in the zone, `{instant}` the time itself,

@@ -79,6 +79,36 @@ extension AggregateFunction {
         return "(CASE WHEN abs(\(x)) < 1e300 THEN \(x)::numeric + (\(x) - \(x)::numeric::float8)::numeric ELSE \(x)::numeric END)"
     }
 
+    /// The summary in two steps, for a table split over servers: what each part sums up
+    /// (`parts`, over its own rows) and how those parts' columns (`combine`, given their names)
+    /// make the summary's SQL, as `sql` would write it over all the rows. nil for a summary
+    /// that does not split (medians, spreads, distinct counts), which then runs where the rows
+    /// meet.
+    public func splitSQL(_ c: SQLCall) -> (parts: [String], combine: @Sendable ([String]) -> String)? {
+        guard !c.distinct, c.over.isEmpty else { return nil }
+        let type = c.types.first
+        switch self {
+        case .count:
+            let part = c.arguments.isEmpty ? "count(*)" : "count(\(c.arguments[0]))"
+            return ([part], { "sum(\($0[0]))::int8" })
+        case .sum:
+            // Each part's sum is numeric (float8 added exactly), and so is their sum.
+            guard let sum = sql.sql(c), [.double, .bool, .int, .duration].contains(type) else { return nil }
+            if type == .double { return (["sum(\(Self.exactNumeric(c.arguments[0], .double)))"], { "(sum(\($0[0])))::float8" }) }
+            return ([sum], { "sum(\($0[0]))" })
+        case .avg:
+            guard [.int, .double, .duration, .bool].contains(type) else { return nil }
+            let x = type == .bool ? "(\(c.arguments[0]))::int::numeric" : Self.exactNumeric(c.arguments[0], type!)
+            return (["sum(\(x))", "count(\(c.arguments[0]))"], { "(sum(\($0[0])) / NULLIF(sum(\($0[1])), 0))::float8" })
+        case .min, .max:
+            guard let part = sql.sql(c) else { return nil }
+            let name = self.name
+            return ([part], { "\(name)(\($0[0]))" })
+        default:
+            return nil
+        }
+    }
+
     /// How the summary is written in SQL over a group, or over a window (`SQLCall.over`).
     /// Sums and means of numbers add exactly (numeric), as utq's compensated sums nearly do:
     /// adding 1e15, 0.5 and -1e15 in float8 loses the half.
