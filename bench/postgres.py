@@ -11,7 +11,7 @@ as root, the server runs as the postgres user (initdb refuses root).
 import argparse, glob, os, re, shutil, statistics, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-UTQ = os.path.join(ROOT, ".build", "release", "utq")
+UTQ = os.environ.get("UTQ_BIN") or os.path.join(ROOT, ".build", "release", "utq")
 DATA = os.path.join(ROOT, "bench", "data")
 
 
@@ -61,7 +61,9 @@ def main():
         uri = f"postgresql:///bench?host={folder}&user=postgres"
         pipeline = "db.rides | count by weekday(requested_at), hour(requested_at)"
         explain = subprocess.run([UTQ, "-c", f"attach {uri} as db; explain {pipeline}"], check=True, capture_output=True, text=True).stdout
-        sql = explain.split("SQL sent to db:\n", 1)[1].strip().splitlines()[0].strip()
+        # The SQL is printed indented over several lines, up to the end or a blank line.
+        block = explain.split("SQL sent to db:\n", 1)[1].splitlines()
+        sql = " ".join(line.strip() for line in block[:next((i for i, line in enumerate(block) if not line.strip()), len(block))])
         utq_count = timed([UTQ, "-c", f"attach {uri} as db; {pipeline}"], args.runs)
         psql_count = timed(["psql", "-X", "-q", "-h", folder, "-U", "postgres", "-d", "bench", "-c", sql], args.runs)
         print(f"| `{pipeline}` on {args.rows:,} rows | {utq_count * 1000:.0f} ms | {psql_count * 1000:.0f} ms | {utq_count / psql_count:.2f} |")
@@ -94,8 +96,41 @@ def main():
             psql_times.append(time.perf_counter() - t)
         u, p, l = statistics.median(utq_times), statistics.median(psql_times), statistics.median(load_times)
         print(f"| `save to` {n:,} rides (load + COPY) | {u * 1000:.0f} ms (load alone {l * 1000:.0f} ms) | {p * 1000:.0f} ms | {u / p:.2f} |")
+        sharded(args, folder, uri)
     finally:
         stop()
+
+
+def sharded(args, folder, single_uri):
+    """The same rides hash-partitioned by driver over two other servers (postgres_fdw), against
+    the one server: a one-day count by hour (the day's range is sent to the shards) and a count
+    (one number from each shard)."""
+    shards = [server() for _ in range(2)]
+    try:
+        cols = "ride_id int, driver text, status text, requested_at timestamptz, price numeric(8,2)"
+        setup = ["CREATE EXTENSION postgres_fdw", f"CREATE TABLE rides ({cols}) PARTITION BY HASH (driver)",
+                 "ALTER DATABASE sharded SET enable_partitionwise_aggregate = on"]
+        for k, (shard, _) in enumerate(shards):
+            subprocess.run(["psql", "-X", "-q", "-h", shard, "-U", "postgres", "-c", "CREATE DATABASE sharded"], check=True)
+            psql(shard, f"CREATE TABLE rides ({cols})", db="sharded")
+            setup += [f"CREATE SERVER shard{k} FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host '{shard}', dbname 'sharded', async_capable 'true', batch_size '10000')",
+                      f"CREATE USER MAPPING FOR postgres SERVER shard{k} OPTIONS (user 'postgres')",
+                      f"CREATE FOREIGN TABLE rides_{k} PARTITION OF rides FOR VALUES WITH (MODULUS 2, REMAINDER {k}) SERVER shard{k} OPTIONS (table_name 'rides')"]
+        subprocess.run(["psql", "-X", "-q", "-h", folder, "-U", "postgres", "-c", "CREATE DATABASE sharded"], check=True)
+        psql(folder, "; ".join(setup), db="sharded")
+        print(f"making {args.rows:,} rides over two shards …", file=sys.stderr)
+        psql(folder, f"""INSERT INTO rides SELECT i, 'driver' || (i % 50), (ARRAY['completed','cancelled','declined','requested'])[1 + i % 4],
+            TIMESTAMPTZ '2020-02-17' + (i * INTERVAL '7 seconds'), (i % 97) / 10.0 FROM generate_series(1, {args.rows}) AS i""", db="sharded")
+        for shard, _ in shards:
+            psql(shard, "VACUUM ANALYZE rides", db="sharded")
+        sharded_uri = f"postgresql:///sharded?host={folder}&user=postgres"
+        for pipeline in ['db.rides | where day(requested_at) = "2020-02-18" | count by hour(requested_at)', "db.rides | count"]:
+            one = timed([UTQ, "-c", f"set timezone UTC; attach {single_uri} as db; {pipeline}"], args.runs)
+            two = timed([UTQ, "-c", f"set timezone UTC; attach {sharded_uri} as db; {pipeline}"], args.runs)
+            print(f"| `{pipeline}` on {args.rows:,} rows, two shards | {two * 1000:.0f} ms | one server {one * 1000:.0f} ms | {two / one:.2f} |")
+    finally:
+        for _, stop in shards:
+            stop()
 
 
 if __name__ == "__main__":
