@@ -102,8 +102,8 @@ extension AggregateFunction {
             return (["sum(\(x))", "count(\(c.arguments[0]))"], { "(sum(\($0[0])) / NULLIF(sum(\($0[1])), 0))::float8" })
         case .min, .max:
             guard let part = sql.sql(c) else { return nil }
-            let name = self.name
-            return ([part], { "\(name)(\($0[0]))" })
+            let combine = type == .bool ? (self == .min ? "bool_and" : "bool_or") : name
+            return ([part], { "\(combine)(\($0[0]))" })
         default:
             return nil
         }
@@ -122,7 +122,7 @@ extension AggregateFunction {
             return .build({ c in
                 switch c.types[0] {
                 case .double: return "(sum(\(distinct(c))\(exact(c)))\(c.over))::float8"
-                case .bool: return "sum(\(distinct(c))(\(c.arguments[0]))::int8)\(c.over)"
+                case .bool: return "sum(\(distinct(c))(\(c.arguments[0]))::int)\(c.over)"
                 case .int, .duration: return "sum(\(distinct(c))\(c.arguments[0]))\(c.over)"
                 default: return nil
                 }
@@ -139,7 +139,12 @@ extension AggregateFunction {
             let name = self.name
             return .build({ c in
                 // Text has utq's natural order (or a column's own), which the database's min and max do not.
-                c.types[0] == .string ? nil : "\(name)(\(c.arguments[0]))\(c.over)"
+                // PostgreSQL has no min or max of booleans: false is below true, as bool_and and bool_or find.
+                switch c.types[0] {
+                case .string: return nil
+                case .bool: return "\(name == "min" ? "bool_and" : "bool_or")(\(c.arguments[0]))\(c.over)"
+                default: return "\(name)(\(c.arguments[0]))\(c.over)"
+                }
             }, otherwise: { _ in "\(name) of text follows utq's natural order, which no collation of the database gives" })
         case .stddev:
             return .build({ c in
