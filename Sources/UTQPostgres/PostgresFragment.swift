@@ -113,9 +113,11 @@ struct PostgresFragment: RemoteFragment {
         var message = "\(source) does not fit in the memory a result may take (\(MemoryBudget.describe(large.budget))"
             + (limitSet ? ", set by memory-limit" : ", what the system has free") + "): "
             + "\(NumberText.counted(large.rows, "row")) read took \(MemoryBudget.describe(large.bytes))"
+        var size = "SIZE"
         if let estimate = try? plannedRows(), large.rows > 0 {
             let whole = max(estimate, large.rows)
             let bytes = Double(large.bytes) / Double(large.rows) * Double(whole)
+            if estimate > large.rows { size = Self.roundedSize(bytes * 1.2) }
             message += estimate > large.rows
                 ? ", and the database expects about \(NumberText.counted(whole, "row")), which would take about \(MemoryBudget.describe(Int(min(bytes, 9e18))))"
                 : ", and the database expected no more than that"
@@ -123,7 +125,14 @@ struct PostgresFragment: RemoteFragment {
         let example = names.first ?? "\(database).TABLE"
         return Diagnostic(message,
                           hint: "have the database make the result smaller, where it runs: \(example) | limit 1000, a summary such as "
-                              + "\(example) | count by COLUMN, or a where; or let results take more: set memory-limit SIZE")
+                              + "\(example) | count by COLUMN, or a where; or let results take more: set memory-limit \(size)")
+    }
+
+    /// A size for `set memory-limit` at least `bytes`: hundreds of MB, or whole GB.
+    static func roundedSize(_ bytes: Double) -> String {
+        let mb = bytes / 1_048_576
+        if mb < 1000 { return "\(max(100, Int((mb / 100).rounded(.up)) * 100))MB" }
+        return mb / 1024 < 1e9 ? "\(Int((mb / 1024).rounded(.up)))GB" : "SIZE"
     }
 
     /// The rows the planner expects the SQL to give.
