@@ -3,7 +3,8 @@ import UTQCore
 
 /// Values gathered in pieces of a fixed size, so that growing never copies what is held
 /// (an array that doubles holds its old and new storage at once), and joined into one
-/// array at the end, each piece freed as soon as it is copied.
+/// array at the end, each piece freed as soon as it is copied. The first piece starts small
+/// and doubles up to the size, so a result of three rows holds no more than a few values.
 struct PGPieces<T> {
     static var pieceSize: Int { 65_536 }
     private var full: [[T]] = []
@@ -12,9 +13,13 @@ struct PGPieces<T> {
 
     mutating func append(_ value: T) {
         if current.count == current.capacity {
-            if !current.isEmpty { full.append(current) }
-            current = []
-            current.reserveCapacity(Self.pieceSize)
+            if full.isEmpty, current.capacity < Self.pieceSize {
+                current.reserveCapacity(max(64, current.capacity * 2))
+            } else {
+                full.append(current)
+                current = []
+                current.reserveCapacity(Self.pieceSize)
+            }
         }
         current.append(value)
         count += 1

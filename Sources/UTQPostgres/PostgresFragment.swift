@@ -55,7 +55,7 @@ struct PostgresFragment: RemoteFragment {
             PGColumnBuilder($0, codes: relation.codes[$0.name], labels: relation.labels[$0.name])
         }
         let budget = MemoryBudget.limit(setting: context.memoryLimit)
-        var rows = 0
+        var rows = 0, textSinceCheck = 0
         defer {
             let wait = connection.lastWait
             context.notes?.time("in \(database)", wait)
@@ -74,10 +74,13 @@ struct PostgresFragment: RemoteFragment {
                     } else {
                         let value = pq.getvalue(result, 0, Int32(k)), length = Int(pq.getlength(result, 0, Int32(k)))
                         try builders[k].append(UnsafeRawBufferPointer(start: value, count: length))
+                        textSinceCheck &+= length
                     }
                 }
                 rows += 1
-                if rows & 0x1FFF == 0, let budget {
+                // Weighed every 8,192 rows, and sooner when their text is long.
+                if rows & 0x1FFF == 0 || textSinceCheck > 4 << 20, let budget {
+                    textSinceCheck = 0
                     let bytes = builders.reduce(0) { $0 + $1.bytes }
                     if bytes > budget { throw ResultTooLarge(rows: rows, bytes: bytes, budget: budget) }
                 }
@@ -120,7 +123,7 @@ struct PostgresFragment: RemoteFragment {
             if estimate > large.rows { size = Self.roundedSize(bytes * 1.2) }
             message += estimate > large.rows
                 ? ", and the database expects about \(NumberText.counted(whole, "row")), which would take about \(MemoryBudget.describe(Int(min(bytes, 9e18))))"
-                : ", and the database expected no more than that"
+                : ", more than the database expects (about \(NumberText.counted(estimate, "row"))), so how many more is not known"
         }
         let example = names.first ?? "\(database).TABLE"
         return Diagnostic(message,
