@@ -113,13 +113,18 @@ def main():
         print()
         pipeline = "db.rides | count by weekday(requested_at), hour(requested_at)"
         explain = subprocess.run([UTQ, "-c", f"attach {uri} as db; explain {pipeline}"], check=True, capture_output=True, text=True).stdout
-        sql = explain.split("SQL sent to db:\n", 1)[1].strip().splitlines()[0].strip()
+        # The SQL is laid out over indented lines.
+        sent = explain.split("SQL sent to db:\n", 1)[1].splitlines()
+        sql = "\n".join(l[2:] for l in sent[:next((k for k, l in enumerate(sent) if not l.startswith("  ")), len(sent))])
         utq_count = timed([UTQ, "-c", f"attach {uri} as db; {pipeline}"], args.runs)
         psql_count = timed(["psql", "-X", "-q", "-h", folder, "-U", "postgres", "-d", "bench", "-c", sql], args.runs)
         print(f"| `{pipeline}` on {args.rows:,} rows | {utq_count * 1000:.0f} ms | {psql_count * 1000:.0f} ms | {utq_count / psql_count:.2f} |")
 
         # save to: the same CSV through utq (load + COPY) and psql's \copy.
         csv = os.path.join(DATA, "rides-1m", "rides.csv")
+        if not os.path.exists(csv):
+            print(f"save to: {csv} is made by bench/run.py; left out", file=sys.stderr)
+            return
         n = args.save_rows
         part = os.path.join(DATA, f"rides-save-{n}.csv")
         if not os.path.exists(part):
