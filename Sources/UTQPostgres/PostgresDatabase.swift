@@ -92,7 +92,7 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
             guard !unknown.isEmpty else { return nil }
             return "\(name).\(table): " + (unknown.count == 1 ? "1 column has" : "\(unknown.count) columns have") + " a type utq reads as its text: "
                 + unknown.prefix(6).joined(separator: ", ") + (unknown.count > 6 ? ", …" : "")
-        }
+        } + PGIntervals.notes(database: name, tables: order, columns: found)
         return order.map { table in
             let full = "\(name).\(table)"
             columns[full] = found[table]
@@ -142,7 +142,7 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
             let id = connection.identifier(c.name)
             switch c.read {
             case .plain: return id
-            case .micros: return "(extract(epoch from \(id)) * 1000000)::int8 AS \(id)"
+            case .micros: return PGIntervals.micros(id)
             case .wallTime: return "(\(id)::timestamp AT TIME ZONE \(connection.literal((zones[table] ?? zone).identifier))) AS \(id)"
             case .text: return "\(id)::text AS \(id)"
             case .float: return "\(id)::float8 AS \(id)"
