@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """utq on an attached PostgreSQL against psql sending the same SQL, on a throwaway server:
 `count by` two keys over generated rides (the query utq compiles), and `save to` of a loaded
-table against psql's `\\copy` of the same CSV.
+table (a new table) and `save append to` (an existing one) against psql's `\\copy` of the same CSV.
 
     python3 bench/postgres.py [--rows 10000000] [--save-rows 1000000] [--runs 5]
 
@@ -61,7 +61,9 @@ def main():
         uri = f"postgresql:///bench?host={folder}&user=postgres"
         pipeline = "db.rides | count by weekday(requested_at), hour(requested_at)"
         explain = subprocess.run([UTQ, "-c", f"attach {uri} as db; explain {pipeline}"], check=True, capture_output=True, text=True).stdout
-        sql = explain.split("SQL sent to db:\n", 1)[1].strip().splitlines()[0].strip()
+        # The SQL as explain lays it out: the indented lines after its heading.
+        block = explain.split("SQL sent to db:\n", 1)[1].splitlines()
+        sql = " ".join(line.strip() for line in block[:next((k for k, line in enumerate(block) if not line.startswith("  ")), len(block))])
         utq_count = timed([UTQ, "-c", f"attach {uri} as db; {pipeline}"], args.runs)
         psql_count = timed(["psql", "-X", "-q", "-h", folder, "-U", "postgres", "-d", "bench", "-c", sql], args.runs)
         print(f"| `{pipeline}` on {args.rows:,} rows | {utq_count * 1000:.0f} ms | {psql_count * 1000:.0f} ms | {utq_count / psql_count:.2f} |")
@@ -94,6 +96,24 @@ def main():
             psql_times.append(time.perf_counter() - t)
         u, p, l = statistics.median(utq_times), statistics.median(psql_times), statistics.median(load_times)
         print(f"| `save to` {n:,} rides (load + COPY) | {u * 1000:.0f} ms (load alone {l * 1000:.0f} ms) | {p * 1000:.0f} ms | {u / p:.2f} |")
+
+        # save append to: the same CSV added to an existing table (emptied before each run, so
+        # both add to a table of the same size) through utq and psql's \copy.
+        psql(folder, "DROP TABLE IF EXISTS a; " + create.replace(" r (", " a ("))
+        utq_times, psql_times = [], []
+        for _ in range(args.runs):
+            psql(folder, "TRUNCATE a; CHECKPOINT")
+            t = time.perf_counter()
+            subprocess.run([UTQ, "-c", f"load {part} as r; attach {uri} as db; r | save append to db.a"], check=True, capture_output=True)
+            utq_times.append(time.perf_counter() - t)
+            appended = int(psql(folder, "SELECT count(*) FROM a").split()[2])
+            assert appended == n, f"save append added {appended:,} rows, not {n:,}"
+            psql(folder, "TRUNCATE a; CHECKPOINT")
+            t = time.perf_counter()
+            subprocess.run(["psql", "-X", "-q", "-h", folder, "-U", "postgres", "-d", "bench", "-c", f"\\copy a from '{part}' csv header"], check=True)
+            psql_times.append(time.perf_counter() - t)
+        u, p = statistics.median(utq_times), statistics.median(psql_times)
+        print(f"| `save append to` {n:,} rides (load + COPY) | {u * 1000:.0f} ms (load alone {l * 1000:.0f} ms) | {p * 1000:.0f} ms | {u / p:.2f} |")
     finally:
         stop()
 
