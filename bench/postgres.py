@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """utq on an attached PostgreSQL against psql sending the same SQL, on a throwaway server:
 `count by` two keys over generated rides (the query utq compiles), and `save to` of a loaded
-table against psql's `\\copy` of the same CSV. Then utq alone: `db.rides | limit 3` (the whole
+table (a new table) and `save append to` (an existing one) against psql's `\\copy` of the same CSV.
+Then utq alone: `db.rides | limit 3` (the whole
 process within 0.5 s and 100 MB), and every row of two columns under `set memory-limit
 200MB`, which must stop with the estimate quickly, the result within the limit (the process
-holds its own start beside it).
+holds its own start beside it). Last, the same rides over two shards against one server.
 
     python3 bench/postgres.py [--rows 10000000] [--save-rows 1000000] [--runs 5] [--only-limits]
 
@@ -151,6 +152,24 @@ def main():
             psql_times.append(time.perf_counter() - t)
         u, p, l = statistics.median(utq_times), statistics.median(psql_times), statistics.median(load_times)
         print(f"| `save to` {n:,} rides (load + COPY) | {u * 1000:.0f} ms (load alone {l * 1000:.0f} ms) | {p * 1000:.0f} ms | {u / p:.2f} |")
+
+        # save append to: the same CSV added to an existing table (emptied before each run, so
+        # both add to a table of the same size) through utq and psql's \copy.
+        psql(folder, "DROP TABLE IF EXISTS a; " + create.replace(" r (", " a ("))
+        utq_times, psql_times = [], []
+        for _ in range(args.runs):
+            psql(folder, "TRUNCATE a; CHECKPOINT")
+            t = time.perf_counter()
+            subprocess.run([UTQ, "-c", f"load {part} as r; attach {uri} as db; r | save append to db.a"], check=True, capture_output=True)
+            utq_times.append(time.perf_counter() - t)
+            appended = int(psql(folder, "SELECT count(*) FROM a").split()[2])
+            assert appended == n, f"save append added {appended:,} rows, not {n:,}"
+            psql(folder, "TRUNCATE a; CHECKPOINT")
+            t = time.perf_counter()
+            subprocess.run(["psql", "-X", "-q", "-h", folder, "-U", "postgres", "-d", "bench", "-c", f"\\copy a from '{part}' csv header"], check=True)
+            psql_times.append(time.perf_counter() - t)
+        u, p = statistics.median(utq_times), statistics.median(psql_times)
+        print(f"| `save append to` {n:,} rides (load + COPY) | {u * 1000:.0f} ms (load alone {l * 1000:.0f} ms) | {p * 1000:.0f} ms | {u / p:.2f} |")
         sharded(args, folder, uri)
     finally:
         stop()

@@ -24,6 +24,8 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
     private(set) var sourceNames: [String: String] = [:]
     /// Each table's zone: its own when utq saved it, else the database's.
     private(set) var zones: [String: ZoneRules] = [:]
+    /// Each table's own order, where the database keeps one (see `TableOrder`).
+    private(set) var orders: [String: TableOrder] = [:]
     /// Loaded tables copied into temporary tables of this connection, for pipelines that
     /// join them with the database's (kept while the table is the same).
     var uploads: [String: Upload] = [:]
@@ -52,7 +54,7 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
         // Tables and views of the schemas on the search path, with their columns in order.
         let rows = try connection.query("""
             SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod), t.typname, t.typtype, a.atttypid::text,
-                   coalesce(obj_description(c.oid, 'pg_class'), '')
+                   coalesce(obj_description(c.oid, 'pg_class'), ''), c.relkind::text
             FROM pg_class c
             JOIN pg_namespace n ON n.oid = c.relnamespace
             JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
@@ -70,11 +72,20 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
         var order: [String] = []
         var found: [String: [RemoteColumn]] = [:]
         var notes: [String: TableNotes] = [:]
+        var kinds: [String: String] = [:]
+        var stored: Set<String> = []
         for i in 0..<rows.count {
             let table = rows.cells[0][i]
             if found[table] == nil {
                 order.append(table)
                 notes[table] = TableNotes(comment: rows.cells[6][i])
+                kinds[table] = rows.cells[7][i]
+                found[table] = []
+            }
+            // A whole-number utq_row is the table's stored order: not one of its columns.
+            if rows.cells[1][i] == TableOrder.column, ["int2", "int4", "int8"].contains(rows.cells[3][i]) {
+                stored.insert(table)
+                continue
             }
             var column = RemoteColumn(name: rows.cells[1][i], declared: rows.cells[2][i], typeName: rows.cells[3][i])
             if rows.cells[4][i] == "e" { column = RemoteColumn(name: column.name, declared: column.declared, labels: enumLabels[rows.cells[5][i]] ?? []) }
@@ -85,6 +96,7 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
         zones = [:]
         partitions = [:]
         let splits = try foreignPartitions()
+        orders = try tableOrders(kinds: kinds, stored: stored)
         // Columns of types utq has no type for (geometry, json, arrays …) are read as text.
         // One note for each table that has such columns, naming them.
         listingNotes = order.compactMap { table in
@@ -98,6 +110,7 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
             columns[full] = found[table]
             sourceNames[full] = table
             partitions[full] = splits[table]
+            if let order = orders.removeValue(forKey: table) { orders[full] = order }
             // A table utq saved reads back as it was: its zone, units, time column and noun.
             let kept = notes[table]
             let tableZone = kept?.zoneRules ?? zone
@@ -149,7 +162,9 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
             case .money: return "\(id)::numeric::float8 AS \(id)"
             }
         }
-        return "SELECT \(list.joined(separator: ", ")) FROM \(connection.identifier(source))"
+        // The stored order's columns come last, under names of their own (see `TableOrder`).
+        let hidden = (orders[table]?.columns ?? []).enumerated().map { "\(connection.identifier($1)) AS \(TableOrder.hiddenName($0))" }
+        return "SELECT \((list + hidden).joined(separator: ", ")) FROM \(connection.identifier(source))"
     }
 
     /// The columns of a table whose values are an enum's labels, with the labels in order.
@@ -179,12 +194,16 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
             if let parts = partitions[table], let source = sourceNames[table] {
                 r.partitioned = .init(from: "FROM \(connection.identifier(source))", parts: parts)
             }
+            r.hidden = (orders[table]?.columns ?? []).indices.map(TableOrder.hiddenName)
+            if case .partitions(let why)? = orders[table] { r.orderNote = "\(table): \(why)" }
+            r.orderMatters = orderMatters
             return r
         }
         guard let form = step.node as? any SQLStep else { throw NotInDatabase("\(step.stepName) has no SQL form") }
         var r = try form.sql(relations, SQLCompiler(database: self), orderMatters: orderMatters)
         // A filter or a projection over a split table's rows can be sent to each part; no other step can.
         r.partitioned = step.is(FilterNode.self) || step.is(ProjectNode.self) ? relations.first?.partitioned : nil
+        r.orderMatters = orderMatters
         return r
     }
 
@@ -194,7 +213,17 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
     }
 
     public func fragment(_ step: any DatabaseStep, schema: Schema) -> any RemoteFragment {
-        PostgresFragment(postgres: self, relation: step as! SQLCompiler.Relation, schema: schema)
+        var relation = step as! SQLCompiler.Relation
+        // The stored order's columns do not come back; the rows come in that order where it matters.
+        if !relation.hidden.isEmpty, relation.described == nil {
+            let names = schema.fields.map { connection.identifier($0.name) }.joined(separator: ", ")
+            let inOrder = relation.inTableOrder && relation.orderMatters ? " ORDER BY " + relation.hidden.joined(separator: ", ") : ""
+            relation.sql = "SELECT \(names) FROM (\(relation.sql)) AS t" + inOrder
+            relation.hidden = []
+        }
+        // Said only where the rows' order matters.
+        if relation.inTableOrder && !relation.orderMatters { relation.orderNote = nil }
+        return PostgresFragment(postgres: self, relation: relation, schema: schema)
     }
 }
 

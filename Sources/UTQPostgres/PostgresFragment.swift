@@ -22,6 +22,7 @@ struct PostgresFragment: RemoteFragment {
             return text + "describe in \(database): one query counts each column's values, nulls and distinct values and finds the extremes "
                 + "of numbers and times; text sends its distinct values, ordered here. Over:\n" + Self.indented(relation.sql)
         }
+        if let note = relation.orderNote { text += note + "\n" }
         return text + "SQL sent to \(database):\n" + Self.indented(relation.sql)
     }
 

@@ -42,6 +42,24 @@ struct SQLCompiler {
         var partitioned: Partitioned?
 
         struct Partitioned { var from: String; var parts: [String] }
+        /// The columns of the table's stored order, last in the SQL's columns after the schema's
+        /// (see `TableOrder`): carried while the rows are in the table's order, never read back.
+        var hidden: [String] = []
+        /// Why the table's order is only the order its partitions give the rows, for explain:
+        /// kept while a step relies on that order.
+        var orderNote: String?
+        /// Whether the order of these rows matters above (as placement said).
+        var orderMatters = true
+    }
+
+    /// Numbers rows in the order the table gives them: its stored order where it keeps one.
+    func rowNumber(_ below: Relation) -> String {
+        below.inTableOrder && !below.hidden.isEmpty ? "row_number() OVER (ORDER BY \(below.hidden.joined(separator: ", ")))" : "row_number() OVER ()"
+    }
+
+    /// The note that rows in table order come as the partitions give them, for the steps that rely on it.
+    static func orderNote(_ inputs: [Relation]) -> String? {
+        inputs.first { $0.inTableOrder && $0.orderNote != nil }?.orderNote
     }
 
     /// The key columns the rows come in the order of, as a summary gave them.

@@ -14,8 +14,8 @@ extension JoinNode: SQLStep {
         // utq's join gives the left rows in their order, each one's matches in the right
         // side's order: told to the database when the order matters above.
         if ordered {
-            leftList.append("row_number() OVER () AS \"utq_row\"")
-            rightList.append("row_number() OVER () AS \"utq_row\"")
+            leftList.append("\(c.rowNumber(left)) AS \"utq_row\"")
+            rightList.append("\(c.rowNumber(right)) AS \"utq_row\"")
         }
         for (k, (a, b)) in zip(leftKeys, rightKeys).enumerated() {
             guard a.type == b.type, coded(a, left.codes) == nil, coded(b, right.codes) == nil else { throw NotInSQL("its keys are of two types, or a weekday or month the database holds as a number") }
@@ -43,7 +43,9 @@ extension JoinNode: SQLStep {
             + "\(kind == .left ? "LEFT " : "")JOIN (SELECT \(rightList.joined(separator: ", ")) FROM (\(right.sql)) AS t) AS r "
             + "ON \(on.isEmpty ? "TRUE" : on.joined(separator: " AND "))"
             + (ordered ? " ORDER BY l.\"utq_row\", r.\"utq_row\"" : "")
-        return SQLCompiler.Relation(sql: sql, codes: codes, labels: labels, copies: left.copies + right.copies)
+        var joined = SQLCompiler.Relation(sql: sql, codes: codes, labels: labels, copies: left.copies + right.copies)
+        if ordered { joined.orderNote = SQLCompiler.orderNote(inputs) }
+        return joined
     }
 }
 
@@ -51,7 +53,7 @@ extension SQLCompiler {
     /// Numbers a step's rows in utq's order: the input's own, or a summary's key order when the
     /// rows come from one (its keys must sort alike in SQL: numbers, times, booleans, codes).
     func numbering(_ input: LogicalPlan, _ below: Relation) throws -> String {
-        guard let keys = keyOrder(input.schema) else { return "row_number() OVER ()" }
+        guard let keys = keyOrder(input.schema) else { return rowNumber(below) }
         guard keys.allSatisfy({ Self.sortsAlike($0.type) || below.codes[$0.name] != nil }) else {
             throw NotInSQL("the rows' order is their groups', whose text keys sort in utq's natural order")
         }

@@ -39,6 +39,8 @@ extension PivotNode: SQLStep {
             if let c = below.codes[value.name] { codes[name] = c }
             if let l = below.labels[value.name] { labels[name] = l }
         }
-        return SQLCompiler.Relation(sql: sql, codes: codes, labels: labels, copies: below.copies)
+        var r = SQLCompiler.Relation(sql: sql, codes: codes, labels: labels, copies: below.copies)
+        r.orderNote = SQLCompiler.orderNote(inputs)
+        return r
     }
 }

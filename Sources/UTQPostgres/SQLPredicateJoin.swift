@@ -19,14 +19,16 @@ extension PredicateJoinNode: SQLStep {
             if let x = right.labels[f.name] { labels[joined] = x }
         }
         if ordered {
-            leftList.append("row_number() OVER () AS \"utq_lrow\"")
-            rightList.append("row_number() OVER () AS \"utq_rrow\"")
+            leftList.append("\(c.rowNumber(left)) AS \"utq_lrow\"")
+            rightList.append("\(c.rowNumber(right)) AS \"utq_rrow\"")
         }
         let condition = try c.expr(predicate, schema, codes)
         let names = schema.fields.map { id($0.name) }.joined(separator: ", ")
         let sql = "SELECT \(names) FROM (SELECT \(leftList.joined(separator: ", ")) FROM (\(left.sql)) AS t) AS l "
             + "\(kind == .left ? "LEFT " : "")JOIN (SELECT \(rightList.joined(separator: ", ")) FROM (\(right.sql)) AS t) AS r ON \(condition)"
             + (ordered ? " ORDER BY \"utq_lrow\", \"utq_rrow\"" : "")
-        return SQLCompiler.Relation(sql: sql, codes: codes, labels: labels, copies: left.copies + right.copies)
+        var joined = SQLCompiler.Relation(sql: sql, codes: codes, labels: labels, copies: left.copies + right.copies)
+        if ordered { joined.orderNote = SQLCompiler.orderNote(inputs) }
+        return joined
     }
 }

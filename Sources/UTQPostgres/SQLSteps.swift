@@ -23,8 +23,12 @@ extension ProjectNode: SQLStep {
             if case .column(_, let f) = e.expr, let l = below.labels[f.name] { labels[e.name] = l }
             return "\(try c.expr(e.expr, input.schema, below.codes)) AS \(c.connection.identifier(e.name))"
         }
-        var r = SQLCompiler.Relation(sql: "SELECT \(list.joined(separator: ", ")) FROM (\(below.sql)) AS t", codes: codes, labels: labels, copies: below.copies)
+        // The table's stored order goes along, hidden, while the rows keep it.
+        let hidden = below.inTableOrder ? below.hidden : []
+        var r = SQLCompiler.Relation(sql: "SELECT \((list + hidden).joined(separator: ", ")) FROM (\(below.sql)) AS t", codes: codes, labels: labels, copies: below.copies)
         r.inTableOrder = below.inTableOrder
+        r.hidden = hidden
+        r.orderNote = below.orderNote
         return r
     }
 }
@@ -73,7 +77,11 @@ extension SortNode: SQLStep {
             order += groups.map { "\(c.connection.identifier($0.name)) ASC NULLS LAST" }
         }
         var r = below
-        if c.keyOrder(input.schema) == nil, below.inTableOrder {
+        if c.keyOrder(input.schema) == nil, below.inTableOrder, !below.hidden.isEmpty {
+            // Rows that tie keep the table's stored order.
+            let columns = input.schema.fields.map { c.connection.identifier($0.name) }.joined(separator: ", ")
+            r.sql = "SELECT \(columns) FROM (\(below.sql)) AS t ORDER BY \((order + below.hidden).joined(separator: ", "))"
+        } else if c.keyOrder(input.schema) == nil, below.inTableOrder {
             // Rows that tie keep the order the table gives them, as utq's stable sort keeps
             // them: numbered as they come, and the number ends the ORDER BY (PostgreSQL's
             // sort is not stable, and `top 5` over ties took other rows each run).
@@ -82,8 +90,10 @@ extension SortNode: SQLStep {
                 + "ORDER BY \((order + ["\"utq_row\""]).joined(separator: ", "))"
         } else {
             r.sql = "SELECT * FROM (\(below.sql)) AS t ORDER BY \(order.joined(separator: ", "))"
+            r.orderNote = nil
         }
         r.inTableOrder = false
+        r.hidden = []
         return r
     }
 }
@@ -98,6 +108,9 @@ extension LimitNode: SQLStep {
         let limit = " LIMIT \(count)" + (offset > 0 ? " OFFSET \(offset)" : "")
         if input.is(SortNode.self) {
             r.sql += limit
+        } else if r.inTableOrder, !r.hidden.isEmpty {
+            // The first rows of the table's stored order.
+            r.sql = "SELECT * FROM (\(r.sql)) AS t ORDER BY \(r.hidden.joined(separator: ", "))" + limit
         } else if r.givesKeyOrder || r.inTableOrder {
             r.sql = "SELECT * FROM (\(r.sql)) AS t" + limit
         } else {

@@ -35,7 +35,9 @@ extension UnionNode: SQLStep {
         }
         let names = schema.fields.map { connection.identifier($0.name) }.joined(separator: ", ")
         let sql = "SELECT \(names) FROM (\(parts.joined(separator: " UNION ALL "))) AS u" + (ordered ? " ORDER BY \"utq_part\", \"utq_row\"" : "")
-        return SQLCompiler.Relation(sql: sql, codes: codes.compactMapValues { $0 }, labels: labels.compactMapValues { $0 }, copies: inputs.flatMap(\.copies))
+        var r = SQLCompiler.Relation(sql: sql, codes: codes.compactMapValues { $0 }, labels: labels.compactMapValues { $0 }, copies: inputs.flatMap(\.copies))
+        if ordered { r.orderNote = SQLCompiler.orderNote(inputs) }
+        return r
     }
 }
 

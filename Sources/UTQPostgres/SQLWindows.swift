@@ -43,6 +43,8 @@ extension WindowNode: SQLStep {
             + (ordered ? " ORDER BY \"utq_row\"" : "")
         var codes = below.codes
         for call in calls { codes[call.name] = nil }
-        return SQLCompiler.Relation(sql: sql, codes: codes, labels: below.labels, copies: below.copies)
+        var r = SQLCompiler.Relation(sql: sql, codes: codes, labels: below.labels, copies: below.copies)
+        if needsOrder { r.orderNote = SQLCompiler.orderNote(inputs) }
+        return r
     }
 }

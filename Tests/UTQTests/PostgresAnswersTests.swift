@@ -119,8 +119,9 @@ final class PostgresAnswersTests {
     @Test func aPartitionedTableIsNotReplacedByAPlainOne() throws {
         let s = try session()
         let failure = s.failure("db.prices | save! to db.parted")
-        #expect(failure?.message.hasPrefix("db.parted is a partitioned table (2 partitions); save! would put one plain table in its place") == true,
+        #expect(failure?.message == "db.parted was not replaced: it is a partitioned table: save! would put one plain table in its place and lose its 2 partitions",
                 "\(failure?.message ?? "no error")")
+        #expect(failure?.hint?.hasPrefix("save append to db.parted adds the rows to it") == true)
         #expect(try s.table("db.parted | count").strings("count") == ["2"])
     }
 

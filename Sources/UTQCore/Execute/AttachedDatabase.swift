@@ -22,6 +22,8 @@ public protocol AttachedDatabase: AnyObject, Sendable {
     var notes: [String] { get }
     /// Copies a table in (`save to NAME.table`).
     func save(_ table: Table, as tableName: String, replace: Bool, cancel: CancellationFlag?) throws -> Int
+    /// Adds the rows to an existing table (`save append to NAME.table`), all or none.
+    func append(_ table: Table, to tableName: String, cancel: CancellationFlag?) throws -> Int
     /// Lets go of the connection.
     func close()
 
@@ -41,6 +43,10 @@ public protocol AttachedDatabase: AnyObject, Sendable {
 
 extension AttachedDatabase {
     public var notes: [String] { [] }
+
+    public func append(_ table: Table, to tableName: String, cancel: CancellationFlag?) throws -> Int {
+        throw Diagnostic("\(kind) databases take no appended rows here", hint: "save to \(name).NEW_TABLE creates a table")
+    }
 }
 
 /// A step, or a part of a plan, in a database's own form: opaque to all but that database.

@@ -66,6 +66,16 @@ struct Completer {
             let verb = stageWords[0].lowercased()
             let spec = Verbs.spec(for: verb)
             let argIndex = stageWords.count  // the word being typed is argument number argIndex
+            // `save to DB.TABLE`, `save append to DB.TABLE`: the databases' tables; `save append`: then to.
+            if spec?.name == "save", let last = stageWords.last?.lowercased() {
+                if last == "to" {
+                    let tables = workspace.catalog.names.filter { workspace.catalog[$0]?.database != nil && $0.lowercased().hasPrefix(word.lowercased()) }
+                    return Completion(start: start, candidates: tables.sorted { TextOrder.less($0, $1) }, appendSpace: true)
+                }
+                if last == "append", argIndex == 2 {
+                    return Completion(start: start, candidates: "to".hasPrefix(word.lowercased()) ? ["to"] : [], appendSpace: true)
+                }
+            }
             // `chart bar to FILE`: after to, a file name.
             if let last = stageWords.last?.lowercased(), last == "to" || last == "to!", spec?.keywords.contains("to") == true {
                 return Completion(start: start, candidates: files(matching: word), appendSpace: false)
@@ -77,7 +87,9 @@ struct Completer {
                 case .keyword(let words)? where argIndex == 1:
                     pool = words
                 case .file? where argIndex == 1:
-                    return Completion(start: start, candidates: files(matching: word), appendSpace: false)
+                    // save's words (append, to) beside the files.
+                    let words = spec?.name == "save" ? (spec?.keywords ?? []).filter { !word.isEmpty && $0.hasPrefix(word.lowercased()) } : []
+                    return Completion(start: start, candidates: words + files(matching: word), appendSpace: !words.isEmpty && files(matching: word).isEmpty)
                 case .table? where argIndex == 1 || (spec?.name == "join" && stageWords.count <= 2):
                     pool = workspace.catalog.names
                 case .setting?:

@@ -47,16 +47,23 @@ extension Interpreter {
 }
 
 extension Interpreter {
-    /// `save to DB.TABLE`: the rows into a new table of an attached database.
+    /// `save to DB.TABLE`: the rows into a new table of an attached database; `save append to`:
+    /// added to an existing one.
     func saveToDatabase(_ table: Table, _ request: SaveRequest, into outcome: inout CommandOutcome) throws {
         let parts = request.path.split(separator: ".", maxSplits: 1).map(String.init)
         guard parts.count == 2, !parts[1].isEmpty else {
-            throw Diagnostic("save to needs DATABASE.TABLE, as in save to db.rides_2020", at: request.span)
+            throw Diagnostic("save \(request.append ? "append " : "")to needs DATABASE.TABLE, as in save \(request.append ? "append " : "")to db.rides_2020", at: request.span)
         }
         guard let database = session.databases[parts[0]] else {
             let attached = session.databases.keys.sorted()
             throw Diagnostic("no database called \(parts[0]) is attached", at: request.span,
                              hint: attached.isEmpty ? "attach one first: attach postgresql:///dbname as \(parts[0])" : "attached: \(attached.joined(separator: ", "))")
+        }
+        if request.append {
+            // The table keeps its columns: the catalog stays as it is.
+            let rows = try database.append(table, to: parts[1], cancel: session.cancel)
+            outcome.outputs.append(.info("appended \(NumberText.counted(rows, "row")) to \(request.path)"))
+            return
         }
         let rows = try database.save(table, as: parts[1], replace: request.replace || session.settings.replaceFiles, cancel: session.cancel)
         // The new table joins the catalog; the others keep the settings they have.
