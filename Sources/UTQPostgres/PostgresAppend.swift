@@ -86,8 +86,7 @@ extension PostgresDatabase {
             try connection.query("COMMIT")
         } catch let failure as Diagnostic {
             _ = try? connection.query("ROLLBACK")
-            throw Diagnostic(failure.message.replacingOccurrences(of: "the copy failed: ", with: "appending to \(full) failed, and nothing was appended: "),
-                             hint: failure.hint)
+            throw Diagnostic("nothing was appended to \(full): \(failure.message)", hint: failure.hint)
         } catch {
             _ = try? connection.query("ROLLBACK")
             throw error
