@@ -40,6 +40,8 @@ struct LibPQ: @unchecked Sendable {
     let ftype: @convention(c) (Result, Int32) -> Oid
     let getvalue: @convention(c) (Result, Int32, Int32) -> UnsafeMutablePointer<CChar>?
     let getisnull: @convention(c) (Result, Int32, Int32) -> Int32
+    let getlength: @convention(c) (Result, Int32, Int32) -> Int32
+    let setSingleRowMode: @convention(c) (Conn) -> Int32
 
     /// The library, opened once; nil with the reason when it cannot be found.
     static let shared: Swift.Result<LibPQ, Diagnostic> = open()
@@ -65,7 +67,7 @@ struct LibPQ: @unchecked Sendable {
                      "PQescapeIdentifier", "PQescapeLiteral", "PQfreemem", "PQsendQuery", "PQsocket", "PQisBusy",
                      "PQconsumeInput", "PQgetCancel", "PQcancel", "PQfreeCancel", "PQgetResult", "PQclear", "PQresultStatus",
                      "PQresultErrorMessage", "PQresultErrorField", "PQexec", "PQputCopyData", "PQputCopyEnd", "PQntuples", "PQnfields", "PQfname",
-                     "PQftype", "PQgetvalue", "PQgetisnull"]
+                     "PQftype", "PQgetvalue", "PQgetisnull", "PQgetlength", "PQsetSingleRowMode"]
         let missing = names.filter { dlsym(handle, $0) == nil }
         if !missing.isEmpty {
             return .failure(Diagnostic("the libpq found is too old: it lacks \(missing.joined(separator: ", "))", hint: "install libpq 10 or later"))
@@ -81,7 +83,8 @@ struct LibPQ: @unchecked Sendable {
             clear: f("PQclear"), resultStatus: f("PQresultStatus"), resultErrorMessage: f("PQresultErrorMessage"), resultErrorField: f("PQresultErrorField"),
             exec: f("PQexec"), putCopyData: f("PQputCopyData"), putCopyEnd: f("PQputCopyEnd"),
             ntuples: f("PQntuples"), nfields: f("PQnfields"), fname: f("PQfname"), ftype: f("PQftype"),
-            getvalue: f("PQgetvalue"), getisnull: f("PQgetisnull"))
+            getvalue: f("PQgetvalue"), getisnull: f("PQgetisnull"),
+            getlength: f("PQgetlength"), setSingleRowMode: f("PQsetSingleRowMode"))
         return .success(lib)
     }
 }

@@ -10,6 +10,8 @@ final class PGConnection: @unchecked Sendable {
     var owner = ""
     private let conn: OpaquePointer
     private let pq: LibPQ
+    /// libpq's functions, for reading the rows `stream` hands over.
+    var library: LibPQ { pq }
     private let lock = NSLock()
     /// host:port/dbname, for messages.
     let location: String
@@ -129,18 +131,108 @@ final class PGConnection: @unchecked Sendable {
         }
         if let refusal {
             if cancelled { throw CancellationError() }
-            // A server process that ended (shut down, or terminated by an administrator) says
-            // so in its last result; the connection is gone then, not the query refused.
-            if pq.status(conn) != CONNECTION_OK {
-                throw Diagnostic("the connection to \(location) was lost: \(refusal)", hint: "attach the database again")
-            }
-            // A table or column gone or changed since the tables were read (undefined table,
-            // undefined column, a type that no longer matches).
-            if ["42P01", "42703", "42804"].contains(state) { throw DatabaseChanged(database: owner, reason: refusal) }
-            throw Diagnostic("the database refused the query: \(refusal)", hint: "explain shows the SQL utq sends")
+            throw failure(refusal, state: state)
         }
         if cancelled { throw CancellationError() }
         return rows ?? PGRows(columns: [], types: [], cells: [], nulls: [])
+    }
+
+    /// What a failed result means, by its message and SQLSTATE.
+    private func failure(_ refusal: String, state: String) -> Error {
+        // A server process that ended (shut down, or terminated by an administrator) says
+        // so in its last result; the connection is gone then, not the query refused.
+        if pq.status(conn) != CONNECTION_OK {
+            return Diagnostic("the connection to \(location) was lost: \(refusal)", hint: "attach the database again")
+        }
+        if let ranOut = PGConnection.clientOutOfMemory(refusal, state: state, database: owner.isEmpty ? location : owner) { return ranOut }
+        // A table or column gone or changed since the tables were read (undefined table,
+        // undefined column, a type that no longer matches).
+        if ["42P01", "42703", "42804"].contains(state) { return DatabaseChanged(database: owner, reason: refusal) }
+        return Diagnostic("the database refused the query: \(refusal)", hint: "explain shows the SQL utq sends")
+    }
+
+    /// libpq's own failure to allocate ("out of memory for query result") comes as a failed
+    /// result like the server's refusals, but without a SQLSTATE, which only the server
+    /// gives (its own "out of memory" is 53200): it is this process that ran out.
+    static func clientOutOfMemory(_ message: String, state: String, database: String) -> Diagnostic? {
+        guard state.isEmpty, message.lowercased().contains("out of memory") else { return nil }
+        return Diagnostic("utq ran out of memory reading the result from \(database) (\(message))",
+                          hint: "have the database send less: a limit, a summary such as count by, or a where runs there; "
+                              + "set memory-limit SIZE stops a result before it takes more than SIZE")
+    }
+
+    /// Runs one SELECT and hands its rows to `row` as they arrive, each a result of its own
+    /// that is freed when `row` returns, so the client never holds the whole result: libpq's
+    /// single-row mode. (Measured on 5M rows of four columns against a local server: the
+    /// whole result at once 3.1 s and 590 MB; single rows 2.0 s and 6 MB; a cursor fetched
+    /// 5,000 rows at a time 2.2 s, 50,000 at a time 3.0 s, the server idle while the client
+    /// reads each batch. Single rows also keep the plan the server would choose for the
+    /// query, where a cursor asks for one that starts fast.)
+    ///
+    /// `columns` is called once with the result's column names before the first row. When
+    /// `row` throws, or `cancel` is set, the server is asked to cancel the query and the rows
+    /// still on their way are read and dropped, so the connection is ready for the next query.
+    func stream(_ sql: String, cancel: CancellationFlag?, columns: ([String]) throws -> Void,
+                row: (_ result: OpaquePointer) throws -> Void) throws {
+        lock.lock(); defer { lock.unlock() }
+        var waited: UInt64 = 0
+        defer { lastWait = Double(waited) / 1e9 }
+        guard pq.sendQuery(conn, sql) == 1 else { throw failure(sql) }
+        _ = pq.setSingleRowMode(conn)
+        let socket = pq.socket(conn)
+        var cancelled = false, stopped: Error? = nil, described = false
+        var refusal: String? = nil, state = ""
+        func askToCancel() {
+            guard !cancelled else { return }
+            cancelled = true
+            if let handle = pq.getCancel(conn) {
+                var buffer = [CChar](repeating: 0, count: 256)
+                _ = pq.cancel(handle, &buffer, Int32(buffer.count))
+                pq.freeCancel(handle)
+            }
+        }
+        var k = 0
+        while true {
+            if pq.isBusy(conn) == 1 {
+                let started = DispatchTime.now().uptimeNanoseconds
+                while pq.isBusy(conn) == 1 {
+                    var fds = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+                    _ = poll(&fds, 1, 100)
+                    if pq.consumeInput(conn) == 0 { throw failure(sql) }
+                    if cancel?.isCancelled == true { askToCancel() }
+                }
+                waited += DispatchTime.now().uptimeNanoseconds - started
+            }
+            guard let result = pq.getResult(conn) else { break }
+            defer { pq.clear(result) }
+            switch pq.resultStatus(result) {
+            case PGRES_SINGLE_TUPLE, PGRES_TUPLES_OK:
+                guard stopped == nil, !cancelled else { continue }
+                do {
+                    if !described {
+                        described = true
+                        try columns((0..<Int(pq.nfields(result))).map { cText(pq.fname(result, Int32($0))) })
+                    }
+                    if pq.resultStatus(result) == PGRES_SINGLE_TUPLE { try row(result) }
+                } catch {
+                    stopped = error
+                    askToCancel()
+                }
+                k &+= 1
+                if k & 0xFFF == 0, cancel?.isCancelled == true { askToCancel() }
+            case PGRES_COMMAND_OK:
+                continue
+            default:
+                if refusal == nil {
+                    refusal = cText(pq.resultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines)
+                    state = cText(pq.resultErrorField(result, 67))   // PG_DIAG_SQLSTATE ('C')
+                }
+            }
+        }
+        if let stopped { throw stopped }
+        if cancelled { throw CancellationError() }
+        if let refusal { throw failure(refusal, state: state) }
+        if !described { try columns([]) }
     }
 
     /// Sends rows to a `COPY … FROM STDIN` already started by `sql`.
@@ -174,6 +266,7 @@ final class PGConnection: @unchecked Sendable {
         if pq.status(conn) != CONNECTION_OK {
             return Diagnostic("the connection to \(location) was lost: \(message)", hint: "attach the database again")
         }
+        if let ranOut = PGConnection.clientOutOfMemory(message, state: "", database: owner.isEmpty ? location : owner) { return ranOut }
         return Diagnostic("the database refused the query: \(message)")
     }
 }

@@ -90,7 +90,11 @@ enum PGDecode {
 
     /// "2020-02-17 00:00:01.25+00" (the session's zone is UTC) as microseconds since 1970.
     static func micros(_ text: String) -> Int64? {
-        let b = Array(text.utf8)
+        Array(text.utf8).withUnsafeBytes { micros(bytes: $0) }
+    }
+
+    /// The same, from the bytes libpq gives.
+    static func micros(bytes b: UnsafeRawBufferPointer) -> Int64? {
         func num(_ from: Int, _ count: Int) -> Int? {
             guard from + count <= b.count else { return nil }
             var v = 0

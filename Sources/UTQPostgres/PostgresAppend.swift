@@ -64,7 +64,7 @@ extension PostgresDatabase {
         }
         let zone = zones[full] ?? self.zone
         let writers = matched.map { m -> CopyWriter in
-            var w = CopyWriter(m.column)
+            let w = CopyWriter(m.column)
             if ["timestamp", "date"].contains(m.target.typeName) { w.wallClock = zone }
             return w
         }
@@ -81,28 +81,12 @@ extension PostgresDatabase {
                 next = (Int64(last.cells[0][0]) ?? 0) + 1
             }
             try connection.copyIn("COPY \(target) (\(names.joined(separator: ", "))) FROM STDIN") { send in
-                var chunk: [UInt8] = []
-                chunk.reserveCapacity(1 << 20 + 4096)
-                for row in 0..<table.rowCount {
-                    if row & 0xFFFF == 0, cancel?.isCancelled == true { throw CancellationError() }
-                    for (k, w) in writers.enumerated() {
-                        if k > 0 { chunk.append(0x09) }
-                        w.write(row, into: &chunk)
-                    }
-                    if numbered {
-                        if !writers.isEmpty { chunk.append(0x09) }
-                        chunk += String(next + Int64(row)).utf8
-                    }
-                    chunk.append(0x0A)
-                    if chunk.count >= 1 << 20 { try send(chunk); chunk.removeAll(keepingCapacity: true) }
-                }
-                if !chunk.isEmpty { try send(chunk) }
+                try CopyWriter.rows(table.rowCount, writers, numberedFrom: numbered ? next : nil, cancel: cancel, send: send)
             }
             try connection.query("COMMIT")
         } catch let failure as Diagnostic {
             _ = try? connection.query("ROLLBACK")
-            throw Diagnostic(failure.message.replacingOccurrences(of: "the copy failed: ", with: "appending to \(full) failed, and nothing was appended: "),
-                             hint: failure.hint)
+            throw Diagnostic("nothing was appended to \(full): \(failure.message)", hint: failure.hint)
         } catch {
             _ = try? connection.query("ROLLBACK")
             throw error

@@ -33,6 +33,9 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
     /// database's tables; a larger one stays, and the database's side is pulled (filtered as
     /// far as it compiles) and joined in memory.
     public var copyLimit = 1_000_000
+    /// The partitions of each table split over other servers (every partition a foreign table),
+    /// as SQL names: summaries over them are made in two steps (SQLPartitions.swift).
+    private(set) var partitions: [String: [String]] = [:]
     private var listingNotes: [String] = []
     public var notes: [String] { listingNotes }
 
@@ -91,6 +94,8 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
         columns = [:]
         sourceNames = [:]
         zones = [:]
+        partitions = [:]
+        let splits = try foreignPartitions()
         orders = try tableOrders(kinds: kinds, stored: stored)
         // Columns of types utq has no type for (geometry, json, arrays …) are read as text.
         // One note for each table that has such columns, naming them.
@@ -99,11 +104,12 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
             guard !unknown.isEmpty else { return nil }
             return "\(name).\(table): " + (unknown.count == 1 ? "1 column has" : "\(unknown.count) columns have") + " a type utq reads as its text: "
                 + unknown.prefix(6).joined(separator: ", ") + (unknown.count > 6 ? ", …" : "")
-        }
+        } + PGIntervals.notes(database: name, tables: order, columns: found)
         return order.map { table in
             let full = "\(name).\(table)"
             columns[full] = found[table]
             sourceNames[full] = table
+            partitions[full] = splits[table]
             if let order = orders.removeValue(forKey: table) { orders[full] = order }
             // A table utq saved reads back as it was: its zone, units, time column and noun.
             let kept = notes[table]
@@ -121,6 +127,25 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
         }
     }
 
+    /// The partitioned tables whose partitions are all foreign tables (on other servers), and
+    /// those partitions' names as SQL writes them.
+    private func foreignPartitions() throws -> [String: [String]] {
+        let rows = try connection.query("""
+            SELECT p.relname, c.oid::regclass::text, c.relkind::text
+            FROM pg_inherits i
+            JOIN pg_class p ON p.oid = i.inhparent
+            JOIN pg_class c ON c.oid = i.inhrelid
+            JOIN pg_namespace n ON n.oid = p.relnamespace
+            WHERE p.relkind = 'p' AND n.nspname = ANY (current_schemas(false))
+            ORDER BY 1, 2
+            """)
+        var parts: [String: [String]] = [:], local = Set<String>()
+        for i in 0..<rows.count {
+            if rows.cells[2][i] == "f" { parts[rows.cells[0][i], default: []].append(rows.cells[1][i]) } else { local.insert(rows.cells[0][i]) }
+        }
+        return parts.filter { !local.contains($0.key) }
+    }
+
     /// The SELECT list that reads a table's columns as utq has them.
     func scanSQL(_ table: String) throws -> String {
         guard let cols = columns[table], let source = sourceNames[table] else {
@@ -130,7 +155,7 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
             let id = connection.identifier(c.name)
             switch c.read {
             case .plain: return id
-            case .micros: return "(extract(epoch from \(id)) * 1000000)::int8 AS \(id)"
+            case .micros: return PGIntervals.micros(id)
             case .wallTime: return "(\(id)::timestamp AT TIME ZONE \(connection.literal((zones[table] ?? zone).identifier))) AS \(id)"
             case .text: return "\(id)::text AS \(id)"
             case .float: return "\(id)::float8 AS \(id)"
@@ -166,6 +191,9 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
         if let scan = step.as(ScanNode.self), case .table(let table) = scan.relation {
             var r = SQLCompiler.Relation(sql: try scanSQL(table), labels: labels(of: table))
             r.inTableOrder = true
+            if let parts = partitions[table], let source = sourceNames[table] {
+                r.partitioned = .init(from: "FROM \(connection.identifier(source))", parts: parts)
+            }
             r.hidden = (orders[table]?.columns ?? []).indices.map(TableOrder.hiddenName)
             if case .partitions(let why)? = orders[table] { r.orderNote = "\(table): \(why)" }
             r.orderMatters = orderMatters
@@ -173,6 +201,8 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
         }
         guard let form = step.node as? any SQLStep else { throw NotInDatabase("\(step.stepName) has no SQL form") }
         var r = try form.sql(relations, SQLCompiler(database: self), orderMatters: orderMatters)
+        // A filter or a projection over a split table's rows can be sent to each part; no other step can.
+        r.partitioned = step.is(FilterNode.self) || step.is(ProjectNode.self) ? relations.first?.partitioned : nil
         r.orderMatters = orderMatters
         return r
     }

@@ -40,6 +40,11 @@ struct SQLCompiler {
         /// Whether the SQL ends by ordering the rows as utq has them: a join's, a union's or a
         /// window's whose order matters above (and the filters and projections over it).
         var inUtqOrder = false
+        /// Where the rows are a table split over other servers (and filters and projections
+        /// over it): the scan's FROM, and each part to read in its place.
+        var partitioned: Partitioned?
+
+        struct Partitioned { var from: String; var parts: [String] }
         /// The columns of the table's stored order, last in the SQL's columns after the schema's
         /// (see `TableOrder`): carried while the rows are in the table's order, never read back.
         var hidden: [String] = []
@@ -87,6 +92,7 @@ struct SQLCompiler {
             if op == .equal || op == .notEqual, let names = coded(l, codes), case .literal(.string(let name), _) = r {
                 return "(\(try expr(l, schema, codes)) \(op == .equal ? "=" : "<>") \(names.firstIndex(of: name) ?? -1))"
             }
+            if let range = try periodCondition(op, l, r, schema, codes) ?? spanCondition(op, l, r, schema, codes) { return range }
             let a = try expr(l, schema, codes), b = try expr(r, schema, codes)
             if l.type == .string || r.type == .string {
                 // Text comparisons are exact in both engines; other text operators are utq's own.

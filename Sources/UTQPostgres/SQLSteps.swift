@@ -46,12 +46,13 @@ extension AggregateNode: SQLStep {
     func sql(_ inputs: [SQLCompiler.Relation], _ c: SQLCompiler, orderMatters: Bool) throws -> SQLCompiler.Relation {
         let below = inputs[0]
         var codes: [String: [String]] = [:], labels: [String: [String]] = [:]
-        var list: [String] = []
+        var keySQL: [(sql: String, name: String)] = []
         for k in keys {
             if let x = try c.codesOf(k.expr, below) { codes[k.name] = x }
             if case .column(_, let f) = k.expr, let l = below.labels[f.name] { labels[k.name] = l }
-            list.append("\(try c.expr(k.expr, input.schema, below.codes)) AS \(c.connection.identifier(k.name))")
+            keySQL.append((try c.expr(k.expr, input.schema, below.codes), k.name))
         }
+        var list = keySQL.map { "\($0.sql) AS \(c.connection.identifier($0.name))" }
         for a in aggregates { list.append("\(try c.aggregate(a, input.schema)) AS \(c.connection.identifier(a.name))") }
         let group = keys.isEmpty ? "" : " GROUP BY " + (1...keys.count).map(String.init).joined(separator: ", ")
         // first and last read the rows in utq's order: numbered as "utq_row" (a weekday or month
@@ -64,7 +65,9 @@ extension AggregateNode: SQLStep {
             }
             from = "SELECT t.*, \(try c.numbering(input, below)) AS \"utq_row\" FROM (\(below.sql)) AS t"
         }
-        var r = SQLCompiler.Relation(sql: "SELECT \(list.joined(separator: ", ")) FROM (\(from)) AS t\(group)", codes: codes, labels: labels, copies: below.copies)
+        let sql = try (ordered.isEmpty ? c.splitSummary(keys: keySQL, aggregates: aggregates, input.schema, over: below) : nil)
+            ?? "SELECT \(list.joined(separator: ", ")) FROM (\(from)) AS t\(group)"
+        var r = SQLCompiler.Relation(sql: sql, codes: codes, labels: labels, copies: below.copies)
         // Groups come in key order, nulls last. Where the keys sort alike in both engines the
         // database is told; text keys sort in utq's order when they come back.
         if orderMatters, !keys.isEmpty, keys.allSatisfy({ SQLCompiler.sortsAlike($0.expr.type) || codes[$0.name] != nil }) {

@@ -72,6 +72,20 @@ final class PostgresAnswersTests {
         #expect(comment.contains("\"zone\":\"America/Los_Angeles\"") && comment.contains("\"departure_time\":\"clock\""), "\(comment)")
     }
 
+    /// Hours, days, minutes and spans of GTFS service times (durations: 25:10 is hour 25, a
+    /// time before the service day's midnight hour -1) are counted in the database, as memory
+    /// counts them, rather than pulling stop_times.
+    @Test func bucketsOfServiceTimesAreTheDatabasesAndAgree() throws {
+        let s = try session()
+        _ = try printed(s, "load datasets/gtfs/demo-transit.zip as demo\ndemo.stop_times | save to db.spans")
+        let question = "let d = departure_time - 7h - 1s | count by hour(d), bucket(d, 15m), minute(arrival_time), time_of_day(d), day(d)"
+        let a = try printed(s, "demo.stop_times | \(question)"), b = try printed(s, "db.spans | \(question)")
+        #expect(a == b, "\(b)\n\(a)")
+        #expect(a.contains("-1"))
+        let plan = try printed(s, "explain db.spans | \(question)")
+        #expect(!plan.contains("in memory"), "\(plan)")
+    }
+
     @Test func sumsAreExactAndStopWhereMemoryStops() throws {
         let s = try session()
         let csv = NSTemporaryDirectory() + "/utq-exact-\(getpid()).csv"

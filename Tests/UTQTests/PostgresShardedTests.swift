@@ -90,6 +90,34 @@ final class PostgresShardedTests {
         }
     }
 
+    /// What each shard is sent, read from its statement log: the condition of a period as a
+    /// range of the time (a one-day count by hour reads that day's rows only), a condition on
+    /// the time between two times, and summaries over plain columns made on the shards in two
+    /// steps (a `count` is one number from each). Each answer equals the loaded rows'.
+    @Test func theShardsAreSentTheWork() throws {
+        let s = try session()
+        let cases: [(pipeline: String, sent: [String], notSent: [String])] = [
+            ("where day(requested_at) = \"2020-02-18\" | count by hour(requested_at)",
+             ["requested_at >= '2020-02-18 00:00:00+00'", "requested_at < '2020-02-19 00:00:00+00'"], ["date_trunc"]),
+            ("where month(requested_at) = \"2020-03-01\" and year(requested_at) = 2020 | count",
+             ["count(*)", "requested_at >= '2020-03-01 00:00:00+00'", "requested_at < '2020-03-31 23:00:00+00'"], []),
+            ("count", ["SELECT count(*) FROM public.rides"], ["SELECT NULL"]),
+            ("count by status", ["count(*)", "GROUP BY"], []),
+            ("sum price, avg miles, min fee_percent, max dropped_off_at by status, paid", ["sum(", "count(miles)", "min(fee_percent)", "GROUP BY"], []),
+            ("where dropped_off_at - picked_up_at > 25m | count", ["(dropped_off_at - picked_up_at) > '00:25:00'::interval", "count(*)"], []),
+        ]
+        for c in cases {
+            let before = shards.map { $0.statements().count }
+            let remote = try s.table("db.rides | \(c.pipeline)")
+            #expect(tableDifference(remote, try s.table("rides | \(c.pipeline)")) == nil, "\(c.pipeline)")
+            for (shard, n) in zip(shards, before) {
+                let sent = shard.statements().dropFirst(n).filter { $0.contains("SELECT") }.joined(separator: "\n")
+                for part in c.sent { #expect(sent.contains(part), "\(c.pipeline): the shard was sent\n\(sent)\nwithout \(part)") }
+                for part in c.notSent { #expect(!sent.contains(part), "\(c.pipeline): the shard was sent\n\(sent)\nwith \(part)") }
+            }
+        }
+    }
+
     /// The differential pipelines of PostgresTests, on the shards (one setup for all of them:
     /// three servers take seconds to start).
     @Test func thePipelinesGiveTheSameRowsOnTheShards() throws {

@@ -58,6 +58,7 @@ final class PostgresTests {
         "where status = \"completed\" | count by hour(requested_at)",
         "sum price by driver",
         "avg miles by status",
+        "let long = miles > 5 | min long, max long, avg long, sum long, min paid, max paid by status",
         "median price by status",
         "p90 miles by pickup_place",
         "count distinct rider",

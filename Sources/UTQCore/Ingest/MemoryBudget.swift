@@ -21,7 +21,7 @@ public enum MemoryBudget {
     /// may go past the memory that is free (the system may have more to give), but never past
     /// what `ulimit -v` leaves: no allocation beyond it succeeds, and a failed one ends the
     /// process.
-    static func limit(setting: Int?) -> Int? {
+    public static func limit(setting: Int?) -> Int? {
         guard let chosen = environmentLimit ?? setting else { return available() }
         return addressSpaceLeft().map { min($0, chosen) } ?? chosen
     }
@@ -101,7 +101,7 @@ public enum MemoryBudget {
     }
 
     /// `1.2 GB`.
-    static func describe(_ bytes: Int) -> String {
+    public static func describe(_ bytes: Int) -> String {
         let units = ["bytes", "KB", "MB", "GB", "TB"]
         var v = Double(bytes), k = 0
         while v >= 1024 && k < units.count - 1 { v /= 1024; k += 1 }

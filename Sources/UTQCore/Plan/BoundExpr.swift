@@ -29,6 +29,10 @@ public indirect enum BoundExpr: Sendable {
         case .column(_, let f): return f.unit
         case .bucket(let b, let e, _): return b.unit(for: e.type)
         case .cast(let e, _): return e.unit
+        // The time between two clock times (a headway: 07:30 - 07:15) is a span, 15 min;
+        // a clock time moved by a span is a clock time.
+        case .binary(.subtract, let l, let r, .duration) where l.unit == .clock && r.unit == .clock:
+            return .automatic
         case .binary(_, let l, let r, let t) where t == .duration:
             return l.unit == .clock || r.unit == .clock ? .clock : .automatic
         case .binary(_, let l, _, let t) where t == .timestamp: return l.unit

@@ -28,16 +28,16 @@ public struct BucketSpec: Sendable {
 public enum TimeBuckets {
     public static let all: [BucketSpec] = [
         BucketSpec("minute", bucket: .minute, summary: "The time cut to the minute.", examples: ["count by minute | limit 5"],
-                   fill: { _, _ in .micros(CivilTime.microsPerMinute) }, sql: wallCut("date_trunc('minute', {local})")),
+                   fill: { _, _ in .micros(CivilTime.microsPerMinute) }, sql: wallCut("date_trunc('minute', {local})", durations: floored(CivilTime.microsPerMinute))),
         BucketSpec("hour", bucket: .hour, summary: "The hour of the day, 0 to 23, in the table's time zone.",
                    details: "On GTFS service times (durations), hour 25 stays 25: a trip at 25:10 runs after midnight of the service day.",
                    examples: ["count by hour", "where hour >= 12 | count by legend"],
-                   fill: { _, _ in .integer }, sql: local("extract(hour FROM {local})::int8")),
+                   fill: { _, _ in .integer }, sql: local("extract(hour FROM {local})::int8", durations: floorDiv(CivilTime.microsPerHour))),
         BucketSpec("weekday", aliases: ["dow"], bucket: .weekday, summary: "Mon … Sun, sorted Monday first.", examples: ["count by weekday"],
                    fill: { _, _ in nil }, sql: local("(extract(isodow FROM {local})::int8 - 1)"), codes: CivilTime.weekdayNames),
         BucketSpec("day", aliases: ["date"], bucket: .day, summary: "The calendar date.", examples: ["count by day"],
                    fill: { _, input in input == .duration ? .integer : .micros(CivilTime.microsPerDay) },
-                   sql: local("(date_trunc('day', {local}) AT TIME ZONE {zone})")),
+                   sql: local("(date_trunc('day', {local}) AT TIME ZONE {zone})", durations: floorDiv(CivilTime.microsPerDay))),
         BucketSpec("week", bucket: .week, summary: "The ISO week, written 2017-W12; weeks start on Monday.", examples: ["count by week"],
                    fill: { _, _ in .micros(7 * CivilTime.microsPerDay) }, sql: local("(date_trunc('week', {local}) AT TIME ZONE {zone})")),
         BucketSpec("month", bucket: .month, summary: "The calendar month, written 2017-03.",
@@ -53,12 +53,13 @@ public enum TimeBuckets {
                    summary: "The clock time of day, as a duration since midnight, in the table's time zone.",
                    details: "Compare it with \"HH:MM\" text: where time_of_day between \"07:00\" and \"09:30\".",
                    examples: ["where time_of_day between \"12:00\" and \"13:00\" | count"], fill: { _, _ in nil },
-                   sql: local("(extract(epoch FROM ({local})::time) * 1000000)::int8")),
+                   sql: local("(extract(epoch FROM ({local})::time) * 1000000)::int8", durations: "mod(mod({x}, \(CivilTime.microsPerDay)) + \(CivilTime.microsPerDay), \(CivilTime.microsPerDay))")),
         BucketSpec("every", bucket: nil, summary: "Fixed spans of time: every 15m, every 1h, every 1d.",
                    details: "Spans are aligned to midnight in the table's time zone. bucket(t, 15m) is the same as a function.",
                    examples: ["count by every 1m", "count by legend, every 2m | limit 6"],
                    fill: { b, _ in if case .every(let s) = b { return .micros(s) } else { return nil } },
                    sql: .build { c in
+                       if c.types.first == .duration { return floored(c.step).replacingOccurrences(of: "{x}", with: c.arguments[0]) }
                        guard c.types.first == .timestamp else { return nil }
                        // Spans under a day start at each local midnight (every 7m: …, 23:55,
                        // then 00:00); longer ones at 1970-01-01.
@@ -68,7 +69,7 @@ public enum TimeBuckets {
                            return filled(subDay(cut), c)
                        }
                        return filled("(date_bin(\(c.step) * INTERVAL '1 microsecond', {local}, TIMESTAMP '1970-01-01') AT TIME ZONE {zone})", c)
-                   } otherwise: { _ in "every of a service time (a duration) has no SQL form" }),
+                   } otherwise: { _ in "every needs a time or a duration" }),
     ]
 
     /// The entry of a bucket.
@@ -86,6 +87,44 @@ public enum TimeBuckets {
         return all.first { $0.name == w || $0.aliases.contains(w) }?.bucket
     }
 
+    /// The instants `start ..< end` whose `bucket` is `value` (the instant a day, week or month
+    /// starts, or a year's number), so a condition on the bucket can be sent as a range of the
+    /// time itself: a range any index, partition or postgres_fdw shard can use. nil where the
+    /// value does not start a bucket, or where a change of clock lies within hours of either
+    /// end (a zone that turns its clocks back across midnight puts an hour of the next day in
+    /// the day before; the bucket is computed as it is then).
+    public static func period(_ bucket: TimeBucket, _ value: Int64, zone: ZoneRules) -> (start: Int64, end: Int64)? {
+        let day = CivilTime.microsPerDay
+        // Years 1 to 9999 and more, in microseconds.
+        guard value > -10_000 * 366 * day, value < 10_000 * 366 * day else { return nil }
+        let startWall: Int64, endWall: Int64
+        switch bucket {
+        case .year:
+            guard (1...9998).contains(value) else { return nil }
+            startWall = CivilTime.daysFromCivil(year: Int(value), month: 1, day: 1) * day
+            endWall = CivilTime.daysFromCivil(year: Int(value) + 1, month: 1, day: 1) * day
+        case .day, .week, .month:
+            let wall = zone.wallMicros(value)
+            startWall = Buckets.truncate(wall, bucket)
+            guard zone.instant(wallMicros: startWall) == value else { return nil }
+            switch bucket {
+            case .day: endWall = startWall + day
+            case .week: endWall = startWall + 7 * day
+            default:
+                let (y, m, _) = CivilTime.civilFromDays(CivilTime.floorDiv(startWall, day))
+                endWall = CivilTime.daysFromCivil(year: m == 12 ? y + 1 : y, month: m == 12 ? 1 : m + 1, day: 1) * day
+            }
+        default:
+            return nil
+        }
+        let start = zone.instant(wallMicros: startWall), end = zone.instant(wallMicros: endWall)
+        let margin = 3 * CivilTime.microsPerHour
+        for edge in [start, end] where zone.offsetSeconds(atMicros: edge - margin) != zone.offsetSeconds(atMicros: edge + margin) {
+            return nil
+        }
+        return (start, end)
+    }
+
     // MARK: SQL forms
 
     /// `{local}` is the time as wall-clock time in the zone, `{instant}` the time itself,
@@ -95,15 +134,38 @@ public enum TimeBuckets {
             .replacingOccurrences(of: "{instant}", with: c.arguments[0]).replacingOccurrences(of: "{zone}", with: c.zone)
     }
 
-    /// A bucket read off the wall-clock time of a time (timestamptz) only.
-    static func local(_ text: String) -> SQLForm {
-        .build({ c in c.types.first == .timestamp ? filled(text, c) : nil }, otherwise: { _ in "buckets of service times (durations) have no SQL form" })
+    /// A bucket read off the wall-clock time of a time (timestamptz), and of a service time
+    /// (a duration in microseconds, `{x}`) where it has one.
+    static func local(_ text: String, durations: String? = nil) -> SQLForm {
+        .build({ c in
+            switch c.types.first {
+            case .timestamp: return filled(text, c)
+            case .duration: return durations?.replacingOccurrences(of: "{x}", with: c.arguments[0])
+            default: return nil
+            }
+        }, otherwise: { c in c.types.first == .duration ? "this bucket of service times (durations) has no SQL form" : "this bucket needs a time" })
     }
 
     /// A bucket under a day cut at a wall-clock time (`cut`).
-    static func wallCut(_ cut: String) -> SQLForm {
-        .build({ c in c.types.first == .timestamp ? filled(subDay(cut), c) : nil }, otherwise: { _ in "buckets of service times (durations) have no SQL form" })
+    static func wallCut(_ cut: String, durations: String? = nil) -> SQLForm {
+        .build({ c in
+            switch c.types.first {
+            case .timestamp: return filled(subDay(cut), c)
+            case .duration: return durations?.replacingOccurrences(of: "{x}", with: c.arguments[0])
+            default: return nil
+            }
+        }, otherwise: { c in c.types.first == .duration ? "this bucket of service times (durations) has no SQL form" : "this bucket needs a time" })
     }
+
+    /// A service time divided by a span, rounded down as utq does (hour 25 stays 25, and a
+    /// time before midnight is hour -1): integer division, without the overflow of
+    /// subtracting the remainder from the least bigint.
+    static func floorDiv(_ span: Int64) -> String {
+        "(CASE WHEN {x} >= 0 THEN {x} / \(span) ELSE -((-({x} + 1)) / \(span)) - 1 END)"
+    }
+
+    /// A service time cut down to a multiple of a span.
+    static func floored(_ span: Int64) -> String { "(\(floorDiv(span)) * \(span))" }
 
     /// A bucket under a day as utq makes it: the row's instant moved back by as much wall time
     /// as it is past the bucket's start, so the hour that repeats when clocks go back is a

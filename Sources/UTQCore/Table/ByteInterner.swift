@@ -18,6 +18,11 @@ public struct ByteInterner: Sendable {
 
     public var count: Int { hashes.count }
 
+    /// The memory the interner holds, in bytes: its strings, their places and its table.
+    public var byteSize: Int {
+        arena.capacity + (starts.capacity + hashes.capacity + slots.capacity) * 8
+    }
+
     /// The code of these bytes, adding them if new.
     public mutating func intern(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         let h = ByteInterner.hash(bytes)

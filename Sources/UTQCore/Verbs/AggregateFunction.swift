@@ -79,6 +79,36 @@ extension AggregateFunction {
         return "(CASE WHEN abs(\(x)) < 1e300 THEN \(x)::numeric + (\(x) - \(x)::numeric::float8)::numeric ELSE \(x)::numeric END)"
     }
 
+    /// The summary in two steps, for a table split over servers: what each part sums up
+    /// (`parts`, over its own rows) and how those parts' columns (`combine`, given their names)
+    /// make the summary's SQL, as `sql` would write it over all the rows. nil for a summary
+    /// that does not split (medians, spreads, distinct counts), which then runs where the rows
+    /// meet.
+    public func splitSQL(_ c: SQLCall) -> (parts: [String], combine: @Sendable ([String]) -> String)? {
+        guard !c.distinct, c.over.isEmpty else { return nil }
+        let type = c.types.first
+        switch self {
+        case .count:
+            let part = c.arguments.isEmpty ? "count(*)" : "count(\(c.arguments[0]))"
+            return ([part], { "sum(\($0[0]))::int8" })
+        case .sum:
+            // Each part's sum is numeric (float8 added exactly), and so is their sum.
+            guard let sum = sql.sql(c), [.double, .bool, .int, .duration].contains(type) else { return nil }
+            if type == .double { return (["sum(\(Self.exactNumeric(c.arguments[0], .double)))"], { "(sum(\($0[0])))::float8" }) }
+            return ([sum], { "sum(\($0[0]))" })
+        case .avg:
+            guard [.int, .double, .duration, .bool].contains(type) else { return nil }
+            let x = type == .bool ? "(\(c.arguments[0]))::int::numeric" : Self.exactNumeric(c.arguments[0], type!)
+            return (["sum(\(x))", "count(\(c.arguments[0]))"], { "(sum(\($0[0])) / NULLIF(sum(\($0[1])), 0))::float8" })
+        case .min, .max:
+            guard let part = sql.sql(c) else { return nil }
+            let combine = type == .bool ? (self == .min ? "bool_and" : "bool_or") : name
+            return ([part], { "\(combine)(\($0[0]))" })
+        default:
+            return nil
+        }
+    }
+
     /// How the summary is written in SQL over a group, or over a window (`SQLCall.over`).
     /// Sums and means of numbers add exactly (numeric), as utq's compensated sums nearly do:
     /// adding 1e15, 0.5 and -1e15 in float8 loses the half.
@@ -92,7 +122,7 @@ extension AggregateFunction {
             return .build({ c in
                 switch c.types[0] {
                 case .double: return "(sum(\(distinct(c))\(exact(c)))\(c.over))::float8"
-                case .bool: return "sum(\(distinct(c))(\(c.arguments[0]))::int8)\(c.over)"
+                case .bool: return "sum(\(distinct(c))(\(c.arguments[0]))::int)\(c.over)"
                 case .int, .duration: return "sum(\(distinct(c))\(c.arguments[0]))\(c.over)"
                 default: return nil
                 }
@@ -109,7 +139,12 @@ extension AggregateFunction {
             let name = self.name
             return .build({ c in
                 // Text has utq's natural order (or a column's own), which the database's min and max do not.
-                c.types[0] == .string ? nil : "\(name)(\(c.arguments[0]))\(c.over)"
+                // PostgreSQL has no min or max of booleans: false is below true, as bool_and and bool_or find.
+                switch c.types[0] {
+                case .string: return nil
+                case .bool: return "\(name == "min" ? "bool_and" : "bool_or")(\(c.arguments[0]))\(c.over)"
+                default: return "\(name)(\(c.arguments[0]))\(c.over)"
+                }
             }, otherwise: { _ in "\(name) of text follows utq's natural order, which no collation of the database gives" })
         case .stddev:
             return .build({ c in

@@ -13,7 +13,7 @@ enum SaveVerb {
         the rows to an existing table (plain or partitioned), its columns matched by name; if
         anything fails, nothing is added.
         """,
-        examples: ["count by legend | save! legend_counts.csv", "rides | save append to db.rides"],
+        examples: ["count by legend | save! legend_counts.csv"],
         completes: .file, keywords: ["to", "append"],
         parse: { p, _ in
             var replace = false
