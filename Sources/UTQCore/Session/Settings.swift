@@ -167,20 +167,20 @@ public enum SettingsRegistry {
                     apply: { c in c.settings.csvSafe = try c.flag(); return nil },
                     current: { SettingSpec.onOff($0.settings.csvSafe) }),
         SettingSpec("memory-limit", aliases: ["memorylimit"],
-                    summary: "The most memory a load may take: a size such as 2GB, or auto (what the system has free).",
-                    details: "A file whose columns would not fit is refused before anything is read, with a message that says how much it needs.",
+                    summary: "The most memory a load or a database's result may take: a size such as 2GB, or auto (what the system has free).",
+                    details: "A file whose columns would not fit is refused before anything is read, with a message that says how much it needs; a database's result that passes it stops, with the database's estimate of the whole.",
                     examples: ["set memory-limit 2GB", "set memory-limit auto"],
                     values: { _ in ["auto", "500MB", "2GB"] },
                     apply: { c in
                         if ["off", "auto", "free"].contains(c.value.lowercased()) {
                             c.settings.memoryLimit = nil
-                            return "loads may take the memory that is free"
+                            return "loads and results may take the memory that is free"
                         }
                         guard let bytes = MemoryBudget.parseSize(c.value) else {
                             throw Diagnostic("memory-limit is a size such as 500MB or 2GB, or auto", at: c.span)
                         }
                         c.settings.memoryLimit = bytes
-                        return "loads may take up to \(MemoryBudget.describe(bytes))"
+                        return "loads and results may take up to \(MemoryBudget.describe(bytes))"
                     }, current: { $0.settings.memoryLimit.map(MemoryBudget.describe) ?? "auto" }),
     ]
 
