@@ -30,15 +30,7 @@ final class PostgresAppendTests {
             CREATE TABLE typed (id int, at timestamp, name text DEFAULT 'none', code int2);
 
             """
-        for (k, shard) in shards.enumerated() {
-            setup += """
-                CREATE SERVER shard\(k) FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host '\(shard.folder)', dbname 'mobility');
-                CREATE USER MAPPING FOR postgres SERVER shard\(k) OPTIONS (user 'postgres');
-                CREATE FOREIGN TABLE rides_\(k) PARTITION OF rides FOR VALUES WITH (MODULUS 2, REMAINDER \(k))
-                  SERVER shard\(k) OPTIONS (table_name 'rides');
-
-                """
-        }
+        setup += ThrowawayPostgres.shardSQL(shards, database: "mobility", tables: ["rides"], async: false)
         // The file's first 2,000 rows, numbered in its order.
         setup += "\\copy staging from '\(Repo.root)/datasets/rides.csv' csv header\n"
         setup += "INSERT INTO rides SELECT * FROM (SELECT s.*, row_number() OVER () AS n FROM staging s) AS t WHERE n <= 2000;\n"

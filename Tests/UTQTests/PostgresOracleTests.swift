@@ -143,14 +143,7 @@ final class ShardedCopies: @unchecked Sendable {
             CREATE USER MAPPING FOR postgres SERVER home OPTIONS (user 'postgres');
 
             """
-        for (k, shard) in shards.enumerated() {
-            setup += """
-                CREATE SERVER shard\(k) FOREIGN DATA WRAPPER postgres_fdw
-                  OPTIONS (host '\(shard.folder)', dbname '\(Self.database)', async_capable 'true');
-                CREATE USER MAPPING FOR postgres SERVER shard\(k) OPTIONS (user 'postgres');
-
-                """
-        }
+        setup += ThrowawayPostgres.shardSQL(shards, database: Self.database)
         try home.psql(setup, database: Self.database)
     }
 

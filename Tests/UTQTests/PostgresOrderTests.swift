@@ -33,17 +33,7 @@ final class PostgresOrderTests {
             INSERT INTO keyed SELECT i, 'n' || i FROM generate_series(1, 40) AS i;
 
             """
-        for (k, shard) in shards.enumerated() {
-            setup += """
-                CREATE SERVER shard\(k) FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host '\(shard.folder)', dbname 'mobility');
-                CREATE USER MAPPING FOR postgres SERVER shard\(k) OPTIONS (user 'postgres');
-                CREATE FOREIGN TABLE rides_\(k) PARTITION OF rides FOR VALUES WITH (MODULUS 2, REMAINDER \(k))
-                  SERVER shard\(k) OPTIONS (table_name 'rides');
-                CREATE FOREIGN TABLE loose_\(k) PARTITION OF loose FOR VALUES WITH (MODULUS 2, REMAINDER \(k))
-                  SERVER shard\(k) OPTIONS (table_name 'loose');
-
-                """
-        }
+        setup += ThrowawayPostgres.shardSQL(shards, database: "mobility", tables: ["rides", "loose"], async: false)
         // The file's rows numbered in its order, then sent to the shards by driver.
         setup += "\\copy staging from '\(Repo.root)/datasets/rides.csv' csv header\n"
         setup += "INSERT INTO rides SELECT s.*, row_number() OVER () FROM staging s;\nINSERT INTO loose SELECT * FROM staging;\n"

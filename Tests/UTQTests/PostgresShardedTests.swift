@@ -36,16 +36,7 @@ final class PostgresShardedTests {
             ALTER DATABASE mobility SET enable_partitionwise_aggregate = on;
 
             """
-        for (k, shard) in shards.enumerated() {
-            setup += """
-                CREATE SERVER shard\(k) FOREIGN DATA WRAPPER postgres_fdw
-                  OPTIONS (host '\(shard.folder)', dbname 'mobility', async_capable 'true');
-                CREATE USER MAPPING FOR postgres SERVER shard\(k) OPTIONS (user 'postgres');
-                CREATE FOREIGN TABLE rides_\(k) PARTITION OF rides FOR VALUES WITH (MODULUS 2, REMAINDER \(k))
-                  SERVER shard\(k) OPTIONS (table_name 'rides');
-
-                """
-        }
+        setup += ThrowawayPostgres.shardSQL(shards, database: "mobility", tables: ["rides"])
         // Rows go through the coordinator, which routes each to its shard.
         setup += "\\copy rides from '\(Repo.root)/datasets/rides.csv' csv header\n"
         try coordinator.psql(setup, database: "mobility")

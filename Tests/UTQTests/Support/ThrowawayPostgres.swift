@@ -102,3 +102,28 @@ final class ThrowawayPostgres: @unchecked Sendable {
         if code != 0 { throw TestError(description: "\(program) failed (\(code)): \(text.suffix(800))") }
     }
 }
+
+extension ThrowawayPostgres {
+    /// The SQL a coordinator runs to reach `shards` (servers shard0, shard1, … with a user
+    /// mapping each) and, for each of `tables` (partitioned by hash over as many partitions
+    /// as shards), one foreign-table partition per shard over the shard's table of that name.
+    static func shardSQL(_ shards: [ThrowawayPostgres], database: String, tables: [String] = [], async: Bool = true) -> String {
+        var sql = ""
+        for (k, shard) in shards.enumerated() {
+            sql += """
+                CREATE SERVER shard\(k) FOREIGN DATA WRAPPER postgres_fdw
+                  OPTIONS (host '\(shard.folder)', dbname '\(database)'\(async ? ", async_capable 'true'" : ""));
+                CREATE USER MAPPING FOR postgres SERVER shard\(k) OPTIONS (user 'postgres');
+
+                """
+            for table in tables {
+                sql += """
+                    CREATE FOREIGN TABLE \(table)_\(k) PARTITION OF \(table) FOR VALUES WITH (MODULUS \(shards.count), REMAINDER \(k))
+                      SERVER shard\(k) OPTIONS (table_name '\(table)');
+
+                    """
+            }
+        }
+        return sql
+    }
+}
