@@ -6,10 +6,10 @@ UTQ_RELEASE := .build/release/utq
 
 # libedit (line editing) comes from the system; install it when pkg-config cannot find it.
 deps:
-	@pkg-config --exists libedit zlib libpq 2>/dev/null || { \
+	@pkg-config --exists libedit zlib libzstd libpq 2>/dev/null && [ -f /usr/include/snappy-c.h ] || { \
 	  echo "installing libedit-dev (line editing), zlib1g-dev (zip files) and libpq-dev (attached PostgreSQL) ..."; \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq libedit-dev zlib1g-dev libpq-dev pkg-config; \
-	  else sudo apt-get update -qq && sudo apt-get install -y -qq libedit-dev zlib1g-dev libpq-dev pkg-config; fi; }
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq libedit-dev zlib1g-dev libzstd-dev libsnappy-dev libpq-dev pkg-config; \
+	  else sudo apt-get update -qq && sudo apt-get install -y -qq libedit-dev zlib1g-dev libzstd-dev libsnappy-dev libpq-dev pkg-config; fi; }
 
 # The tests start PostgreSQL servers of their own (attached databases).
 pg-deps:
@@ -86,9 +86,9 @@ dist: deps
 # in .build (not committed).
 ORACLE_VENV := .build/oracle-venv
 oracle-deps:
-	@python3 -c "import duckdb, pytz, nbformat, numpy" 2>/dev/null || $(ORACLE_VENV)/bin/python -c "import duckdb, pytz, nbformat, numpy" 2>/dev/null || { \
-	  echo "installing duckdb and nbformat into $(ORACLE_VENV) for the differential oracle and the notebook checks ..."; \
-	  python3 -m venv $(ORACLE_VENV) && $(ORACLE_VENV)/bin/python -m pip install -q duckdb pytz nbformat numpy; }
+	@python3 -c "import duckdb, pytz, nbformat, numpy, pyarrow, openpyxl" 2>/dev/null || $(ORACLE_VENV)/bin/python -c "import duckdb, pytz, nbformat, numpy, pyarrow, openpyxl" 2>/dev/null || { \
+	  echo "installing duckdb, pyarrow, openpyxl and nbformat into $(ORACLE_VENV) for the differential oracle and the notebook checks ..."; \
+	  python3 -m venv $(ORACLE_VENV) && $(ORACLE_VENV)/bin/python -m pip install -q duckdb pytz nbformat numpy pyarrow openpyxl; }
 
 # Any number of oracle cases from any seed: make oracle SEED=7 CASES=10000
 SEED ?= 1

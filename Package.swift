@@ -25,10 +25,16 @@ let package = Package(
             name: "CLibPQ",
             providers: [.apt(["libpq-dev"])]
         ),
+        // zlib, zstd and snappy from the system (Debian: zlib1g-dev, libzstd-dev, libsnappy-dev):
+        // .gz and .zst files read as they stream, and Parquet's codecs.
+        .systemLibrary(
+            name: "CCompression",
+            providers: [.apt(["zlib1g-dev", "libzstd-dev", "libsnappy-dev"])]
+        ),
         // The engine: text in, results out. It never prints and knows no terminal.
         .target(
             name: "UTQCore",
-            dependencies: [.product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["CCompression", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             // Loaders and operators touch millions of cells in class-held buffers; the dynamic
             // exclusivity checks cost more than the work in release builds. Tests run the
             // debug build with the checks on.

@@ -14,6 +14,8 @@ public struct LoadRequest: Sendable {
     public var progress: LoadProgress?
     /// Bytes the load may take (`set memory-limit`); nil: what the system has free.
     public var memoryLimit: Int?
+    /// What `with …` and `sheet NAME` said about the file.
+    public var options = LoadOptions()
 
     public init(path: String, name: String? = nil, at: String? = nil, zone: ZoneRules, cancel: CancellationFlag? = nil,
                 progress: LoadProgress? = nil, memoryLimit: Int? = nil) {

@@ -2,11 +2,13 @@ import Foundation
 
 extension Interpreter {
     /// `load`: reads the file whole first; only then do the tables change.
-    func load(path: String, alias: String?, at: String?, into outcome: inout CommandOutcome) throws {
+    func load(path: String, alias: String?, at: String?, options: LoadOptions = LoadOptions(), into outcome: inout CommandOutcome) throws {
         let (full, which) = session.files.lookUp(path, relativeTo: source)
         if let which { outcome.outputs.append(.info(which)) }
-        let request = LoadRequest(path: full, name: alias ?? Loaders.tableName(for: path), at: at, zone: session.defaultZone,
+        var request = LoadRequest(path: full, name: alias ?? Loaders.tableName(for: path), at: at,
+                                  zone: options.timezone.flatMap(ZoneRules.named) ?? session.defaultZone,
                                   cancel: session.cancel, progress: session.progress, memoryLimit: session.settings.memoryLimit)
+        request.options = options
         let size = (try? FileManager.default.attributesOfItem(atPath: full)[.size] as? Int) ?? 0
         session.progress.begin(path, bytes: size)
         session.loadPhase?(true)

@@ -2,7 +2,7 @@
 enum LoadVerb {
     static let spec = VerbSpec(
         name: "load", aliases: ["open", "read"], category: .source, role: .statement,
-        usage: "load FILE [as NAME] [at PATH]",
+        usage: "load FILE [as NAME] [at PATH] [sheet NAME] [with OPTION=VALUE, …]",
         summary: "Read a file into a table, name it after the file, and make it current.",
         details: """
         The format is detected: a Behaviour Mapper project (.json) or its CSV export, Prishtina
@@ -11,10 +11,13 @@ enum LoadVerb {
         columns named with dots (position.x). For a JSON document with the rows deeper inside,
         name the array: load data.json at response.items. Types are inferred: numbers, true/false,
         ISO 8601 and day-first date-times, durations such as "1 hour 5 mins"; an empty cell is null.
-        A load that fails leaves every table as it was.
+        What detection cannot know is said with options, one form for all of them:
+        load trips.csv with header=false, columns=(vehicle, lat, lon); the options are header,
+        columns, delimiter, timezone and sheet (help load lists them). A quoted pattern
+        ("days/*.csv") loads many files as one table. A load that fails leaves every table as it was.
         """,
-        examples: ["load datasets/market.json", "load datasets/market.json as torget"],
-        completes: .file, keywords: ["as", "at"],
+        examples: ["load datasets/market.json", "load datasets/market.json as torget", "load trips.csv with header=false"],
+        completes: .file, keywords: ["as", "at", "sheet", "with"] + LoadOptionSpec.all.map(\.name),
         usageHelps: false,
         parse: { p, _ in
             let (path, _) = try p.path()
@@ -22,22 +25,62 @@ enum LoadVerb {
             while !p.atEnd && !p.current.isSymbol(.pipe) {
                 if p.eatKeyword("as") { syntax.alias = try p.name("a table name after as").0 }
                 else if p.eatKeyword("at") { syntax.at = try p.path("a path such as data.items after at").0 }
-                else { throw Diagnostic("unexpected \(p.current.describe)", at: p.current.span, hint: "load takes a file, then optionally: as NAME, at PATH") }
+                else if p.eatKeyword("sheet") { syntax.options.sheet = try p.name("a sheet's name after sheet").0 }
+                else if p.eatKeyword("with") { try parseOptions(&p, into: &syntax.options) }
+                else { throw Diagnostic("unexpected \(p.current.describe)", at: p.current.span, hint: "load takes a file, then optionally: as NAME, at PATH, sheet NAME, with OPTION=VALUE") }
             }
             return syntax
         })
+
+    /// `with header=false, columns=(a, b), delimiter=";"`: one or more options, comma-separated.
+    static func parseOptions(_ p: inout Parser, into options: inout LoadOptions) throws {
+        repeat {
+            let (word, span) = try p.name("an option after with (\(LoadOptionSpec.all.map(\.name).joined(separator: ", ")))")
+            guard let spec = LoadOptionSpec.named(word) else {
+                let names = LoadOptionSpec.all.map(\.name)
+                let near = Suggest.closest(word.lowercased(), among: names)
+                throw Diagnostic("load has no option \(word)", at: span,
+                                 hint: (near.map { "did you mean \($0)? " } ?? "") + "the options are " + names.joined(separator: ", "))
+            }
+            try p.expectSymbol(.equal, "= after \(spec.name), as in \(spec.name)=\(spec.value)")
+            let start = p.current.span
+            let value: LoadOptionValue
+            switch p.current.kind {
+            case .string(let s): p.advance(); value = .text(s)
+            case .identifier(let s, _): p.advance(); value = .word(s)
+            case .integer(let m): p.advance(); value = .number(String(m))
+            case .number(let d): p.advance(); value = .number(NumberText.double(d))
+            case .symbol(.lparen):
+                p.advance()
+                var names: [String] = []
+                if !p.current.isSymbol(.rparen) {
+                    repeat { names.append(try p.name("a column name").0) } while p.eatSymbol(.comma)
+                }
+                try p.expectSymbol(.rparen, "')' after the names")
+                value = .list(names)
+            default:
+                throw Diagnostic("expected a value after \(spec.name)=, found \(p.current.describe)", at: p.current.span,
+                                 hint: "\(spec.name)=\(spec.value)")
+            }
+            do { try spec.apply(&options, value) } catch let e as LoadOptionValue.Problem {
+                throw Diagnostic(e.message, at: start, hint: e.hint)
+            }
+        } while p.eatSymbol(.comma)
+    }
 
     struct Syntax: StatementSyntax {
         var path: String
         var alias: String?
         var at: String?
+        var options = LoadOptions()
 
         var syntax: String {
             "path=\(path.quoted)" + (alias.map { " as=\($0)" } ?? "") + (at.map { " at=\($0)" } ?? "")
+                + (options.isEmpty ? "" : " " + options.syntax)
         }
 
         func perform(_ interpreter: Interpreter, into outcome: inout CommandOutcome) throws {
-            try interpreter.load(path: path, alias: alias, at: at, into: &outcome)
+            try interpreter.load(path: path, alias: alias, at: at, options: options, into: &outcome)
         }
     }
 }
