@@ -145,13 +145,14 @@ enum OtherFunctions {
                 default: return nil
                 }
             }),
-        FunctionSpec(name: "number", aliases: ["float", "double"], usage: "number(x)", summary: "The value as a number (null when it is not one).",
+        FunctionSpec(name: "number", aliases: ["float", "double"], usage: "number(x)",
+                     summary: "The value as a number (null when it is not one). Text may have leading zeros (0820), a sign, and thousands separators: 1,234.5, 1.234,5, 1 234,5; a lone comma before other than three digits is a decimal comma (3,25).",
                      examples: ["select n = number(\"4.5\") * 2 | limit 1"], arity: 1...1,
                      resultType: { _ in .success(.double) },
                      evaluate: { args, type, n, context in
                          try rowwise(args, n, type, context) { v in
                              switch v[0] {
-                             case .string(let s): return NumberParser.reading(s.trimmingCharacters(in: .whitespaces)).map { .double($0) } ?? .null
+                             case .string(let s): return NumberParser.readingWritten(s).map { .double($0) } ?? .null
                              case .bool(let b): return .double(b ? 1 : 0)
                              default: return v[0].doubleValue.map { .double($0) } ?? .null
                              }
@@ -165,7 +166,7 @@ enum OtherFunctions {
                 default: return nil
                 }
             }),
-        FunctionSpec(name: "int", aliases: ["integer"], usage: "int(x)", summary: "The value as a whole number, cut toward zero.",
+        FunctionSpec(name: "int", aliases: ["integer"], usage: "int(x)", summary: "The value as a whole number, cut toward zero; text is read as number(x) reads it (int(\"08\") is 8).",
                      examples: ["select x, whole = int(x) | limit 3"], arity: 1...1,
                      resultType: { _ in .success(.int) },
                      evaluate: { args, type, n, context in
@@ -174,7 +175,7 @@ enum OtherFunctions {
                              case .string(let s):
                                  let t = s.trimmingCharacters(in: .whitespaces)
                                  if let i = NumberParser.readingWhole(t) { return .int(i) }
-                                 if let d = NumberParser.reading(t), d.isFinite, Swift.abs(d) < 9e18 { return .int(Int64(d)) }
+                                 if let d = NumberParser.readingWritten(t), d.isFinite, Swift.abs(d) < 9e18 { return .int(Int64(d)) }
                                  return .null
                              case .bool(let b): return .int(b ? 1 : 0)
                              default:
@@ -191,6 +192,23 @@ enum OtherFunctions {
                 default: return nil
                 }
             }),
+        FunctionSpec(name: "clock_time", aliases: ["parse_clock"], usage: "clock_time(text)",
+                     summary: "A clock time written as text (0820, 820, 8:20, 08:20:00, 8:20 PM) as the time since midnight; timeofday(text) is the same.",
+                     examples: ["count by hour(clock_time(Start_time))"], arity: 1...1,
+                     resultType: { t in
+                         t[0] == .string || t[0] == .null || t[0] == .int ? .success(.duration)
+                             : .failure(FunctionTypeError(message: "clock_time reads text such as \"0820\" or \"8:20 PM\", but this is \(t[0].displayName)"))
+                     },
+                     evaluate: { args, type, n, context in
+                         try rowwise(args, n, type, context) { v in
+                             switch v[0] {
+                             case .string(let s): return ClockText.parse(s).map { .duration($0) } ?? .null
+                             // 820 read as a number from a column of clock times.
+                             case .int(let i) where i >= 0 && i < 10000: return ClockText.parse(String(format: "%04d", Int(i))).map { .duration($0) } ?? .null
+                             default: return .null
+                             }
+                         }
+                     }),
         durationUnit("seconds", 1_000_000),
         durationUnit("minutes", 60_000_000),
         durationUnit("hours", 3_600_000_000),

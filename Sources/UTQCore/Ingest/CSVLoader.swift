@@ -24,6 +24,12 @@ public struct CSVOptions: Sendable {
     public var chunkSize = 4 << 20
     /// Column names for a file without a header line (its first line is data).
     public var names: [String]?
+    /// `with header=…`: whether the first line names the columns; nil: detected.
+    public var header: Bool?
+    /// `with columns=(…)`: names for the columns, instead of the header's.
+    public var columns: [String]?
+    /// Whether a last line that is a totals row is left out (with a warning).
+    public var dropsFooter = true
     /// How many parts to read in parallel; by default one per core for large files.
     public var parts: Int?
     /// Counts the bytes read, for a progress bar.
@@ -63,10 +69,22 @@ public enum CSVLoader {
                              cancel: CancellationFlag?) throws -> LoadedTable {
         var types: [CellType]? = nil
         var options = options
+        var shape = ShapeDecision()
         for _ in 0..<64 {
             do {
-                return try read(source, name: name, zone: zone, options: options, types: &types, cancel: cancel)
+                var loaded = try read(source, name: name, zone: zone, options: options, types: &types, shape: &shape, cancel: cancel)
+                loaded.warnings = shape.notes(path: source.path) + loaded.warnings
+                    + shape.textNotes(loaded.table, rowLines: loaded.rowLines, path: source.path)
+                return loaded
+            } catch let restart as ShapeDecision.FirstLineIsData {
+                options.names = restart.names
+                types = nil
             } catch let conflict as TypeConflict {
+                if conflict.widened == .string, shape.widened[conflict.column] == nil {
+                    // Said at the end, with the lines that broke the type.
+                    shape.widened[conflict.column] = types![conflict.column]
+                    options.recordLines = true
+                }
                 types![conflict.column] = conflict.widened
             } catch is SplitMismatch {
                 options.parts = 1  // a cut fell inside a quoted cell after all: read it in one piece
@@ -76,7 +94,7 @@ public enum CSVLoader {
     }
 
     private static func read(_ source: FileSource, name: String, zone: ZoneRules, options: CSVOptions,
-                             types: inout [CellType]?, cancel: CancellationFlag?) throws -> LoadedTable {
+                             types: inout [CellType]?, shape: inout ShapeDecision, cancel: CancellationFlag?) throws -> LoadedTable {
         let path = source.path
         var warnings = WarningLog(path: path)
         if source.size == 0 { throw LoadError(path: path, "the file is empty", kind: .emptyFile) }
@@ -119,7 +137,16 @@ public enum CSVLoader {
             line += scanner.linesSpanned
             pos = next
         }
-        let names = cleanHeader(header, keepingSpaces: options.keepsHeaderSpaces, warnings: &warnings)
+        let firstLine = header
+        let headerLineEnd = scanner.lineEnd
+        if options.names == nil, options.header == false {
+            throw ShapeDecision.FirstLineIsData(names: try ShapeDecision.names(options.columns, width: header.count, path: path))
+        }
+        var cleaned = cleanHeader(header, keepingSpaces: options.keepsHeaderSpaces, warnings: &warnings)
+        if options.names == nil, let given = options.columns {
+            cleaned = try ShapeDecision.names(given, width: cleaned.count, path: path)
+        }
+        let names = cleaned
         let width = names.count
         guard width <= CSVLoader.maxColumns else {
             throw LoadError(path: path, line: 1, "has \(NumberText.grouped(width)) columns; utq reads at most \(NumberText.grouped(CSVLoader.maxColumns))")
@@ -132,9 +159,14 @@ public enum CSVLoader {
         rules.promised = names.map { options.typeOverride?($0) != nil }
         rules.recordLines = options.recordLines
         rules.ignoresEmptyExtraCells = options.ignoresEmptyExtraCells
-        rules.lineEnd = options.names == nil ? scanner.lineEnd : nil
+        rules.lineEnd = options.names == nil ? headerLineEnd : nil
         let recordRules = rules
 
+        // The last line, when it may be a totals row: looked at once, before the types are
+        // voted, so its cells do not take part in the vote.
+        if !shape.decided && options.dropsFooter {
+            shape.lastLine = try CSVShape.lastLine(source, dataStart: dataStart, delimiter: delimiter)
+        }
         // Types from a sample of rows, unless a previous pass fixed them.
         if types == nil {
             var votes = (0..<width).map { _ in TypeVote(decimalComma: decimalComma) }
@@ -142,8 +174,10 @@ public enum CSVLoader {
             var rows = 0
             var sampleScanner = CSVScanner(delimiter: delimiter)
             let whole = headRequest >= source.size
+            let sampleEnd = shape.decided ? (shape.footer?.offset ?? Int.max) : (shape.lastLine?.offset ?? Int.max)
             head.withUnsafeBytes { b in
-                while rows < options.sampleRows, let next = try? sampleScanner.scanRecord(b, from: p, isFinal: whole) {
+                while rows < options.sampleRows, dataStart + (p - headDataStart) < sampleEnd,
+                      let next = try? sampleScanner.scanRecord(b, from: p, isFinal: whole) {
                     if next == p { break }
                     if !sampleScanner.isBlank {
                         for k in 0..<min(width, sampleScanner.fieldCount) {
@@ -155,8 +189,21 @@ public enum CSVLoader {
                     p = next
                 }
             }
+            let voted = votes.map(\.result)
+            if !shape.decided {
+                shape.decided = true
+                if options.names == nil, options.header == nil,
+                   CSVShape.firstLineIsData(firstLine, types: voted, decimalComma: decimalComma) {
+                    shape.headerless = true
+                    throw ShapeDecision.FirstLineIsData(names: try ShapeDecision.names(options.columns, width: width, path: path))
+                }
+                if let last = shape.lastLine, let why = CSVShape.footerReason(last.cells, types: voted, decimalComma: decimalComma) {
+                    shape.footer = (last.offset, why, last.cells)
+                }
+            }
             types = votes.enumerated().map { k, vote in options.typeOverride?(names[k]) ?? vote.result }
         }
+        let dataEnd = shape.footer?.offset ?? source.size
         let plan = types!
 
         // The rest in parts, one worker each, cut at line breaks. Whether a break lies
@@ -165,17 +212,17 @@ public enum CSVLoader {
         // ended outside quotes. Parts after the first count lines from 1; their lines are
         // shifted once the lines before them are known.
         let parts = options.parts ?? Workers.count(forBytes: source.size - dataStart)
-        let cuts = try csvCandidateCuts(source, dataStart: dataStart, parts: parts)
+        let cuts = try csvCandidateCuts(source, dataStart: dataStart, parts: parts).filter { $0 < dataEnd }
         var stretches: [(range: Range<Int>, line: Int)] = []
         var from = dataStart
         for cut in cuts {
             stretches.append((from..<cut, stretches.isEmpty ? line : 1))
             from = cut
         }
-        stretches.append((from..<source.size, stretches.isEmpty ? line : 1))
+        stretches.append((from..<dataEnd, stretches.isEmpty ? line : 1))
         let ranges = stretches
         let bytesPerRow = max(1, (head.count - headDataStart) / max(1, sampledRows(head, headDataStart)))
-        let rowsInAll = (source.size - dataStart) / bytesPerRow * 17 / 16 + 16
+        let rowsInAll = (dataEnd - dataStart) / bytesPerRow * 17 / 16 + 16
         head = []
         let results = ParallelParts<CSVPart>(count: ranges.count)
         DispatchQueue.concurrentPerform(iterations: ranges.count) { w in
@@ -213,6 +260,7 @@ public enum CSVLoader {
             linesBefore = shift + part.records.line - 1
             partBuilders.append(part.records.builders)
         }
+        shape.footerLine = linesBefore + 1
         let merged = try absorbParts(partBuilders, width: width)
         if nuls > 0 {
             // Rare enough to look for again, to say where they were.

@@ -76,10 +76,14 @@ public enum Loaders {
             return try BehaviourMapperExport.load(path: path, name: name, head: head, cancel: request.cancel)
         }
         if PLDP.looksLike(head) { return try PLDP.load(request, name: name, head: head) }
-        var options = CSVOptions()
+        if request.options.header == nil, request.options.columns == nil, PLDPExport.looksLike(head) { return try PLDPExport.load(request, name: name) }
+        var options = CSVOptions(delimiter: request.options.delimiter)
+        options.header = request.options.header
+        options.columns = request.options.columns
         options.progress = request.progress
         let loaded = try CSVLoader.load(path: path, name: name, zone: request.zone, options: options, cancel: request.cancel)
-        return LoadResult(tables: [loaded.table], summary: summary(loaded.table), warnings: loaded.warnings)
+        let (table, notes) = ClockColumns.recognise(loaded.table, path: path)
+        return LoadResult(tables: [table], summary: summary(table), warnings: loaded.warnings + notes)
     }
 
     /// The first bytes of a file as text, for telling formats apart: UTF-16 converted, NUL

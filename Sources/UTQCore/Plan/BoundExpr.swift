@@ -36,6 +36,7 @@ public indirect enum BoundExpr: Sendable {
         case .binary(_, let l, let r, let t) where t == .duration:
             return l.unit == .clock || r.unit == .clock ? .clock : .automatic
         case .binary(_, let l, _, let t) where t == .timestamp: return l.unit
+        case .call(let f, _, _) where f.name == "clock_time": return .clock
         case .call(let f, let args, _) where ["coalesce", "min", "max", "if"].contains(f.name):
             return args.last?.unit ?? .automatic
         default: return .automatic

@@ -250,6 +250,12 @@ struct ExprBinder {
         if let bucket = TimeBucket.named(name) {
             guard args.count <= 1 else { throw Diagnostic("\(name) takes one time column, as in \(name)(dropped_off_at)", at: span) }
             let target = try args.first.map(bind) ?? timeColumn(for: name, span)
+            // Clock times written as text (`0820`, `8:20 PM`): timeofday reads them, and the
+            // other buckets of a day take them through it.
+            if target.type == .string, let clock = Functions.spec("clock_time"), [.timeOfDay, .hour, .minute].contains(bucket) {
+                let parsed = BoundExpr.call(clock, [target], .duration)
+                return bucket == .timeOfDay ? parsed : .bucket(bucket, parsed, schema.zone)
+            }
             try checkTimeArgument(target, name, args.first?.span ?? span)
             return .bucket(bucket, target, schema.zone)
         }

@@ -174,4 +174,62 @@ public enum NumberParser {
         let trimmed = digits.drop { $0 == "0" }
         return int((negative ? "-" : "") + (trimmed.isEmpty ? "0" : String(trimmed)))
     }
+
+    /// A number as a person writes it, for `number(text)` and `int(text)`: leading zeros
+    /// (`0820`), a sign, spaces around, and thousands separators. The rule:
+    /// - with both `,` and `.`, the last one is the decimal mark and the other groups
+    ///   thousands (`1,234.5`, `1.234,5`);
+    /// - a space, a no-break space or `_` between digits groups thousands (`1 234,5`);
+    /// - commas alone group thousands when every group after the first has three digits and
+    ///   the first does not start with 0 (`1,234,567`); otherwise one comma is a decimal comma
+    ///   (`3,25`, `0,125`). The same holds for points alone (`1.234.567` is a million and more).
+    /// Groups must be well formed: `1,23,4` is not a number.
+    public static func readingWritten(_ text: String) -> Double? {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        if let d = reading(t) { return d }
+        var sign = ""
+        var body = Substring(t)
+        if let f = body.first, f == "-" || f == "+" { sign = f == "-" ? "-" : ""; body = body.dropFirst() }
+        // Spaces and underscores between digits group thousands.
+        let spaced = body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == " " || $0 == "\u{00A0}" || $0 == "\u{202F}" || $0 == "_" })
+        if spaced.count > 1 {
+            guard spaced.dropFirst().allSatisfy({ $0.prefix(while: { $0.isASCIIDigit }).count == 3 }),
+                  let first = spaced.first, (1...3).contains(first.count), first.allSatisfy({ $0.isASCIIDigit }) else { return nil }
+            body = Substring(spaced.joined())
+        }
+        guard body.allSatisfy({ $0.isASCIIDigit || $0 == "," || $0 == "." }), body.first?.isASCIIDigit == true else {
+            return spaced.count > 1 ? reading(sign + body) : nil
+        }
+        let commas = body.filter { $0 == "," }.count, points = body.filter { $0 == "." }.count
+        func grouped(_ s: Substring, by mark: Character) -> String? {
+            let groups = s.split(separator: mark, omittingEmptySubsequences: false)
+            guard let first = groups.first, (1...3).contains(first.count), first.first != "0",
+                  groups.dropFirst().allSatisfy({ $0.count == 3 }) else { return nil }
+            return groups.joined()
+        }
+        var plain: String
+        if commas > 0 && points > 0 {
+            let decimal: Character = body.lastIndex(of: ",")! > body.lastIndex(of: ".")! ? "," : "."
+            let thousands: Character = decimal == "," ? "." : ","
+            guard body.filter({ $0 == decimal }).count == 1, let cut = body.lastIndex(of: decimal),
+                  let whole = grouped(body[..<cut], by: thousands) else { return nil }
+            plain = whole + "." + body[body.index(after: cut)...]
+        } else if commas > 0 || points > 0 {
+            let mark: Character = commas > 0 ? "," : "."
+            if let whole = grouped(body, by: mark), (commas > 1 || mark == "," || points > 1) {
+                plain = whole
+            } else if body.filter({ $0 == mark }).count == 1 {
+                plain = body.replacingOccurrences(of: String(mark), with: ".")
+            } else {
+                return nil
+            }
+        } else {
+            plain = String(body)
+        }
+        return reading(sign + plain)
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
 }

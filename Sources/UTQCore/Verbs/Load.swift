@@ -47,7 +47,15 @@ enum LoadVerb {
             let value: LoadOptionValue
             switch p.current.kind {
             case .string(let s): p.advance(); value = .text(s)
-            case .identifier(let s, _): p.advance(); value = .word(s)
+            case .identifier:
+                // A word runs on to the next space or comma: America/Los_Angeles, Etc/GMT+1.
+                var end = p.current.span.end
+                p.advance()
+                while !p.atEnd, !p.current.spaceBefore, !p.current.isSymbol(.comma), !p.current.isSymbol(.pipe) {
+                    end = p.current.span.end
+                    p.advance()
+                }
+                value = .word(p.source.slice(SourceSpan(start.start, end)))
             case .integer(let m): p.advance(); value = .number(String(m))
             case .number(let d): p.advance(); value = .number(NumberText.double(d))
             case .symbol(.lparen):

@@ -1,0 +1,154 @@
+/// What the first and the last line of a delimited file are. A first line is names unless
+/// its cells read as the types the rest of the file has (DuckDB's sniffer decides the same
+/// way); a last line is data unless it is a totals row, which would turn the columns it
+/// sums into text.
+enum CSVShape {
+    /// Whether a first line is data: in every column the rest of the file gives a type other
+    /// than text, its cell reads as that type (or is empty), and at least one such cell does.
+    static func firstLineIsData(_ cells: [String], types: [CellType], decimalComma: Bool) -> Bool {
+        var typed = 0
+        for (k, type) in types.enumerated() where k < cells.count {
+            switch type {
+            case .string, .undetermined: continue
+            default: break
+            }
+            let cell = cells[k].trimmingCharacters(in: .whitespaces)
+            if cell.isEmpty { continue }
+            guard fits(cell, type, decimalComma: decimalComma) else { return false }
+            typed += 1
+        }
+        return typed > 0
+    }
+
+    /// Whether a cell reads as a column's type.
+    static func fits(_ cell: String, _ type: CellType, decimalComma: Bool) -> Bool {
+        var vote = TypeVote(decimalComma: decimalComma)
+        var s = cell
+        s.withUTF8 { vote.add(UnsafeRawBufferPointer($0)) }
+        switch (vote.result, type) {
+        case (.undetermined, _): return true
+        case (.int, .int), (.int, .double), (.double, .double), (.bool, .bool): return true
+        case (.timestamp, .timestamp), (.duration, .duration): return true
+        // A date written day-first may read both ways (03/04/2020).
+        default:
+            if case .timestamp(let order) = type { var t = cell; return t.withUTF8 { TimestampParser.parse(UnsafeRawBufferPointer($0), order: order) != nil } }
+            return false
+        }
+    }
+
+    /// Words a totals row starts with, in the languages the surveys come in.
+    static let totalWords: Set<String> = ["total", "totals", "sum", "grand total", "sum total", "totaal", "summe", "gesamt", "totalt", "sum:", "total:", "totals:", "i alt"]
+
+    /// The last non-blank line of the file, when it may be a footer: where it starts in the
+    /// text, and its cells. A line inside quotes cannot be told from the end, so a last line
+    /// with a quote in it is not looked at.
+    static func lastLine(_ source: FileSource, dataStart: Int, delimiter: UInt8) throws -> (offset: Int, cells: [String])? {
+        let from = max(dataStart, source.size - 65536)
+        var tail: [UInt8] = []
+        var nuls = 0
+        _ = try source.read(at: from, count: source.size - from, into: &tail, nuls: &nuls)
+        guard nuls == 0 else { return nil }
+        var end = tail.count
+        while end > 0, [0x0A, 0x0D, 0x20, 0x09].contains(tail[end - 1]) { end -= 1 }
+        guard end > 0 else { return nil }
+        var start = end
+        while start > 0, tail[start - 1] != 0x0A, tail[start - 1] != 0x0D { start -= 1 }
+        // The line must start after the header, and be all the tail when the tail is all the data.
+        guard start > 0 || from == dataStart, from + start > dataStart else { return nil }
+        let line = Array(tail[start..<end])
+        guard !line.contains(0x22) else { return nil }
+        var scanner = CSVScanner(delimiter: delimiter)
+        return line.withUnsafeBytes { b -> (Int, [String])? in
+            guard let next = try? scanner.scanRecord(b, from: 0, isFinal: true), next == b.count, scanner.fieldCount >= 2 else { return nil }
+            return (from + start, (0..<scanner.fieldCount).map { scanner.fieldString($0, in: b) })
+        }
+    }
+
+    /// Why a last line is a totals row, or nil when it is data: it starts with Total, Totals,
+    /// Sum (in its first two cells), or it breaks the types of two or more columns.
+    static func footerReason(_ cells: [String], types: [CellType], decimalComma: Bool) -> String? {
+        for cell in cells.prefix(2) {
+            let word = cell.trimmingCharacters(in: .whitespaces).lowercased()
+            if totalWords.contains(word) { return "it starts with \(cell.trimmingCharacters(in: .whitespaces).quoted)" }
+        }
+        var broken: [Int] = []
+        for (k, type) in types.enumerated() where k < cells.count {
+            switch type {
+            case .string, .undetermined: continue
+            default: break
+            }
+            let cell = cells[k].trimmingCharacters(in: .whitespaces)
+            if !cell.isEmpty && !fits(cell, type, decimalComma: decimalComma) { broken.append(k) }
+        }
+        return broken.count >= 2 ? "\(broken.count) of its cells are not of their columns' types" : nil
+    }
+}
+
+/// What a load decided about a file's first and last lines, kept across its passes (a pass
+/// that widens a column reads the file again, and must drop the same lines).
+struct ShapeDecision {
+    var decided = false
+    /// The first line was data, not names.
+    var headerless = false
+    var lastLine: (offset: Int, cells: [String])?
+    /// The totals row left out: where it starts, why, and its cells.
+    var footer: (offset: Int, reason: String, cells: [String])?
+    var footerLine = 0
+    /// Columns that turned to text after the sample, with the type they had.
+    var widened: [Int: CellType] = [:]
+
+    /// Thrown to read the file again with its first line as data.
+    struct FirstLineIsData: Error { var names: [String] }
+
+    /// Names for a file without a header: those given (as many as the columns), else column_1 ….
+    static func names(_ given: [String]?, width: Int, path: String) throws -> [String] {
+        guard let given else { return (1...max(1, width)).map { "column_\($0)" } }
+        guard given.count == width else {
+            throw LoadError(path: path, line: 1, "columns=(…) gives \(NumberText.counted(given.count, "name")), but the file has \(NumberText.counted(width, "column"))")
+        }
+        return given
+    }
+
+    func notes(path: String) -> [LoadWarning] {
+        var out: [LoadWarning] = []
+        if headerless {
+            out.append(LoadWarning(path: path, line: 1, "the first line is data, not column names (its cells are of the columns' types), so the columns are called column_1, column_2, …; say load … with header=true if it is a header, or name them with columns=(…)"))
+        }
+        if let footer {
+            let shown = footer.cells.prefix(4).joined(separator: ",") + (footer.cells.count > 4 ? ",…" : "")
+            out.append(LoadWarning(path: path, line: footerLine, "the last line (\(shown)) is left out as a totals row: \(footer.reason)"))
+        }
+        return out
+    }
+
+    /// For each column that turned to text after the sample: how many cells broke the type
+    /// the rest had, and the first of them, so a user sees why and where.
+    func textNotes(_ table: Table, rowLines: [Int32], path: String) -> [LoadWarning] {
+        var out: [LoadWarning] = []
+        for (k, was) in widened.sorted(by: { $0.key < $1.key }) where k < table.columns.count {
+            let c = table.columns[k]
+            guard case .string(let s) = c.storage else { continue }
+            let breaks = s.dictionary.map { !$0.isEmpty && !CSVShape.fits($0, was, decimalComma: false) }
+            var count = 0, first = -1
+            for (row, code) in s.codes.enumerated() where c.isValid(row) && breaks[Int(code)] {
+                count += 1
+                if first < 0 { first = row }
+            }
+            guard first >= 0 else { continue }
+            let line = first < rowLines.count ? Int(rowLines[first]) : nil
+            let value = s.dictionary[Int(s.codes[first])]
+            let noun = was.dataType == .timestamp ? "a time" : was.dataType == .duration ? "a duration" : "a number"
+            let of = count == 1 ? "1 of \(NumberText.grouped(table.rowCount)) cells is" : "\(NumberText.grouped(count)) of \(NumberText.grouped(table.rowCount)) cells are"
+            var message = "\(c.name) is kept as text: \(of) not \(noun), the first \(value.quoted)"
+            if was == .int || was == .double { message += "; number(\(c.name)) reads the others as numbers" }
+            if case .timestamp = was {
+                // The table's time is then another column, or none: say which, since hour,
+                // day and the other buckets quietly use it.
+                message += table.timeColumn.map { "; so the table's time is \($0): hour, day and the other buckets use it" }
+                    ?? "; so the table has no time column"
+            }
+            out.append(LoadWarning(path: path, line: line, message))
+        }
+        return out
+    }
+}
