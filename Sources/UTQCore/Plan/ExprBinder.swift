@@ -252,7 +252,8 @@ struct ExprBinder {
             let target = try args.first.map(bind) ?? timeColumn(for: name, span)
             // Clock times written as text (`0820`, `8:20 PM`): timeofday reads them, and the
             // other buckets of a day take them through it.
-            if target.type == .string, let clock = Functions.spec("clock_time"), [.timeOfDay, .hour, .minute].contains(bucket) {
+            if target.type == .string, let clock = Functions.spec("clock_time"),
+               bucket == .timeOfDay || ([.hour, .minute].contains(bucket) && Self.namesClockText(target)) {
                 let parsed = BoundExpr.call(clock, [target], .duration)
                 return bucket == .timeOfDay ? parsed : .bucket(bucket, parsed, schema.zone)
             }
@@ -369,9 +370,21 @@ struct ExprBinder {
         }
     }
 
+    /// Text that hour() and minute() read as clock times: written out (`hour("0820")`), or a
+    /// column whose name says it holds times (`Start_time`); other text is refused, so a
+    /// mistyped column is not quietly all null.
+    static func namesClockText(_ e: BoundExpr) -> Bool {
+        switch e {
+        case .literal(.string(let s), _): return ClockText.parse(s) != nil
+        case .column(_, let f): return ClockColumns.namesClock(f.name)
+        default: return false
+        }
+    }
+
     func checkTimeArgument(_ e: BoundExpr, _ name: String, _ span: SourceSpan) throws {
         guard e.type == .timestamp || e.type == .duration || e.type == .null else {
-            throw Diagnostic("\(name) needs a time, but this is \(e.type.displayName)", at: span)
+            throw Diagnostic("\(name) needs a time, but this is \(e.type.displayName)", at: span,
+                             hint: e.type == .string && [.hour, .minute].contains(TimeBucket.named(name)) ? "for clock times written as text (0820, 8:20 PM): \(name)(timeofday(…))" : nil)
         }
         if e.type == .duration, let b = TimeBucket.named(name), [.weekday, .week, .month, .year].contains(b) {
             throw Diagnostic("a duration has no \(name); \(name) needs a timestamp column", at: span)

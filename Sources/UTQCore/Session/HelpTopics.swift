@@ -34,7 +34,8 @@ public enum HelpTopics {
         Entry(name: "pldp", summary: "Public Life Data Protocol surveys (Gehl): people staying and people moving, as cities publish them.", details: """
         load knows a PLDP file by its startedAt column and the protocol's count columns
         (posture…, gender…, age…, mode…, activity…, group…, object…), and reads it so that
-        the standard questions are one line each:
+        the standard questions are one line each. Two shapes are published; this is San
+        Francisco's:
           startedAt, endedAt   timestamps: US dates with 12-hour clocks (09/22/17 10:00 PM)
                                are read month first; set timezone America/Los_Angeles
                                (before or after the load) puts them in the study's zone,
@@ -46,6 +47,20 @@ public enum HelpTopics {
           lng, lat             the location "-122.418, 37.7796" as two numbers
         Names with spaces after them (postureStanding ) are read without them. Columns the
         protocol does not name are kept as they are, and the load says which.
+        The other shape (Seattle 2018, the protocol's templates) is known by Row_Total with
+        Date and Start_time (or survey_time_start) and Location_ID or Survey_ID:
+          Date, Start_time     20180802 and 0820 read as a date and clock times; time is
+                               Date + Start_time, the table's time (wall clock in the zone
+                               of the load: load … with timezone=America/Los_Angeles)
+          count columns        Male, Female, GroupSize_1 …, gender_…, age_…, posture_…,
+                               activity_…: whole numbers. Staying (0/1 columns): an empty
+                               cell is 0. Moving: an empty cell is 0 when the row filled in
+                               another column of its group, and stays empty when the row did
+                               not count that group (Seattle counted gender in one row, group
+                               sizes in the next), so where Female is not null keeps the rows
+                               that counted gender
+          people               Row_Total
+          Location_ID          text, zeros kept: join locations on Location_ID
         The usual questions, on the shipped San Francisco samples (datasets/pldp-sf):
           staying | sum people by name, hour(startedAt)         people staying per place and hour
           staying | unpivot postureStanding, postureSitting, postureLying as posture, n |
