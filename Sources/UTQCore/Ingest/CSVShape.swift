@@ -37,7 +37,7 @@ enum CSVShape {
     }
 
     /// Words a totals row starts with, in the languages the surveys come in.
-    static let totalWords: Set<String> = ["total", "totals", "sum", "grand total", "sum total", "totaal", "summe", "gesamt", "totalt", "sum:", "total:", "totals:", "i alt"]
+    static let totalWords: Set<String> = ["total", "totals", "sum", "grand total", "sum total", "totaal", "summe", "gesamt", "totalt", "sum:", "total:", "totals:", "i alt", "average", "mean", "avg"]
 
     /// The last non-blank line of the file, when it may be a footer: where it starts in the
     /// text, and its cells. A line inside quotes cannot be told from the end, so a last line
@@ -65,22 +65,28 @@ enum CSVShape {
     }
 
     /// Why a last line is a totals row, or nil when it is data: it starts with Total, Totals,
-    /// Sum (in its first two cells), or it breaks the types of two or more columns.
+    /// Sum (in its first two cells), or it breaks the types of half or more of the columns
+    /// that have one (two at least). A number under numbers breaks nothing (12.5 under whole
+    /// numbers, 007 under numbers are data that widens a column); text under numbers or
+    /// times does.
     static func footerReason(_ cells: [String], types: [CellType], decimalComma: Bool) -> String? {
         for cell in cells.prefix(2) {
             let word = cell.trimmingCharacters(in: .whitespaces).lowercased()
             if totalWords.contains(word) { return "it starts with \(cell.trimmingCharacters(in: .whitespaces).quoted)" }
         }
-        var broken: [Int] = []
+        var typed = 0, broken = 0
         for (k, type) in types.enumerated() where k < cells.count {
             switch type {
             case .string, .undetermined: continue
             default: break
             }
+            typed += 1
             let cell = cells[k].trimmingCharacters(in: .whitespaces)
-            if !cell.isEmpty && !fits(cell, type, decimalComma: decimalComma) { broken.append(k) }
+            if cell.isEmpty || fits(cell, type, decimalComma: decimalComma) { continue }
+            if type == .int || type == .double, NumberParser.readingWritten(cell) != nil { continue }
+            broken += 1
         }
-        return broken.count >= 2 ? "\(broken.count) of its cells are not of their columns' types" : nil
+        return broken >= 2 && broken * 2 >= typed ? "\(broken) of its cells are not of their columns' types" : nil
     }
 }
 

@@ -12,10 +12,10 @@ enum LoadVerb {
         name the array: load data.json at response.items. Types are inferred: numbers, true/false,
         ISO 8601 and day-first date-times, durations such as "1 hour 5 mins"; an empty cell is null.
         What detection cannot know is said with options, one form for all of them:
-        load trips.csv with header=false, columns=(vehicle, lat, lon); the options are header,
-        columns, delimiter, timezone and sheet (help load lists them). A quoted pattern
+        load trips.csv with header=false, columns=(vehicle, lat, lon). A quoted pattern
         ("days/*.csv") loads many files as one table. A load that fails leaves every table as it was.
-        """,
+        Options:
+        """ + "\n" + LoadOptionSpec.all.map { "  \($0.name)=\($0.value)".padding(toLength: 34, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"),
         examples: ["load datasets/market.json", "load datasets/market.json as torget", "load trips.csv with header=false"],
         completes: .file, keywords: ["as", "at", "sheet", "with"] + LoadOptionSpec.all.map(\.name),
         usageHelps: false,
