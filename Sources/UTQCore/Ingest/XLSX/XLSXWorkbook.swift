@@ -1,5 +1,4 @@
 import Foundation
-import ZIPFoundation
 
 /// An Excel workbook (.xlsx) opened for reading: its zip archive, which part is which (found
 /// through the package's relationships, as Excel finds them, so workbooks written by other
@@ -16,9 +15,10 @@ struct XLSXWorkbook {
     }
 
     let path: String
-    private let archive: Archive
-    /// Entries by lower-cased path: a few writers change the case of part names.
-    private let entries: [String: Entry]
+    private let zip: XLSXZip
+    /// Members by part name, lower-cased and with `%20` undone: a few writers change the
+    /// case of part names, and a part name may be written either way.
+    private let entries: [String: XLSXZip.Member]
     private(set) var sheets: [Sheet] = []
     /// Serial day 0 is 1904-01-01 (old Mac Excel) instead of 1899-12-30.
     private(set) var date1904 = false
@@ -37,9 +37,11 @@ struct XLSXWorkbook {
         let lower = path.lowercased()
         guard Loaders.isZip(path) || startsAsZip(path) else { return false }
         if [".xlsx", ".xlsm", ".xltx", ".xltm"].contains(where: { lower.hasSuffix($0) }) { return true }
-        guard let archive = try? Archive(url: URL(fileURLWithPath: path), accessMode: .read, pathEncoding: nil) else { return false }
-        return archive.contains { $0.path.lowercased() == "xl/workbook.xml" }
+        guard let zip = try? XLSXZip(path: path) else { return false }
+        return zip.members.contains { key($0.name) == "xl/workbook.xml" }
     }
+
+    private static func key(_ name: String) -> String { (name.removingPercentEncoding ?? name).lowercased() }
 
     /// A zip's local header signature (`PK\3\4`), also when the rest is damaged.
     private static func startsAsZip(_ path: String) -> Bool {
@@ -47,30 +49,29 @@ struct XLSXWorkbook {
     }
 
     static func open(_ path: String, memoryLimit: Int?, progress: LoadProgress?) throws -> XLSXWorkbook {
-        let archive: Archive
+        let zip: XLSXZip
         do {
-            archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
-        } catch {
-            throw LoadError(path: path, "is not a zip archive that can be read, as an .xlsx workbook is; the file is damaged or was not "
-                            + "copied whole — open it in Excel or LibreOffice and save it again")
+            zip = try XLSXZip(path: path)
+        } catch let problem as XLSXZip.Problem {
+            throw LoadError(path: path, problem.message + " — an .xlsx workbook is a zip archive; open it in Excel or LibreOffice and save it again")
         }
-        var entries: [String: Entry] = [:]
-        for entry in archive where entry.type == .file {
-            let key = entry.path.lowercased()
-            if entries[key] == nil { entries[key] = entry }
+        var entries: [String: XLSXZip.Member] = [:]
+        for member in zip.members where !member.name.hasSuffix("/") {
+            let k = key(member.name)
+            if entries[k] == nil { entries[k] = member }
         }
-        var book = XLSXWorkbook(path: path, archive: archive, entries: entries)
+        var book = XLSXWorkbook(path: path, zip: zip, entries: entries)
         book.memoryLimit = memoryLimit
         book.progress = progress
         try book.readStructure()
         return book
     }
 
-    private init(path: String, archive: Archive, entries: [String: Entry]) {
-        self.path = path; self.archive = archive; self.entries = entries
+    private init(path: String, zip: XLSXZip, entries: [String: XLSXZip.Member]) {
+        self.path = path; self.zip = zip; self.entries = entries
     }
 
-    func contains(_ part: String) -> Bool { entries[part.lowercased()] != nil }
+    func contains(_ part: String) -> Bool { entries[Self.key(part)] != nil }
 
     // MARK: structure
 
@@ -189,39 +190,30 @@ struct XLSXWorkbook {
         LoadError(path: path, "the workbook's part \(part) \(what); the file is damaged — open it in Excel or LibreOffice and save it again")
     }
 
-    private struct PartTooLarge: Error {}
-
-    /// A part's bytes, counted as they are inflated and stopped at the memory budget: the
-    /// sizes a zip declares may be false (a zip bomb says little and unpacks to much). The
-    /// buffer never grows past half the budget, and grows by hand, since growing holds the
-    /// old buffer and the new one at once.
+    /// A part's bytes, stopped at the memory budget as they are inflated: the sizes a zip
+    /// declares may be false (a zip bomb says little and unpacks to much), and the buffer
+    /// never grows past half the budget.
     func read(_ part: String) throws -> [UInt8] {
-        guard let entry = entries[part.lowercased()] else {
+        guard let entry = entries[Self.key(part)] else {
             throw LoadError(path: path, "the workbook has no part \(part), which it refers to; the file is damaged — "
                             + "open it in Excel or LibreOffice and save it again")
         }
-        guard entry.uncompressedSize <= Self.maximumPartBytes else {
-            throw LoadError(path: path, "the workbook's part \(part) is \(MemoryBudget.describe(Int(clamping: entry.uncompressedSize))) "
+        guard entry.size <= Self.maximumPartBytes else {
+            throw LoadError(path: path, "the workbook's part \(part) is \(MemoryBudget.describe(Int(clamping: entry.size))) "
                             + "unpacked, too large to read; save the sheet as CSV and load that")
         }
-        try MemoryBudget.check(path: path, fileSize: Int(entry.uncompressedSize), document: false, converted: false, setting: memoryLimit)
+        try MemoryBudget.check(path: path, fileSize: Int(entry.size), document: false, converted: false, setting: memoryLimit)
         let budget = MemoryBudget.limit(setting: memoryLimit).map { UInt64(max(0, $0)) } ?? .max
         let most = Int(min(Self.maximumPartBytes, budget / 2))
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(min(entry.uncompressedSize, UInt64(most), 64 << 20)))
+        let bytes: [UInt8]
         do {
-            _ = try archive.extract(entry, skipCRC32: false) { chunk in
-                let needed = bytes.count + chunk.count
-                guard needed <= most else { throw PartTooLarge() }
-                if needed > bytes.capacity { bytes.reserveCapacity(min(max(needed, bytes.capacity * 2), most)) }
-                bytes.append(contentsOf: chunk)
-            }
-        } catch is PartTooLarge {
+            bytes = try zip.bytes(of: entry, limit: most)
+        } catch is XLSXZip.TooLarge {
             throw LoadError(path: path, "the workbook's part \(part) says it unpacks to "
-                            + "\(MemoryBudget.describe(Int(clamping: entry.uncompressedSize))) but unpacks to more than "
+                            + "\(MemoryBudget.describe(Int(clamping: entry.size))) but unpacks to more than "
                             + "\(MemoryBudget.describe(most)), more than fits in memory; the file may be damaged")
-        } catch {
-            throw damaged(part, "cannot be unpacked (\(error))")
+        } catch let problem as XLSXZip.Problem {
+            throw damaged(part, problem.message)
         }
         progress?.advance(Int(clamping: entry.compressedSize))
         return bytes

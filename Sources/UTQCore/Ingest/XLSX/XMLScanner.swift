@@ -53,12 +53,13 @@ struct XMLScanner {
         if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { pos = 3 }
     }
 
-    /// How deep the current element is (1 for the root while it is open).
+    /// How many elements are open: after a `.start`, counting the element itself.
     var depth: Int { open.count }
 
     mutating func next() throws -> Token {
         if let end = pendingEnd {
             pendingEnd = nil
+            _ = open.popLast()
             name = localName(end)
             return .end
         }
@@ -120,7 +121,7 @@ struct XMLScanner {
 
     /// Skips the current element's content and its end tag (after a `.start`).
     mutating func skipElement() throws {
-        let level = open.count - (pendingEnd == nil ? 1 : 0)
+        let level = open.count - 1
         while true {
             switch try next() {
             case .end where open.count == level: return
@@ -288,8 +289,7 @@ struct XMLScanner {
             if b == 0x2F {
                 guard pos + 1 < n, bytes[pos + 1] == 0x3E else { throw Malformed(offset: pos, reason: "a / in a tag is not followed by >") }
                 pos &+= 2
-                open.append(qualified)
-                _ = open.popLast()
+                open.append(qualified)  // until its end is given
                 pendingEnd = qualified
                 break
             }
