@@ -39,15 +39,15 @@ enum FileKind {
         (Array("%PDF".utf8), "is a PDF document, not data; export its tables as CSV first"),
         (Array("PAR1".utf8), "is a Parquet file; utq reads CSV, TSV and JSON (DuckDB converts it: COPY (FROM 'f.parquet') TO 'f.csv')"),
         (Array("SQLite format 3".utf8) + [0], "is a SQLite database; export a table as CSV first (sqlite3 -csv -header DB 'select * from t' > t.csv)"),
-        ([0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1], "is an old Office file (.xls); save it as CSV first"),
     ]
 
     /// Why a file cannot be read as text, from its first bytes; nil when it may be text.
     static func refusal(_ raw: [UInt8], path: String) -> String? {
         for (magic, what) in signatures where raw.starts(with: magic) { return what }
-        let lower = path.lowercased()
-        if raw.starts(with: [0x50, 0x4B]), lower.hasSuffix(".xlsx") || lower.hasSuffix(".ods") {
-            return "is a spreadsheet; save it as CSV first"
+        // Microsoft's compound file: an .xls workbook, or an .xlsx one with a password.
+        if raw.starts(with: [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]) { return XLSXLoader.describeCompoundFile(path) }
+        if raw.starts(with: [0x50, 0x4B]), path.lowercased().hasSuffix(".ods") {
+            return "is an OpenDocument spreadsheet (.ods); save it as .xlsx or CSV (File ▸ Save As) and load that"
         }
         return nil
     }

@@ -47,6 +47,10 @@ public enum Loaders {
         let (isDirectory, fileSize) = try FileKind.check(path)
         let name = request.name ?? tableName(for: path)
         if !isDirectory, let why = FileKind.refusal(try rawHead(path), path: path) { throw LoadError(path: path, why) }
+        if !isDirectory, XLSXWorkbook.isWorkbook(path) { return try XLSXLoader.load(request, name: name) }
+        if request.options.sheet != nil {
+            throw LoadError(path: path, "sheet NAME is for .xlsx workbooks, and this is not one; load it without sheet")
+        }
         if isDirectory || request.path.lowercased().hasSuffix(".zip") || isZip(path) {
             if request.at != nil {
                 throw LoadError(path: path, "at PATH is for JSON documents; a GTFS feed gives all its tables")
@@ -142,7 +146,7 @@ public enum Loaders {
     /// A table name from a file name: `datasets/market.json` → `market`.
     public static func tableName(for path: String) -> String {
         var base = (path as NSString).lastPathComponent
-        for ext in [".zip", ".json", ".ndjson", ".jsonl", ".csv", ".tsv", ".txt", ".tab", ".geojson"] where base.lowercased().hasSuffix(ext) {
+        for ext in [".zip", ".xlsx", ".xlsm", ".json", ".ndjson", ".jsonl", ".csv", ".tsv", ".txt", ".tab", ".geojson"] where base.lowercased().hasSuffix(ext) {
             base = String(base.dropLast(ext.count))
             break
         }

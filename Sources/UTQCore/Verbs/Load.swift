@@ -7,10 +7,13 @@ enum LoadVerb {
         details: """
         The format is detected: a Behaviour Mapper project (.json) or its CSV export, Prishtina
         routes or itineraries, a GTFS feed (folder or .zip), CSV or TSV (the delimiter , ; or tab is
-        detected), a JSON array of objects, or newline-delimited JSON. Nested objects become
-        columns named with dots (position.x). For a JSON document with the rows deeper inside,
-        name the array: load data.json at response.items. Types are inferred: numbers, true/false,
-        ISO 8601 and day-first date-times, durations such as "1 hour 5 mins"; an empty cell is null.
+        detected), an Excel workbook (.xlsx: its first sheet, or the one named with
+        load survey.xlsx sheet "People Staying"), a JSON array of objects, or newline-delimited
+        JSON. Nested objects become columns named with dots (position.x). For a JSON document
+        with the rows deeper inside, name the array: load data.json at response.items. Types are
+        inferred: numbers, true/false, ISO 8601 and day-first date-times, durations such as
+        "1 hour 5 mins"; an empty cell is null. A workbook's cells keep Excel's types: dates are
+        times (in the session's zone), times of day are clock durations.
         What detection cannot know is said with options, one form for all of them:
         load trips.csv with header=false, columns=(vehicle, lat, lon). A quoted pattern
         ("days/*.csv") loads many files as one table. A load that fails leaves every table as it was.
