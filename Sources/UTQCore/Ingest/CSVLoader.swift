@@ -46,7 +46,7 @@ public struct LoadedTable: Sendable {
 public enum CSVLoader {
     public static func load(path: String, name: String, zone: ZoneRules, options: CSVOptions = CSVOptions(),
                             cancel: CancellationFlag? = nil) throws -> LoadedTable {
-        try load(try FileSource(path: path), name: name, zone: zone, options: options, cancel: cancel)
+        try load(try FileSource(path: path, progress: options.progress), name: name, zone: zone, options: options, cancel: cancel)
     }
 
     /// Delimited text already in memory (a file unpacked from a zip); `path` names it in messages.
@@ -164,7 +164,8 @@ public enum CSVLoader {
         // that the parts check: each part starts where a record does if the part before it
         // ended outside quotes. Parts after the first count lines from 1; their lines are
         // shifted once the lines before them are known.
-        let parts = options.parts ?? Workers.count(forBytes: source.size - dataStart)
+        // A compressed file is read in order, in one part.
+        let parts = source.isStreamed ? 1 : options.parts ?? Workers.count(forBytes: source.size - dataStart)
         let cuts = try csvCandidateCuts(source, dataStart: dataStart, parts: parts)
         var stretches: [(range: Range<Int>, line: Int)] = []
         var from = dataStart
@@ -175,7 +176,7 @@ public enum CSVLoader {
         stretches.append((from..<source.size, stretches.isEmpty ? line : 1))
         let ranges = stretches
         let bytesPerRow = max(1, (head.count - headDataStart) / max(1, sampledRows(head, headDataStart)))
-        let rowsInAll = (source.size - dataStart) / bytesPerRow * 17 / 16 + 16
+        let rowsInAll = max(0, source.expectedSize - dataStart) / bytesPerRow * 17 / 16 + 16
         head = []
         let results = ParallelParts<CSVPart>(count: ranges.count)
         DispatchQueue.concurrentPerform(iterations: ranges.count) { w in
@@ -277,7 +278,7 @@ public enum CSVLoader {
                 if pos > 0 { buffer.removeSubrange(0..<pos); pos = 0 }
                 let n = try source.read(at: offset, count: min(options.chunkSize, range.upperBound - offset), into: &buffer, nuls: &nuls)
                 offset += n
-                options.progress?.advance(n)
+                if !source.isStreamed { options.progress?.advance(n) }  // a stream counts its compressed bytes
                 final = n == 0 || offset >= range.upperBound
             }
             let end: Int
