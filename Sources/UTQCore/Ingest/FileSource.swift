@@ -52,29 +52,31 @@ final class FileSource: @unchecked Sendable {
         let got = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
         head = Array(head.prefix(max(0, got)))
         var isWhole = head.count >= fileSize
+        var text: StreamedText? = nil
         if let kind = Compression.of(head) {
             close(fd)
             self.fd = -1
-            let text = try StreamedText(path: path, kind: kind, fileSize: fileSize, progress: progress)
+            let stream = try StreamedText(path: path, kind: kind, fileSize: fileSize, progress: progress)
             head = [UInt8](repeating: 0, count: TextEncoding.sniffSize)
-            let n = try head.withUnsafeMutableBytes { try text.read(at: 0, count: $0.count, into: $0.baseAddress!) }
+            let n = try head.withUnsafeMutableBytes { try stream.read(at: 0, count: $0.count, into: $0.baseAddress!) }
             head.removeSubrange(n...)
-            isWhole = text.knownSize != nil
-            streamed = text
+            isWhole = stream.knownSize != nil
+            text = stream
         } else {
             self.fd = fd
-            streamed = nil
         }
         let encoding = TextEncoding.sniff(head, isWholeFile: isWhole)
         if encoding.converts {
             do {
-                let raw = try streamed.map { _ in try Decompressor.all(path: path) } ?? [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+                let raw = try text.map { _ in try Decompressor.all(path: path) } ?? [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
                 held = try encoding.convert(bytes: raw, path: path)
             } catch { if fd >= 0 { close(fd) }; throw error }
+            streamed = nil
             start = 0
             fixedSize = held!.count
         } else {
             held = nil
+            streamed = text
             start = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
             fixedSize = fileSize - start
         }

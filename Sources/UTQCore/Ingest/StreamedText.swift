@@ -156,7 +156,7 @@ final class StreamedText: @unchecked Sendable {
             var done = 0
             if offset < head.count {
                 done = min(count, head.count - offset)
-                out.copyMemory(from: head.withUnsafeBytes { $0.baseAddress! + offset }, byteCount: done)
+                head.withUnsafeBytes { out.copyMemory(from: $0.baseAddress! + offset, byteCount: done) }
             } else if offset > 0 {
                 head = []  // the reader has moved on past the head
             }

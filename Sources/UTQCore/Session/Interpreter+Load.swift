@@ -30,7 +30,8 @@ extension Interpreter {
                 result = try Loaders.load(request)
             }
         } catch var e as LoadError {
-            e.path = Self.asWritten(e.path, full: full, written: path)
+            // A pattern's loader names its files as the pattern does already.
+            if pattern == nil { e.path = Self.asWritten(e.path, full: full, written: path) }
             var message = "cannot load \(e.description)"
             if e.kind == .noSuchFile, let near = FileOutput.nearestFile(to: full) {
                 let folder = (path as NSString).deletingLastPathComponent
@@ -42,7 +43,7 @@ extension Interpreter {
         if let current = result.current, workspace.catalog[current] != nil { workspace.use(current) }
         for w in result.warnings {
             var w = w
-            w.path = Self.asWritten(w.path, full: full, written: path)
+            if pattern == nil { w.path = Self.asWritten(w.path, full: full, written: path) }
             outcome.outputs.append(.warning(w.description))
         }
         outcome.outputs.append(.info(result.summary))
