@@ -223,3 +223,23 @@ import Testing
         #expect(PatternLoader.tableName(FilePattern("*.csv")) == "table")
     }
 }
+
+/// union joins its tables with the same column-by-column copy as a pattern's files.
+@Suite struct UnionColumnsTests {
+    @Test func unionKeepsEveryValue() throws {
+        let s = makeSession()
+        let a = GlobLoadTests.dir + "/union-a.csv", b = GlobLoadTests.dir + "/union-b.csv"
+        FileManager.default.createFile(atPath: a, contents: Data("k,n,t,when\nx,1,,2024-01-01T10:00:00Z\ny,,p,2024-01-02T10:00:00Z\n".utf8))
+        FileManager.default.createFile(atPath: b, contents: Data("k,n,extra\nz,2.5,true\nx,3,false\n".utf8))
+        #expect(s.run("load \(a) as a\nload \(b) as b").isEmpty)
+        let t = try s.table("a | union b")
+        #expect(t.columnNames == ["k", "n", "t", "when", "extra"])
+        #expect(t.strings("k") == ["x", "y", "z", "x"])
+        #expect(t.column("n")?.type == .double)
+        #expect(t.strings("n") == ["1", "null", "2.5", "3"])
+        #expect(t.strings("t") == ["null", "p", "null", "null"])
+        #expect(t.strings("when") == ["2024-01-01T10:00:00Z", "2024-01-02T10:00:00Z", "null", "null"])
+        #expect(t.strings("extra") == ["null", "null", "true", "false"])
+        #expect(try s.table("a | union b | count by k").strings("count") == ["2", "1", "1"])
+    }
+}
