@@ -226,6 +226,30 @@ import Testing
 
 /// union joins its tables with the same column-by-column copy as a pattern's files.
 @Suite struct UnionColumnsTests {
+    /// Bitmaps joined a word at a time hold the bits appended one at a time.
+    @Test func bitmapsJoinWordByWord() {
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            var fast = Bitmap(), slow = Bitmap()
+            for _ in 0..<Int.random(in: 1...6, using: &rng) {
+                let n = Int.random(in: 0...200, using: &rng)
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0:
+                    var other = Bitmap()
+                    for _ in 0..<n { other.append(Bool.random(using: &rng)) }
+                    fast.append(contentsOf: other)
+                    for i in 0..<n { slow.append(other[i]) }
+                default:
+                    let bit = Bool.random(using: &rng)
+                    fast.append(repeating: bit, count: n)
+                    for _ in 0..<n { slow.append(bit) }
+                }
+            }
+            #expect(fast == slow)
+            #expect(fast.setCount == (0..<slow.count).filter { slow[$0] }.count)
+        }
+    }
+
     @Test func unionKeepsEveryValue() throws {
         let s = makeSession()
         let a = GlobLoadTests.dir + "/union-a.csv", b = GlobLoadTests.dir + "/union-b.csv"

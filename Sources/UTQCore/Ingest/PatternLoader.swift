@@ -27,36 +27,48 @@ enum PatternLoader {
         request.progress?.setTotal(full.reduce(0) { $0 + ((try? FileKind.check($1).size) ?? 0) })
 
         let name = request.name ?? tableName(pattern)
-        let results = ParallelParts<LoadResult>(count: full.count)
-        DispatchQueue.concurrentPerform(iterations: full.count) { k in
-            if results.failed { results.set(k, .failure(CancellationError())); return }
-            var one = request
-            one.path = full[k]
-            one.name = name
-            results.set(k, Result { try Loaders.read(one) })
-        }
-        var tables: [Table] = []
-        var warnings: [LoadWarning] = []
-        for k in full.indices {
-            do {
-                let result = try results.get(k)
-                guard result.tables.count == 1 else {
-                    throw LoadError(path: written[k], "holds \(result.tables.count) tables (\(result.tables.map(\.name).joined(separator: ", "))); "
-                                    + "a pattern makes one table of files of rows, so load this file on its own")
-                }
-                tables.append(result.tables[0])
-                warnings += result.warnings.map { var w = $0; if w.path == full[k] { w.path = written[k] }; return w }
-            } catch var e as LoadError {
-                if e.path == full[k] { e.path = written[k] }
-                throw e
-            }
-        }
+        var (tables, warnings) = try read(request, full: full, written: written, name: name)
         var (table, notes) = join(&tables, files: matched, written: written, name: name, pattern: pattern.text)
         warnings += notes
         warnings += LoadNotes.wholeNumbersKeptAsText(table, path: pattern.text)
         table.name = name
         let summary = Loaders.summary(table, extra: "\(NumberText.counted(table.columns.count, "column")), from \(NumberText.counted(matched.count, "file"))")
         return LoadResult(tables: [table], summary: summary, warnings: warnings)
+    }
+
+    /// Each file by the reader its format has, all at once; the first error (in the files'
+    /// order) is the load's. Nothing but the tables returned holds their columns after.
+    static func read(_ request: LoadRequest, full: [String], written: [String], name: String) throws -> ([Table], [LoadWarning]) {
+        var outcomes: [Result<LoadResult, Error>] = {
+            let results = ParallelParts<LoadResult>(count: full.count)
+            DispatchQueue.concurrentPerform(iterations: full.count) { k in
+                // After a failure the others are not begun.
+                if results.failed { results.set(k, .failure(CancellationError())); return }
+                var one = request
+                one.path = full[k]
+                one.name = name
+                results.set(k, Result { try Loaders.read(one) })
+            }
+            return full.indices.map { results.own($0) }
+        }()
+        for k in full.indices {
+            guard case .failure(let error) = outcomes[k], !(error is CancellationError) || request.cancel?.isCancelled == true else { continue }
+            if var e = error as? LoadError, e.path == full[k] { e.path = written[k]; throw e }
+            throw error
+        }
+        var tables: [Table] = []
+        var warnings: [LoadWarning] = []
+        for k in full.indices {
+            let result = try outcomes[k].get()
+            guard result.tables.count == 1 else {
+                throw LoadError(path: written[k], "holds \(result.tables.count) tables (\(result.tables.map(\.name).joined(separator: ", "))); "
+                                + "a pattern makes one table of files of rows, so load this file on its own")
+            }
+            tables.append(result.tables[0])
+            warnings += result.warnings.map { var w = $0; if w.path == full[k] { w.path = written[k] }; return w }
+            outcomes[k] = .failure(CancellationError())  // its columns are the table's now
+        }
+        return (tables, warnings)
     }
 
     /// The tables one after another, column by column; each table's column is let go once
@@ -87,23 +99,33 @@ enum PatternLoader {
                 warnings.append(LoadWarning(path: written[k], "has no \(columns(missing)); its rows are empty (null) there"))
             }
         }
-        var joined: [Column] = []
-        for (s, columnName) in order.enumerated() {
-            let pieces = tables.indices.map { k in
+        // Each joined column's pieces in a box of its own: the columns are joined at the same
+        // time, and each lets its pieces go once it is made.
+        let boxes = order.indices.map { s in
+            PiecesBox(tables.indices.map { k in
                 Column.Piece(column: s < places[k].count ? places[k][s].map { tables[k].columns[$0] } : nil, count: tables[k].rowCount, zone: tables[k].zone)
-            }
-            let (type, mixed) = Column.unifiedType(pieces.compactMap { $0.column?.type })
-            if mixed { warnings.append(mixedWarning(columnName, pieces, written: written, pattern: pattern)) }
-            joined.append(Column.concatenate(pieces, name: columnName, type: type))
-            // This column is copied: the files' own go.
-            for k in tables.indices where s < places[k].count {
-                if let i = places[k][s] { tables[k].columns[i] = Column.nulls(columnName, count: 0) }
-            }
+            })
         }
+        let rowCounts = tables.map(\.rowCount)
+        let first = tables.first
+        tables.removeAll()
+        for (s, columnName) in order.enumerated() {
+            let (_, mixed) = Column.unifiedType(boxes[s].pieces.compactMap { $0.column?.type })
+            if mixed { warnings.append(mixedWarning(columnName, boxes[s].pieces, written: written, pattern: pattern)) }
+        }
+        let made = ParallelParts<Column>(count: order.count)
+        let names = order
+        DispatchQueue.concurrentPerform(iterations: names.count) { s in
+            let box = boxes[s]
+            let type = Column.unifiedType(box.pieces.compactMap { $0.column?.type }).type
+            made.set(s, .success(Column.concatenate(box.pieces, name: names[s], type: type)))
+            box.pieces = []
+        }
+        var joined = order.indices.map { (try? made.get($0)) ?? Column.nulls(order[$0], count: 0) }
         // Which file each row came from, by its name under the pattern's folder.
         var codes: [UInt32] = []
-        codes.reserveCapacity(tables.reduce(0) { $0 + $1.rowCount })
-        for (k, t) in tables.enumerated() { codes.append(contentsOf: repeatElement(UInt32(k), count: t.rowCount)) }
+        codes.reserveCapacity(rowCounts.reduce(0, +))
+        for (k, n) in rowCounts.enumerated() { codes.append(contentsOf: repeatElement(UInt32(k), count: n)) }
         var fileColumn = "file"
         var n = 2
         while slot[fileColumn.lowercased()] != nil { fileColumn = "file_\(n)"; n += 1 }
@@ -111,11 +133,16 @@ enum PatternLoader {
             warnings.append(LoadWarning(path: pattern, "the files have a column called file; the name of the file each row came from is in \(fileColumn)"))
         }
         joined.append(Column(name: fileColumn, storage: .string(StringStorage(codes: codes, dictionary: files, ordered: true))))
-        let first = tables.first
         var table = Table(name: name, columns: joined, zone: first?.zone ?? .utc, rowNoun: first?.rowNoun ?? "rows")
         if let time = first?.timeColumn, table.column(time)?.type == .timestamp { table.timeColumn = time }
         table.rowCount = codes.count
         return (table, warnings)
+    }
+
+    /// One joined column's pieces, let go by the worker that joins them.
+    final class PiecesBox: @unchecked Sendable {
+        var pieces: [Column.Piece]
+        init(_ pieces: [Column.Piece]) { self.pieces = pieces }
     }
 
     /// `column fee`, `columns fee and tip`, `columns a, b and c`.

@@ -29,16 +29,14 @@ extension Column {
         let first = pieces.lazy.compactMap(\.column).first
         var validity: Bitmap? = nil
         if pieces.contains(where: { $0.column == nil || $0.column!.validity != nil || $0.column!.type == .null }) {
-            var v = Bitmap(count: total, value: true)
-            var base = 0
+            var v = Bitmap()
+            v.reserveCapacity(total)
             for p in pieces {
-                if let c = p.column {
-                    if case .null = c.storage { for r in 0..<p.count { v[base + r] = false } }
-                    else if let cv = c.validity { for r in 0..<p.count where !cv[r] { v[base + r] = false } }
+                if let c = p.column, c.type != .null {
+                    if let cv = c.validity { v.append(contentsOf: cv) } else { v.append(repeating: true, count: p.count) }
                 } else {
-                    for r in 0..<p.count { v[base + r] = false }
+                    v.append(repeating: false, count: p.count)
                 }
-                base += p.count
             }
             validity = v
         }

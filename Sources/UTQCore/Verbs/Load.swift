@@ -13,10 +13,15 @@ enum LoadVerb {
         ISO 8601 and day-first date-times, durations such as "1 hour 5 mins"; an empty cell is null.
         What detection cannot know is said with options, one form for all of them:
         load trips.csv with header=false, columns=(vehicle, lat, lon); the options are header,
-        columns, delimiter, timezone and sheet (help load lists them). A quoted pattern
-        ("days/*.csv") loads many files as one table. A load that fails leaves every table as it was.
+        columns, delimiter, timezone and sheet (help load lists them). A file compressed with
+        gzip or zstd (rides.csv.gz, events.ndjson.zst) loads as the file inside, decompressed as
+        it is read. A path with wildcards (days/*.csv, "data/2024-*/*.csv.gz"; * ? [abc] and **
+        for any folders) loads every file it matches as one table, in the order of their names,
+        with a last column file naming each row's file; columns are matched by name, and each
+        difference between the files is a warning. A load that fails leaves every table as it was.
         """,
-        examples: ["load datasets/market.json", "load datasets/market.json as torget", "load trips.csv with header=false"],
+        examples: ["load datasets/market.json", "load datasets/market.json as torget", "load trips.csv with header=false",
+                   "load rides.csv.gz", "load \"days/*.csv\" as rides"],
         completes: .file, keywords: ["as", "at", "sheet", "with"] + LoadOptionSpec.all.map(\.name),
         usageHelps: false,
         parse: { p, _ in
