@@ -177,9 +177,11 @@ import Testing
     /// a reading chunk, so every boundary is crossed, some of them inside quoted cells.
     @Test func largeTextAcrossBlocks() throws {
         var text = Array("id,note,n\n".utf8)
-        var k = 0
+        var k = 0, short = 0
         while text.count < 9 << 20 {
             text += Array("\(k),\"a note, with a comma and a\nline break \(k % 97)\",\(k % 1000)\n".utf8)
+            // A row that is short, now and then: its warning must name its line in the file.
+            if k % 40_000 == 39_999 { text += Array("\(k),short\n".utf8); short += 1 }
             k += 1
         }
         text += Array("\(k),last line without a line break,1.5".utf8)
@@ -194,10 +196,28 @@ import Testing
         one.parts = 1
         let a = try CSVLoader.load(path: plain, name: "t", zone: .utc, options: one)
         let b = try CSVLoader.load(path: zst, name: "t", zone: .utc, options: small)
-        #expect(a.table.rowCount == k + 1)
+        #expect(a.table.rowCount == k + 1 + short)
         #expect(Self.cells(LoadResult(tables: [a.table], summary: "", warnings: [])) == Self.cells(LoadResult(tables: [b.table], summary: "", warnings: [])))
         // The last column widens to numbers only at the end: the stream is read again.
         #expect(b.table.column("n")?.type == .double)
+        #expect(a.warnings.contains { $0.kind == .rowLength })
+        #expect(a.warnings.map { "\($0.line ?? 0) \($0.message)" } == b.warnings.map { "\($0.line ?? 0) \($0.message)" })
+        // The stream read in one part, in order, as one worker does.
+        let c = try CSVLoader.load(path: zst, name: "t", zone: .utc, options: one)
+        #expect(Self.cells(LoadResult(tables: [a.table], summary: "", warnings: [])) == Self.cells(LoadResult(tables: [c.table], summary: "", warnings: [])))
+        #expect(a.warnings.map(\.message) == c.warnings.map(\.message))
+        // A quote never closed near the end is found at its line, whichever part it falls in.
+        let lines = text.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+        let broken = text + Array("\n1,\"never closed,2\n3,4,5\n".utf8)
+        let plainBroken = Self.write("broken.csv", broken)
+        let gzBroken = Self.write("broken.csv.gz", try Self.gzip(broken))
+        for path in [plainBroken, gzBroken] {
+            #expect(throws: LoadError.self) { try Self.load(path) }
+            do { _ = try Self.load(path) } catch let e as LoadError {
+                #expect(e.line == lines + 1, "\(e)")
+                #expect(e.message.contains("never closed"))
+            }
+        }
     }
 
     @Test func progressCountsCompressedBytes() throws {
