@@ -164,7 +164,10 @@ public enum CSVLoader {
         // that the parts check: each part starts where a record does if the part before it
         // ended outside quotes. Parts after the first count lines from 1; their lines are
         // shifted once the lines before them are known.
-        // A compressed file is read in order: in one part, or cut as it comes (CSVStreamParts).
+        // A compressed file is read in order, in one part, while a thread of its own
+        // decompresses the text ahead (StreamedText). Parts cut from the stream as it comes
+        // would each fill fresh columns, all but the first copied again to be joined: on two
+        // cores that costs more time and memory than it saves.
         let parts = source.isStreamed ? 1 : options.parts ?? Workers.count(forBytes: source.size - dataStart)
         let cuts = try csvCandidateCuts(source, dataStart: dataStart, parts: parts)
         var stretches: [(range: Range<Int>, line: Int)] = []
@@ -178,36 +181,25 @@ public enum CSVLoader {
         let bytesPerRow = max(1, (head.count - headDataStart) / max(1, sampledRows(head, headDataStart)))
         let rowsInAll = max(0, source.expectedSize - dataStart) / bytesPerRow * 17 / 16 + 16
         head = []
-        let outcomes: [Result<CSVPart, Error>]
-        if source.isStreamed && options.parts != 1 && Workers.available > 1 {
-            let chunkRows = options.chunkSize / bytesPerRow * 17 / 16 + 16
-            outcomes = try readStreamParts(source, from: dataStart, line: line, delimiter: delimiter, width: width, makeBuilders: { first in
-                (0..<width).map { k in
-                    ColumnBuilder(name: names[k], index: k, type: plan[k], zone: zone, decimalComma: decimalComma, capacity: first ? rowsInAll : chunkRows)
-                }
-            }, rules: recordRules, options: options, cancel: cancel, path: path)
-        } else {
-            let results = ParallelParts<CSVPart>(count: ranges.count)
-            DispatchQueue.concurrentPerform(iterations: ranges.count) { w in
-                let builders = (0..<width).map { k in
-                    // The first part's columns take in the others': they get room for all rows.
-                    ColumnBuilder(name: names[k], index: k, type: plan[k], zone: zone, decimalComma: decimalComma,
-                                  capacity: w == 0 ? rowsInAll : rowsInAll / ranges.count + 16)
-                }
-                results.set(w, Result {
-                    try readPart(source, ranges[w].range, line: ranges[w].line, last: w == ranges.count - 1, delimiter: delimiter, width: width,
-                                 builders: builders, rules: recordRules, options: options, cancel: cancel, path: path, stop: results)
-                })
+        let results = ParallelParts<CSVPart>(count: ranges.count)
+        DispatchQueue.concurrentPerform(iterations: ranges.count) { w in
+            let builders = (0..<width).map { k in
+                // The first part's columns take in the others': they get room for all rows.
+                ColumnBuilder(name: names[k], index: k, type: plan[k], zone: zone, decimalComma: decimalComma,
+                              capacity: w == 0 ? rowsInAll : rowsInAll / ranges.count + 16)
             }
-            outcomes = ranges.indices.map { results.own($0) }
+            results.set(w, Result {
+                try readPart(source, ranges[w].range, line: ranges[w].line, last: w == ranges.count - 1, delimiter: delimiter, width: width,
+                             builders: builders, rules: recordRules, options: options, cancel: cancel, path: path, stop: results)
+            })
         }
         var partBuilders: [[ColumnBuilder]] = []
         var nuls = 0
         var rowLines: [Int32] = []
         var linesBefore = 0  // lines before the part's first, for the parts after the first
-        for w in outcomes.indices {
+        for w in 0..<ranges.count {
             let part: CSVPart
-            switch outcomes[w] {
+            switch results.own(w) {
             case .success(let p): part = p
             case .failure(let e):
                 // The parts before this one ended where records do, so it started where one
@@ -215,7 +207,7 @@ public enum CSVLoader {
                 // (perhaps started inside quotes) failed. Lines in its errors count from the
                 // cut, except in the first part.
                 if e is CancellationError, cancel?.isCancelled == true { throw e }
-                if outcomes.count == 1 || (w == 0 && !(e is CancellationError)) || e is TypeConflict { throw e }
+                if ranges.count == 1 || (w == 0 && !(e is CancellationError)) || e is TypeConflict { throw e }
                 throw SplitMismatch()
             }
             nuls += part.nuls
