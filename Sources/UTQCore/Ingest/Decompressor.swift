@@ -94,7 +94,11 @@ final class Decompressor {
         self.progress = progress
         fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw LoadError(path: path, errno: errno) }
-        input = .allocate(byteCount: inputSize, alignment: 16)
+        // No more room than the file needs: a small file is decompressed many times over
+        // while its format is found.
+        var st = stat()
+        let size = fstat(fd, &st) == 0 ? Int(st.st_size) : inputSize
+        input = .allocate(byteCount: max(64, min(inputSize, size + 1)), alignment: 16)
         switch kind {
         case .gzip:
             // z_stream points back to itself from its state: it must not move.
@@ -244,7 +248,7 @@ final class Decompressor {
     /// room its columns reserve.
     static func estimatedSize(path: String, kind: Compression, fileSize: Int) throws -> Int {
         let reader = try Decompressor(path: path, kind: kind)
-        var sample = [UInt8](repeating: 0, count: 1 << 20)
+        var sample = [UInt8](repeating: 0, count: 1 << 16)
         var total = 0
         while total < 4 << 20 {
             let n = try sample.withUnsafeMutableBytes { try reader.read(into: $0) }

@@ -9,14 +9,17 @@ final class DecompressAhead {
     private final class Channel: @unchecked Sendable {
         let condition = NSCondition()
         var ready: [(block: UnsafeMutableRawBufferPointer, count: Int)] = []
-        var spare: [UnsafeMutableRawBufferPointer]
+        var spare: [UnsafeMutableRawBufferPointer] = []
+        /// Blocks not yet made: they are made as the text needs them, so a small file takes one.
+        var unmade: Int
+        let blockSize: Int
         var ended = false
         var failure: Error?
         var stopped = false
         /// Decompressed bytes made so far, and the compressed bytes they took.
         var produced = 0, consumed = 0
 
-        init(blocks: Int, size: Int) { spare = (0..<blocks).map { _ in .allocate(byteCount: size, alignment: 64) } }
+        init(blocks: Int, size: Int) { unmade = blocks; blockSize = size }
 
         deinit {
             for b in spare { b.deallocate() }
@@ -49,8 +52,12 @@ final class DecompressAhead {
     private static func run(_ reader: Decompressor, _ c: Channel) {
         while true {
             c.condition.lock()
-            while c.spare.isEmpty && !c.stopped { c.condition.wait() }
+            while c.spare.isEmpty && c.unmade == 0 && !c.stopped { c.condition.wait() }
             if c.stopped { c.condition.unlock(); return }
+            if c.spare.isEmpty {
+                c.unmade -= 1
+                c.spare.append(.allocate(byteCount: c.blockSize, alignment: 64))
+            }
             let block = c.spare.removeLast()
             c.condition.unlock()
             let result = Result { try reader.read(into: block) }
