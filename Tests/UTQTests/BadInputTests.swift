@@ -88,10 +88,11 @@ import Testing
         gz.executableURL = URL(fileURLWithPath: "/bin/gzip")
         gz.arguments = ["-kf", csv]
         try gz.run(); gz.waitUntilExit()
-        try expectRefused(csv + ".gz", ["compressed with gzip", "gunzip"])
+        // gzip and zstd are read (CompressedFilesTests); what is damaged inside them is refused.
+        #expect(try Loaders.load(LoadRequest(path: csv + ".gz", zone: .utc)).tables[0].rowCount == 399)
         let dir = (csv as NSString).deletingLastPathComponent
         let kinds: [(String, [UInt8], String)] = [
-            ("x.zst", [0x28, 0xB5, 0x2F, 0xFD, 1, 2, 3], "zstd"), ("x.bz2", Array("BZh91AY&SY".utf8), "bzip2"),
+            ("x.zst", [0x28, 0xB5, 0x2F, 0xFD, 1, 2, 3], "zstd stream is damaged at byte"), ("x.bz2", Array("BZh91AY&SY".utf8), "bzip2"),
             ("x.xz", [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00, 0, 4], "xz"), ("prog", [0x7F, 0x45, 0x4C, 0x46, 2, 1, 1], "program"),
             ("doc.pdf", Array("%PDF-1.7\n".utf8), "PDF"), ("data.parquet", Array("PAR1\u{15}\u{04}".utf8), "Parquet"),
             ("db.sqlite", Array("SQLite format 3".utf8) + [0, 16, 0], "SQLite"),

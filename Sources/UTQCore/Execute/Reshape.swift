@@ -52,19 +52,15 @@ enum Reshape {
         return out
     }
 
+    /// Column by column, array by array (`Column.concatenate`); the binder has made sure the
+    /// columns of one name are of one kind, or whole numbers and numbers.
     static func union(_ tables: [Table], schema: Schema) throws -> Table {
         var columns: [Column] = []
         for f in schema.fields {
-            var values: [Value] = []
-            for t in tables {
-                if let c = t.column(f.name) {
-                    values += (0..<t.rowCount).map { c.value(at: $0) }
-                } else {
-                    values += Array(repeating: .null, count: t.rowCount)
-                }
-            }
-            columns.append(Column.from(values: values.map { f.type == .double ? ($0.doubleValue.map { .double($0) } ?? $0) : $0 },
-                                       type: f.type, name: f.name, unit: f.unit))
+            let pieces = tables.map { Column.Piece(column: $0.column(f.name), count: $0.rowCount, zone: $0.zone) }
+            var column = Column.concatenate(pieces, name: f.name, type: f.type)
+            column.unit = f.unit
+            columns.append(column)
         }
         let rows = tables.reduce(0) { $0 + $1.rowCount }
         var out = Table(name: tables.first?.name ?? "union", columns: columns, zone: schema.zone, timeColumn: schema.timeColumn,

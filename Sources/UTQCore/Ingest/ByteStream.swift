@@ -2,10 +2,14 @@ import Foundation
 
 /// Reads a file in chunks as UTF-8 bytes. A UTF-8 byte-order mark is skipped; UTF-16 and
 /// Latin-1 files are converted to UTF-8 first (see `TextEncoding`); NUL bytes
-/// are dropped and counted so the reader can warn.
+/// are dropped and counted so the reader can warn. A gzip or zstd file is decompressed as
+/// it is read.
 final class ByteStream {
     let path: String
     private var fd: Int32 = -1
+    private var decompressor: Decompressor?
+    /// Text decompressed to look at its encoding, not yet delivered.
+    private var pending: [UInt8] = []
     private var converted: [UInt8]?
     private var convertedOffset = 0
     private(set) var encodingNote: String?
@@ -39,10 +43,21 @@ final class ByteStream {
         let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
         guard n >= 0 else { throw LoadError(path: path, String(cString: strerror(errno))) }
         head.removeSubrange(n...)
-        let encoding = TextEncoding.sniff(head, isWholeFile: n >= fileSize)
+        var isWhole = n >= fileSize
+        if let kind = Compression.of(head) {
+            let reader = try Decompressor(path: path, kind: kind)
+            head = [UInt8](repeating: 0, count: TextEncoding.sniffSize)
+            let got = try head.withUnsafeMutableBytes { try reader.read(into: $0) }
+            head.removeSubrange(got...)
+            isWhole = reader.finished
+            decompressor = reader
+            pending = head
+        }
+        let encoding = TextEncoding.sniff(head, isWholeFile: isWhole)
         encodingNote = encoding.note
         if encoding.converts {
-            converted = try encoding.convert(path: path)
+            converted = try encoding.convert(bytes: decompressor == nil ? [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) : try Decompressor.all(path: path),
+                                             path: path)
             fileSize = converted!.count
         }
     }
@@ -55,6 +70,17 @@ final class ByteStream {
             if convertedOffset >= end { return false }
             buffer.append(contentsOf: converted[convertedOffset..<end])
             convertedOffset = end
+        } else if let decompressor {
+            let fromPending = min(chunk, pending.count)
+            buffer.append(contentsOf: pending[0..<fromPending])
+            pending.removeSubrange(0..<fromPending)
+            let rest = chunk - fromPending
+            buffer.append(contentsOf: [UInt8](repeating: 0, count: rest))
+            let got = try buffer.withUnsafeMutableBytes { p in
+                try decompressor.read(into: UnsafeMutableRawBufferPointer(rebasing: p[(before + fromPending)...]))
+            }
+            buffer.removeSubrange((before + fromPending + got)...)
+            if fromPending + got == 0 { return false }
         } else {
             buffer.reserveCapacity(before + chunk)
             var got = 0

@@ -43,6 +43,8 @@ enum CSVShape {
     /// text, and its cells. A line inside quotes cannot be told from the end, so a last line
     /// with a quote in it is not looked at.
     static func lastLine(_ source: FileSource, dataStart: Int, delimiter: UInt8) throws -> (offset: Int, cells: [String])? {
+        // A compressed file is read once, in order: its end is not known before it is read.
+        guard !source.isStreamed else { return nil }
         let from = max(dataStart, source.size - 65536)
         var tail: [UInt8] = []
         var nuls = 0

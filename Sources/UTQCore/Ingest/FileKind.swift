@@ -2,7 +2,8 @@ import Foundation
 
 /// What a path is before anything is read from it: a file or folder utq can read, or
 /// something it refuses with a message that says what it is (a pipe would block for ever,
-/// a device never ends, a gzip file is not text).
+/// a device never ends, a bzip2 file is not text). gzip and zstd files are read through
+/// `Decompressor`, and their text is what these checks look at.
 enum FileKind {
     /// Refuses paths that are not a regular file or a folder.
     static func check(_ path: String) throws -> (isDirectory: Bool, size: Int) {
@@ -24,12 +25,11 @@ enum FileKind {
         }
     }
 
-    /// Formats known by their first bytes that utq does not read, with what to do instead.
+    /// Formats known by their first bytes that utq does not read, with what to do instead
+    /// (gzip and zstd it reads: `Compression`).
     static let signatures: [(magic: [UInt8], what: String)] = [
-        ([0x1F, 0x8B], "is compressed with gzip; unpack it first (gunzip FILE) and load what comes out"),
         ([0x42, 0x5A, 0x68], "is compressed with bzip2; unpack it first (bunzip2 FILE) and load what comes out"),
         ([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00], "is compressed with xz; unpack it first (unxz FILE) and load what comes out"),
-        ([0x28, 0xB5, 0x2F, 0xFD], "is compressed with zstd; unpack it first (unzstd FILE) and load what comes out"),
         ([0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C], "is a 7-Zip archive; unpack it first and load the files inside"),
         ([0x52, 0x61, 0x72, 0x21, 0x1A, 0x07], "is a RAR archive; unpack it first and load the files inside"),
         ([0x7F, 0x45, 0x4C, 0x46], "is a program (ELF), not data"),

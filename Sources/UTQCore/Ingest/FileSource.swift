@@ -4,39 +4,81 @@ import Synchronization
 /// A file read by offset, so several workers can each read their own part. The bytes are
 /// the file's text as UTF-8: a UTF-8 byte-order mark is skipped, and a UTF-16 or Latin-1
 /// file is converted whole, in memory (see `TextEncoding`). The bytes may also be held in
-/// memory from the start (a file unpacked from a zip archive).
+/// memory from the start (a file unpacked from a zip archive). A gzip or zstd file is its
+/// text decompressed as it is read (`streamed`): in order, by one reader, its size known only
+/// at its end.
 final class FileSource: @unchecked Sendable {
     let path: String
     private let fd: Int32
     /// The text when it is held in memory: given so, or converted.
     private let held: [UInt8]?
+    /// The text of a compressed file, decompressed as it is read.
+    private let streamed: StreamedText?
     /// Where the text starts in the file (after a byte-order mark).
     private let start: Int
-    /// Bytes of text.
-    let size: Int
+    private let fixedSize: Int
     private(set) var note: String?
 
-    init(path: String) throws {
+    /// A size no text reaches, for a compressed file's until its end is read: readers read
+    /// on until a read gives nothing.
+    static let unknownSize = Int.max / 4
+
+    /// Bytes of text (`unknownSize` while a compressed file's is not known).
+    var size: Int {
+        guard let streamed else { return fixedSize }
+        return streamed.knownSize.map { $0 - start } ?? FileSource.unknownSize
+    }
+
+    /// Whether the text is decompressed as it is read: it is read in one part, in order.
+    var isStreamed: Bool { streamed != nil }
+
+    /// Bytes of text, or for a compressed file about how many, for reserving memory.
+    var expectedSize: Int {
+        guard let streamed else { return fixedSize }
+        return max(0, streamed.expectedSize - start)
+    }
+
+    /// `progress`, for a compressed file, counts the compressed bytes as they are read (the
+    /// readers count a plain file's bytes themselves).
+    init(path: String, progress: LoadProgress? = nil) throws {
         self.path = path
         var st = stat()
         guard stat(path, &st) == 0 else { throw LoadError(path: path, errno: errno) }
         if (st.st_mode & S_IFMT) == S_IFDIR { throw LoadError(path: path, "is a folder, not a file", kind: .isFolder) }
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw LoadError(path: path, errno: errno) }
-        self.fd = fd
         let fileSize = Int(st.st_size)
         var head = [UInt8](repeating: 0, count: min(TextEncoding.sniffSize, fileSize))
         let got = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
         head = Array(head.prefix(max(0, got)))
-        let encoding = TextEncoding.sniff(head, isWholeFile: head.count >= fileSize)
+        var isWhole = head.count >= fileSize
+        var text: StreamedText? = nil
+        if let kind = Compression.of(head) {
+            close(fd)
+            self.fd = -1
+            let stream = try StreamedText(path: path, kind: kind, fileSize: fileSize, progress: progress)
+            head = [UInt8](repeating: 0, count: TextEncoding.sniffSize)
+            let n = try head.withUnsafeMutableBytes { try stream.read(at: 0, count: $0.count, into: $0.baseAddress!) }
+            head.removeSubrange(n...)
+            isWhole = stream.knownSize != nil
+            text = stream
+        } else {
+            self.fd = fd
+        }
+        let encoding = TextEncoding.sniff(head, isWholeFile: isWhole)
         if encoding.converts {
-            do { held = try encoding.convert(path: path) } catch { close(fd); throw error }
+            do {
+                let raw = try text.map { _ in try Decompressor.all(path: path) } ?? [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+                held = try encoding.convert(bytes: raw, path: path)
+            } catch { if fd >= 0 { close(fd) }; throw error }
+            streamed = nil
             start = 0
-            size = held!.count
+            fixedSize = held!.count
         } else {
             held = nil
+            streamed = text
             start = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-            size = fileSize - start
+            fixedSize = fileSize - start
         }
         note = encoding.note
     }
@@ -46,6 +88,7 @@ final class FileSource: @unchecked Sendable {
         self.path = path
         fd = -1
         start = 0
+        streamed = nil
         let encoding = TextEncoding.sniff(Array(bytes.prefix(TextEncoding.sniffSize)), isWholeFile: bytes.count <= TextEncoding.sniffSize)
         if encoding.converts {
             held = try encoding.convert(bytes: bytes, path: path)
@@ -53,7 +96,7 @@ final class FileSource: @unchecked Sendable {
             held = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         }
         note = encoding.note
-        size = held?.count ?? 0
+        fixedSize = held?.count ?? 0
     }
 
     deinit { if fd >= 0 { close(fd) } }
@@ -68,18 +111,14 @@ final class FileSource: @unchecked Sendable {
         let before = buffer.count
         if let held {
             buffer.append(contentsOf: held[offset..<(offset + n)])
+        } else if let streamed {
+            FileSource.grow(&buffer, by: n)
+            let got = try buffer.withUnsafeMutableBytes { p in try streamed.read(at: start + offset, count: n, into: p.baseAddress! + before) }
+            buffer.removeSubrange((before + got)...)
+            dropNuls(&buffer, from: before, nuls: &nuls)
+            return got
         } else {
-            // Room to read into, copied from one shared block of zeros: a fresh array per
-            // chunk would be mapped and faulted in page by page each time (a third of a
-            // load's time went to that), and repeatElement costs seconds per 50 MB in debug
-            // builds.
-            buffer.reserveCapacity(before + n)
-            var grown = 0
-            while grown < n {
-                let k = min(n - grown, FileSource.zeros.count)
-                buffer.append(contentsOf: FileSource.zeros[0..<k])
-                grown += k
-            }
+            FileSource.grow(&buffer, by: n)
             var got = 0
             while got < n {
                 let r = buffer.withUnsafeMutableBytes { p in pread(fd, p.baseAddress! + before + got, n - got, off_t(start + offset + got)) }
@@ -89,6 +128,24 @@ final class FileSource: @unchecked Sendable {
             }
             buffer.removeSubrange((before + got)...)
         }
+        dropNuls(&buffer, from: before, nuls: &nuls)
+        return n
+    }
+
+    /// Room to read into, copied from one shared block of zeros: a fresh array per chunk
+    /// would be mapped and faulted in page by page each time (a third of a load's time went
+    /// to that), and repeatElement costs seconds per 50 MB in debug builds.
+    private static func grow(_ buffer: inout [UInt8], by n: Int) {
+        buffer.reserveCapacity(buffer.count + n)
+        var grown = 0
+        while grown < n {
+            let k = min(n - grown, FileSource.zeros.count)
+            buffer.append(contentsOf: FileSource.zeros[0..<k])
+            grown += k
+        }
+    }
+
+    private func dropNuls(_ buffer: inout [UInt8], from before: Int, nuls: inout Int) {
         let found = buffer.withUnsafeBytes { p in memchr(p.baseAddress! + before, 0, buffer.count - before) != nil }
         if found {
             let kept = buffer[before...].filter { $0 != 0 }
@@ -96,7 +153,6 @@ final class FileSource: @unchecked Sendable {
             buffer.removeSubrange(before...)
             buffer.append(contentsOf: kept)
         }
-        return n
     }
 
     /// The lines (1-based) of the first NUL bytes in the text, which `read` drops.
@@ -110,6 +166,9 @@ final class FileSource: @unchecked Sendable {
             var n = min(chunk, size - offset)
             if let held {
                 buffer.replaceSubrange(0..<n, with: held[offset..<(offset + n)])
+            } else if let streamed {
+                n = try buffer.withUnsafeMutableBytes { try streamed.read(at: start + offset, count: n, into: $0.baseAddress!) }
+                if n == 0 { break }
             } else {
                 let r = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, n, off_t(start + offset)) }
                 if r < 0 { if errno == EINTR { continue }; throw LoadError(path: path, String(cString: strerror(errno))) }

@@ -43,7 +43,7 @@ public enum JSONRecordLoader {
     private static func read(path: String, name: String, zone: ZoneRules, chunkSize: Int, parts: Int?, cuts forced: [Int]?,
                              plan: inout [String: CellType]?, cancel: CancellationFlag?, progress: LoadProgress?,
                              memoryLimit: Int?) throws -> LoadedTable {
-        let source = try FileSource(path: path)
+        let source = try FileSource(path: path, progress: progress)
         let headRequest = max(chunkSize, 4 << 20)
         var head = try source.head(headRequest)
         let headIsAll = headRequest >= source.size
@@ -69,8 +69,9 @@ public enum JSONRecordLoader {
         })
         let bytesPerRecord = max(16, head.count / sampleRecords)
         head = []  // the sample is read; its memory goes back before the columns fill
-        let workers = parts ?? Workers.count(forBytes: source.size)
-        let cuts = try forced ?? jsonSplitPoints(source, from: dataStart, parts: workers, layout: layout)
+        // A compressed file is read in order, in one part.
+        let workers = source.isStreamed ? 1 : parts ?? Workers.count(forBytes: source.size)
+        let cuts = try (source.isStreamed ? nil : forced) ?? jsonSplitPoints(source, from: dataStart, parts: workers, layout: layout)
         var stretches: [Range<Int>] = []
         var from = dataStart
         for cut in cuts { stretches.append(from..<cut); from = cut }
@@ -83,7 +84,7 @@ public enum JSONRecordLoader {
             results.set(w, Result {
                 try readPart(source, ranges[w], last: w == ranges.count - 1, layout: layout, plan: columnPlan, zone: zone,
                              // The first part's columns will take in the others': reserve room for all.
-                             rowEstimate: (w == 0 ? source.size : ranges[w].count) / bytesPerRecord * 17 / 16 + 64,
+                             rowEstimate: (w == 0 ? source.expectedSize : ranges[w].count) / bytesPerRecord * 17 / 16 + 64,
                              chunkSize: chunkSize, cancel: cancel, progress: progress, path: path, stop: results, budget: partBudget)
             })
         }
@@ -184,7 +185,7 @@ public enum JSONRecordLoader {
             if pos > 0 { buffer.removeSubrange(0..<pos); base += pos; pos = 0 }
             let n = try source.read(at: offset, count: min(chunkSize, range.upperBound - offset), into: &buffer, nuls: &nuls)
             offset += n
-            progress?.advance(n)
+            if !source.isStreamed { progress?.advance(n) }  // a stream counts its compressed bytes
             final = n == 0 || offset >= range.upperBound
         }
         if !final { try refill() }

@@ -44,7 +44,9 @@ public enum Loaders {
 
     static func read(_ request: LoadRequest) throws -> LoadResult {
         let path = request.path
-        let (isDirectory, fileSize) = try FileKind.check(path)
+        let (isDirectory, diskSize) = try FileKind.check(path)
+        // A compressed file: its text's size, and its name without the compression's suffix.
+        let fileSize = isDirectory ? 0 : try Compression.textSize(path: path, fileSize: diskSize)
         let name = request.name ?? tableName(for: path)
         if !isDirectory, let why = FileKind.refusal(try rawHead(path), path: path) { throw LoadError(path: path, why) }
         if !isDirectory, XLSXWorkbook.isWorkbook(path) { return try XLSXLoader.load(request, name: name) }
@@ -61,7 +63,7 @@ public enum Loaders {
             throw LoadError(path: path, "the file is empty", kind: .emptyFile)
         }
         let head = try peek(path)
-        let lower = path.lowercased()
+        let lower = Compression.innerName(path).lowercased()
         if looksBinary(try rawHead(path)) {
             throw LoadError(path: path, "looks like a binary file, not text (CSV, TSV or JSON)")
         }
@@ -94,14 +96,8 @@ public enum Loaders {
     /// bytes left out. Other encodings are left as they are (the reader converts them), so a
     /// large binary file is never read whole just to be refused.
     static func peek(_ path: String, count: Int = 65536) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw LoadError(path: path, errno: errno) }
-        defer { close(fd) }
-        var raw = [UInt8](repeating: 0, count: count)
-        let n = raw.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, 0) }
-        guard n >= 0 else { throw LoadError(path: path, errno: errno) }
-        raw.removeSubrange(n...)
-        if case .utf16 = TextEncoding.sniff(raw, isWholeFile: n < count) {
+        var (raw, isAll) = try Compression.head(path: path, count: count)
+        if case .utf16 = TextEncoding.sniff(raw, isWholeFile: isAll) {
             let stream = try ByteStream(path: path)
             var buffer: [UInt8] = []
             _ = try stream.read(into: &buffer, chunk: count)
@@ -111,16 +107,9 @@ public enum Loaders {
         return raw.filter { $0 != 0 }
     }
 
-    /// The first bytes of a file as they are.
+    /// The first bytes of a file as they are (decompressed, when it is compressed).
     static func rawHead(_ path: String, count: Int = 4096) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw LoadError(path: path, errno: errno) }
-        defer { close(fd) }
-        var raw = [UInt8](repeating: 0, count: count)
-        let n = raw.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, 0) }
-        guard n >= 0 else { throw LoadError(path: path, errno: errno) }
-        raw.removeSubrange(n...)
-        return raw
+        try Compression.head(path: path, count: count).bytes
     }
 
     /// Whether a file starts as a zip archive does (`PK`, then a local header or, when
@@ -145,7 +134,7 @@ public enum Loaders {
 
     /// A table name from a file name: `datasets/market.json` → `market`.
     public static func tableName(for path: String) -> String {
-        var base = (path as NSString).lastPathComponent
+        var base = (Compression.innerName(path) as NSString).lastPathComponent
         for ext in [".zip", ".xlsx", ".xlsm", ".json", ".ndjson", ".jsonl", ".csv", ".tsv", ".txt", ".tab", ".geojson"] where base.lowercased().hasSuffix(ext) {
             base = String(base.dropLast(ext.count))
             break
@@ -196,7 +185,7 @@ enum JSONLoading {
         let path = request.path
         if request.at == nil, let first = head.first(where: { $0 > 0x20 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }) {
             // A file named as lines is lines even when it has one (a single object).
-            let lower = path.lowercased()
+            let lower = Compression.innerName(path).lowercased()
             let named = first == UInt8(ascii: "{") && (lower.hasSuffix(".ndjson") || lower.hasSuffix(".jsonl"))
             if first == UInt8(ascii: "[") || named || isLines(head) {
                 let loaded = try JSONRecordLoader.load(path: path, name: name, zone: request.zone, cancel: request.cancel,

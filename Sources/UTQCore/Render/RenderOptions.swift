@@ -66,9 +66,9 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         }
     }
 
-    /// The format a file name asks for.
+    /// The format a file name asks for; under a compression's suffix (`.csv.gz`), the one before it.
     public static func forFile(_ path: String) -> OutputFormat? {
-        let lower = path.lowercased()
+        let lower = Compression.innerName(path).lowercased()
         if lower.hasSuffix(".csv") { return .csv }
         if lower.hasSuffix(".tsv") || lower.hasSuffix(".tab") { return .tsv }
         if lower.hasSuffix(".ndjson") || lower.hasSuffix(".jsonl") { return .ndjson }

@@ -58,12 +58,16 @@ public struct FileOutput: Sendable {
 
     /// Writes a file atomically. An existing file is kept unless `replace`; the message then
     /// says how to replace it (`replaceHint`, as in "write save! out.csv to replace it").
-    /// Returns nil when the file is written, or, in a session that writes none, the note to
-    /// give instead of saying it was.
+    /// A name ending in .gz or .zst is written compressed. Returns nil when the file is
+    /// written, or, in a session that writes none, the note to give instead of saying it was.
     func write(_ bytes: [UInt8], to path: String, replace: Bool, span: SourceSpan?, replaceHint: String) throws -> String? {
         if let unwritten { return unwritten.skip(path) }
         do {
-            try AtomicFile.write(bytes, to: destination(path), replace: replace)
+            if let kind = Compression.forFile(path) {
+                try AtomicFile.write(to: destination(path), replace: replace) { fd, _ in try Compressor.write(bytes, as: kind, to: fd) }
+            } else {
+                try AtomicFile.write(bytes, to: destination(path), replace: replace)
+            }
         } catch let e as AtomicFile.Failure {
             throw Diagnostic(e.message(path), at: span, hint: e.exists ? replaceHint : nil)
         }

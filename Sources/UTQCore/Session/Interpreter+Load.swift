@@ -2,10 +2,19 @@ import Foundation
 
 extension Interpreter {
     /// `load`: reads the file whole first; only then do the tables change.
+    /// A path with wildcards (`days/*.csv`) that names no file itself loads every file it
+    /// matches as one table.
     func load(path: String, alias: String?, at: String?, options: LoadOptions = LoadOptions(), into outcome: inout CommandOutcome) throws {
-        let (full, which) = session.files.lookUp(path, relativeTo: source)
+        var (full, which) = session.files.lookUp(path, relativeTo: source)
+        var pattern: FilePattern? = nil
+        if FilePattern.isPattern(path) && !FileManager.default.fileExists(atPath: full) {
+            let p = FilePattern(path)
+            pattern = p
+            (full, which) = session.files.lookUp(p.folder.isEmpty ? "." : p.folder, relativeTo: source)
+            if at != nil { throw Diagnostic("at PATH is for one JSON document; load the files one at a time to give it") }
+        }
         if let which { outcome.outputs.append(.info(which)) }
-        var request = LoadRequest(path: full, name: alias ?? Loaders.tableName(for: path), at: at,
+        var request = LoadRequest(path: full, name: alias ?? pattern.map(PatternLoader.tableName) ?? Loaders.tableName(for: path), at: at,
                                   zone: options.timezone.flatMap(ZoneRules.named) ?? session.defaultZone,
                                   cancel: session.cancel, progress: session.progress, memoryLimit: session.settings.memoryLimit)
         request.options = options
@@ -15,9 +24,14 @@ extension Interpreter {
         defer { session.progress.end(); session.loadPhase?(false) }
         let result: LoadResult
         do {
-            result = try Loaders.load(request)
+            if let pattern {
+                result = try PatternLoader.load(request, pattern: pattern, base: (full as NSString).standardizingPath)
+            } else {
+                result = try Loaders.load(request)
+            }
         } catch var e as LoadError {
-            e.path = Self.asWritten(e.path, full: full, written: path)
+            // A pattern's loader names its files as the pattern does already.
+            if pattern == nil { e.path = Self.asWritten(e.path, full: full, written: path) }
             var message = "cannot load \(e.description)"
             if e.kind == .noSuchFile, let near = FileOutput.nearestFile(to: full) {
                 let folder = (path as NSString).deletingLastPathComponent
@@ -29,7 +43,7 @@ extension Interpreter {
         if let current = result.current, workspace.catalog[current] != nil { workspace.use(current) }
         for w in result.warnings {
             var w = w
-            w.path = Self.asWritten(w.path, full: full, written: path)
+            if pattern == nil { w.path = Self.asWritten(w.path, full: full, written: path) }
             outcome.outputs.append(.warning(w.description))
         }
         outcome.outputs.append(.info(result.summary))

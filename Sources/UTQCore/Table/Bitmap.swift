@@ -25,8 +25,34 @@ public struct Bitmap: Sendable, Equatable {
         count += 1
     }
 
+    /// A word at a time once the last word is full: a million rows of one bit are sixteen
+    /// thousand stores.
     public mutating func append(repeating bit: Bool, count n: Int) {
-        for _ in 0..<n { append(bit) }
+        var left = n
+        while left > 0 && count & 63 != 0 { append(bit); left -= 1 }
+        let whole = left >> 6
+        words.append(contentsOf: repeatElement(bit ? ~0 : 0, count: whole))
+        count += whole << 6
+        for _ in 0..<(left & 63) { append(bit) }
+    }
+
+    /// Another bitmap's bits after these, a word at a time (shifted into place when this
+    /// one does not end on a word).
+    public mutating func append(contentsOf other: Bitmap) {
+        let shift = count & 63
+        if shift == 0 {
+            words.append(contentsOf: other.words)
+            count += other.count
+            return
+        }
+        words.reserveCapacity((count + other.count + 63) >> 6)
+        for w in other.words {
+            words[words.count - 1] |= w << UInt64(shift)
+            words.append(w >> UInt64(64 - shift))
+        }
+        count += other.count
+        // Words past the last bit are dropped; the bits past it are zero already.
+        words.removeLast(words.count - ((count + 63) >> 6))
     }
 
     public mutating func reserveCapacity(_ n: Int) { words.reserveCapacity((n + 63) >> 6) }

@@ -15,11 +15,16 @@ enum LoadVerb {
         "1 hour 5 mins"; an empty cell is null. A workbook's cells keep Excel's types: dates are
         times (in the session's zone), times of day are clock durations.
         What detection cannot know is said with options, one form for all of them:
-        load trips.csv with header=false, columns=(vehicle, lat, lon). A quoted pattern
-        ("days/*.csv") loads many files as one table. A load that fails leaves every table as it was.
+        load trips.csv with header=false, columns=(vehicle, lat, lon). A file compressed with
+        gzip or zstd (rides.csv.gz, events.ndjson.zst) loads as the file inside, decompressed as
+        it is read. A path with wildcards (days/*.csv, "data/2024-*/*.csv.gz"; * ? [abc] and **
+        for any folders) loads every file it matches as one table, in the order of their names,
+        with a last column file naming each row's file; columns are matched by name, and each
+        difference between the files is a warning. A load that fails leaves every table as it was.
         Options:
         """ + "\n" + LoadOptionSpec.all.map { "  \($0.name)=\($0.value)".padding(toLength: 34, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"),
-        examples: ["load datasets/market.json", "load datasets/market.json as torget", "load trips.csv with header=false"],
+        examples: ["load datasets/market.json", "load datasets/market.json as torget", "load trips.csv with header=false",
+                   "load rides.csv.gz", "load \"days/*.csv\" as rides"],
         completes: .file, keywords: ["as", "at", "sheet", "with"] + LoadOptionSpec.all.map(\.name),
         usageHelps: false,
         parse: { p, _ in

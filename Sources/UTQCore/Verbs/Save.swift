@@ -3,9 +3,11 @@ enum SaveVerb {
     static let spec = VerbSpec(
         name: "save", category: .output, role: .sink,
         usage: "save FILE | save to DB.TABLE | save append to DB.TABLE   (save! replaces an existing file or table)",
-        summary: "Write the result to a file: .csv, .tsv, .json, .ndjson or .md by its extension.",
+        summary: "Write the result to a file: .csv, .tsv, .json, .ndjson or .md by its extension (.gz or .zst after it compresses).",
         details: """
         The file is written to a temporary name and renamed, so it is never left half written.
+        A name ending in .gz or .zst (rides.csv.gz, rides.ndjson.zst) writes the format its
+        name has before that, compressed with gzip or zstd; load reads such files back.
         An existing file is kept unless you write save! FILE. Numbers are written in full
         precision without separators, times as ISO 8601 with their offset. save to DB.TABLE
         copies the rows into a table of an attached database (COPY, in one transaction); an
@@ -13,7 +15,7 @@ enum SaveVerb {
         the rows to an existing table (plain or partitioned), its columns matched by name; if
         anything fails, nothing is added.
         """,
-        examples: ["count by legend | save! legend_counts.csv"],
+        examples: ["count by legend | save! legend_counts.csv", "where status = \"completed\" | save completed.csv.gz"],
         completes: .file, keywords: ["to", "append"],
         parse: { p, _ in
             var replace = false
@@ -51,7 +53,7 @@ enum SaveVerb {
             if request.toTable { return .save(request) }
             guard OutputFormat.forFile(request.path) != nil else {
                 throw Diagnostic("cannot tell the format of \(request.path) from its name", at: request.span,
-                                 hint: "end it with .csv, .tsv, .json, .ndjson, .md or .txt")
+                                 hint: "end it with .csv, .tsv, .json, .ndjson, .md or .txt (and .gz or .zst to compress it, as in rides.csv.gz)")
             }
             return .save(request)
         }

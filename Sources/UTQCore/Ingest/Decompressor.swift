@@ -1,0 +1,268 @@
+import CCompression
+import Foundation
+
+/// The compressions utq reads and writes, known by a file's first bytes (reading) or by its
+/// name's last suffix (writing): `rides.csv.gz` is a CSV file in a gzip stream.
+enum Compression: Sendable, Equatable {
+    case gzip, zstd
+
+    var name: String { self == .gzip ? "gzip" : "zstd" }
+
+    /// The compression a file's first bytes show, if any.
+    static func of(_ head: some Collection<UInt8>) -> Compression? {
+        if head.starts(with: [0x1F, 0x8B]) { return .gzip }
+        if head.starts(with: [0x28, 0xB5, 0x2F, 0xFD]) { return .zstd }
+        return nil
+    }
+
+    /// The compression of the file at `path`, from its first bytes.
+    static func of(path: String) -> Compression? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 4)
+        let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 4, 0) }
+        return n > 0 ? of(head.prefix(n)) : nil
+    }
+
+    static let suffixes: [(String, Compression)] = [(".gz", .gzip), (".gzip", .gzip), (".zst", .zstd), (".zstd", .zstd)]
+
+    /// The compression a file name asks for when written.
+    static func forFile(_ path: String) -> Compression? {
+        let lower = path.lowercased()
+        return suffixes.first { lower.hasSuffix($0.0) }?.1
+    }
+
+    /// The name without its compression suffix: `rides.csv.gz` → `rides.csv`, whose own
+    /// suffix says the format inside.
+    static func innerName(_ path: String) -> String {
+        let lower = path.lowercased()
+        guard let (suffix, _) = suffixes.first(where: { lower.hasSuffix($0.0) }) else { return path }
+        return String(path.dropLast(suffix.count))
+    }
+}
+
+extension Compression {
+    /// The first `count` bytes of a file's text (decompressed when it is compressed), and
+    /// whether that is all of it.
+    static func head(path: String, count: Int) throws -> (bytes: [UInt8], isAll: Bool) {
+        if let kind = of(path: path) { return try Decompressor.head(path: path, kind: kind, count: count) }
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw LoadError(path: path, errno: errno) }
+        defer { close(fd) }
+        var raw = [UInt8](repeating: 0, count: count)
+        let n = raw.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, 0) }
+        guard n >= 0 else { throw LoadError(path: path, errno: errno) }
+        raw.removeSubrange(n...)
+        return (raw, n < count)
+    }
+
+    /// The size of a file's text: its size, or for a compressed file about what it holds
+    /// decompressed (0 when it holds nothing).
+    static func textSize(path: String, fileSize: Int) throws -> Int {
+        guard let kind = of(path: path) else { return fileSize }
+        return try Decompressor.estimatedSize(path: path, kind: kind, fileSize: fileSize)
+    }
+}
+
+/// The bytes of a gzip or zstd file, decompressed in order a block at a time: the file is
+/// never held whole, compressed or not. Concatenated gzip members and zstd frames read as one
+/// stream (as `gzip -dc` and `zstd -dc` read them). A stream that is damaged or ends early is
+/// a LoadError that says at which byte of the file.
+final class Decompressor {
+    let path: String
+    let kind: Compression
+    private let fd: Int32
+    private var input: UnsafeMutableRawBufferPointer
+    /// Compressed bytes in `input` not yet handed to the library: input[inputStart..<inputEnd].
+    private var inputStart = 0, inputEnd = 0
+    /// Bytes of the file read so far, and handed to the library so far.
+    private(set) var fileRead = 0
+    var consumed: Int { fileRead - (inputEnd - inputStart) }
+    private var fileEnded = false
+    private(set) var finished = false
+    private var zlib: UnsafeMutablePointer<z_stream>?
+    private var zstd: OpaquePointer?
+    /// Whether the stream is between gzip members or zstd frames (where the file may end).
+    private var atBoundary = false
+    /// Counts the compressed bytes read, for a progress bar.
+    private let progress: LoadProgress?
+
+    init(path: String, kind: Compression, progress: LoadProgress? = nil, inputSize: Int = 1 << 18) throws {
+        self.path = path
+        self.kind = kind
+        self.progress = progress
+        fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw LoadError(path: path, errno: errno) }
+        // No more room than the file needs: a small file is decompressed many times over
+        // while its format is found.
+        var st = stat()
+        let size = fstat(fd, &st) == 0 ? Int(st.st_size) : inputSize
+        input = .allocate(byteCount: max(64, min(inputSize, size + 1)), alignment: 16)
+        switch kind {
+        case .gzip:
+            // z_stream points back to itself from its state: it must not move.
+            let z = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+            z.initialize(to: z_stream())
+            // 16 + 15 window bits: a gzip header and trailer around a deflate stream.
+            guard inflateInit2_(z, 16 + MAX_WBITS, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+                z.deallocate(); input.deallocate(); close(fd)
+                throw LoadError(path: path, "cannot start reading gzip (zlib refused)")
+            }
+            zlib = z
+        case .zstd:
+            guard let d = ZSTD_createDStream() else {
+                input.deallocate(); close(fd)
+                throw LoadError(path: path, "cannot start reading zstd")
+            }
+            ZSTD_initDStream(d)
+            zstd = d
+        }
+    }
+
+    deinit {
+        if let zlib { inflateEnd(zlib); zlib.deinitialize(count: 1); zlib.deallocate() }
+        if let zstd { ZSTD_freeDStream(zstd) }
+        input.deallocate()
+        close(fd)
+    }
+
+    /// Fills `out` with the next decompressed bytes; fewer only at the end of the stream.
+    /// Returns how many; 0 at the end.
+    func read(into out: UnsafeMutableRawBufferPointer) throws -> Int {
+        var made = 0
+        while made < out.count && !finished {
+            if inputStart == inputEnd && !fileEnded { try refill() }
+            let before = made
+            switch kind {
+            case .gzip: try inflateStep(out, &made)
+            case .zstd: try zstdStep(out, &made)
+            }
+            if made == before && inputStart == inputEnd && fileEnded { try end() }
+        }
+        return made
+    }
+
+    private func refill() throws {
+        inputStart = 0
+        inputEnd = 0
+        while true {
+            let n = Foundation.read(fd, input.baseAddress, input.count)
+            if n < 0 { if errno == EINTR { continue }; throw LoadError(path: path, String(cString: strerror(errno))) }
+            if n == 0 { fileEnded = true } else { progress?.advance(n) }
+            inputEnd = n
+            fileRead += n
+            return
+        }
+    }
+
+    private func inflateStep(_ out: UnsafeMutableRawBufferPointer, _ made: inout Int) throws {
+        guard let z = zlib else { return }
+        if atBoundary {
+            // Between members: another member, zeros that pad the file (as tape archives do),
+            // or the end.
+            guard inputStart < inputEnd else { return }
+            let next = input[inputStart]
+            if next == 0 { inputStart += 1; return }
+            guard next == 0x1F else {
+                throw LoadError(path: path, "after the gzip stream ends at byte \(NumberText.grouped(consumed)) come bytes that are not gzip; "
+                                + "the file is damaged, or other data was added to it")
+            }
+            inflateReset(z)
+            atBoundary = false
+        }
+        z.pointee.next_in = (input.baseAddress! + inputStart).assumingMemoryBound(to: Bytef.self)
+        z.pointee.avail_in = uInt(inputEnd - inputStart)
+        z.pointee.next_out = (out.baseAddress! + made).assumingMemoryBound(to: Bytef.self)
+        z.pointee.avail_out = uInt(out.count - made)
+        let status = inflate(z, Z_NO_FLUSH)
+        let used = (inputEnd - inputStart) - Int(z.pointee.avail_in)
+        inputStart += used
+        made = out.count - Int(z.pointee.avail_out)
+        switch status {
+        case Z_OK: break
+        case Z_STREAM_END: atBoundary = true
+        case Z_BUF_ERROR: break  // no progress possible with this input: more is read
+        default:
+            let why = z.pointee.msg.map { String(cString: $0) } ?? "zlib error \(status)"
+            throw LoadError(path: path, "the gzip stream is damaged at byte \(NumberText.grouped(consumed)) (\(why)); the file cannot be read past there")
+        }
+    }
+
+    private func zstdStep(_ out: UnsafeMutableRawBufferPointer, _ made: inout Int) throws {
+        guard let d = zstd else { return }
+        var inBuffer = ZSTD_inBuffer(src: input.baseAddress! + inputStart, size: inputEnd - inputStart, pos: 0)
+        var outBuffer = ZSTD_outBuffer(dst: out.baseAddress!, size: out.count, pos: made)
+        let before = made
+        let status = ZSTD_decompressStream(d, &outBuffer, &inBuffer)
+        inputStart += inBuffer.pos
+        made = outBuffer.pos
+        if ZSTD_isError(status) != 0 {
+            let why = String(cString: ZSTD_getErrorName(status))
+            throw LoadError(path: path, "the zstd stream is damaged at byte \(NumberText.grouped(consumed)) (\(why)); the file cannot be read past there")
+        }
+        // 0: a frame is complete; another may follow. A call that moved nothing (no input
+        // left) says nothing about where the stream is.
+        if inBuffer.pos > 0 || outBuffer.pos > before { atBoundary = status == 0 }
+    }
+
+    /// The file is read whole: the stream must have ended with it.
+    private func end() throws {
+        finished = true
+        guard atBoundary else {
+            throw LoadError(path: path, "the \(kind.name) stream ends early at byte \(NumberText.grouped(fileRead)): the file is truncated")
+        }
+    }
+
+    /// The first `count` decompressed bytes of a file (fewer when it holds fewer), and
+    /// whether that is all of it.
+    static func head(path: String, kind: Compression, count: Int) throws -> (bytes: [UInt8], isAll: Bool) {
+        let reader = try Decompressor(path: path, kind: kind, inputSize: min(1 << 18, max(4096, count)))
+        var out = [UInt8](repeating: 0, count: count)
+        let n = try out.withUnsafeMutableBytes { try reader.read(into: $0) }
+        out.removeSubrange(n...)
+        var isAll = reader.finished
+        if n == count && !isAll {
+            var probe: UInt8 = 0
+            isAll = try withUnsafeMutableBytes(of: &probe) { try reader.read(into: $0) } == 0
+        }
+        return (out, isAll)
+    }
+
+    /// The whole text of a file, decompressed if it is compressed: for the files read whole
+    /// (converted from UTF-16 or Latin-1).
+    static func all(path: String) throws -> [UInt8] {
+        guard let kind = Compression.of(path: path) else { return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) }
+        let reader = try Decompressor(path: path, kind: kind)
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = try chunk.withUnsafeMutableBytes { try reader.read(into: $0) }
+            out.append(contentsOf: chunk[0..<n])
+            if n < chunk.count { return out }
+        }
+    }
+
+    /// About how many bytes the file holds decompressed, from how much the first megabyte
+    /// of text took (exact when that was all of it): for the memory a load will need, and the
+    /// room its columns reserve.
+    static func estimatedSize(path: String, kind: Compression, fileSize: Int) throws -> Int {
+        let reader = try Decompressor(path: path, kind: kind)
+        var sample = [UInt8](repeating: 0, count: 1 << 16)
+        var total = 0
+        while total < 4 << 20 {
+            let n = try sample.withUnsafeMutableBytes { try reader.read(into: $0) }
+            total += n
+            if n < sample.count { return total }
+        }
+        return scaled(text: total, compressed: reader.consumed, fileSize: fileSize)
+    }
+
+    /// The text a file of `fileSize` compressed bytes holds when it continues as its first
+    /// `compressed` bytes did, with an eighth more for a rest that compresses better.
+    static func scaled(text: Int, compressed: Int, fileSize: Int) -> Int {
+        guard compressed > 0 else { return text }
+        let ratio = Double(text) / Double(compressed)
+        return Int(min(Double(Int.max / 4), Double(fileSize) * ratio * 9 / 8))
+    }
+}

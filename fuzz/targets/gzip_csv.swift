@@ -1,0 +1,99 @@
+import CCompression
+import Foundation
+@testable import UTQCore
+
+/// Compressed files. The first byte chooses what the rest is:
+/// - 0–127: text, written as gzip (then zstd) cut into two members (frames) at a place the
+///   second byte chooses: `load` of it must give what `load` of the plain text gives, cell for
+///   cell and warning for warning, or fail as it does; and the CSV reader on the stream with
+///   tiny chunks must agree with the plain file read in one piece.
+/// - 128–191: bytes after a gzip header; 192–255: bytes after zstd's magic number: damaged
+///   streams must fail as a LoadError (never a crash, never another error), and the
+///   decompressing reader must end.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzGzipCSV(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    guard size >= 2 else { return 0 }
+    let mode = data[0]
+    let rest = Array(UnsafeBufferPointer(start: data + 2, count: size - 2))
+    if mode < 128 {
+        let plain = Fuzz.file("input.csv", data + 2, size - 2)
+        let cut = rest.isEmpty ? 0 : Int(data[1]) % (rest.count + 1)
+        let gz = GzipFuzz.gzip(Array(rest[..<cut])) + GzipFuzz.gzip(Array(rest[cut...]))
+        let zst = GzipFuzz.zstd(Array(rest[..<cut])) + GzipFuzz.zstd(Array(rest[cut...]))
+        for (name, bytes) in [("input.csv.gz", gz), ("input.csv.zst", zst)] {
+            let path = bytes.withUnsafeBufferPointer { Fuzz.file(name, $0.baseAddress!, $0.count) }
+            GzipFuzz.same(plain: plain, compressed: path)
+        }
+    } else {
+        let header: [UInt8] = mode < 192 ? [0x1F, 0x8B, 0x08, 0x00, 0, 0, 0, 0, 0, 0x03] : [0x28, 0xB5, 0x2F, 0xFD]
+        let bytes = header + rest
+        let path = bytes.withUnsafeBufferPointer { Fuzz.file(mode < 192 ? "raw.csv.gz" : "raw.csv.zst", $0.baseAddress!, $0.count) }
+        if let loaded = Fuzz.expectingUserErrors("load of a damaged stream", { try Loaders.load(LoadRequest(path: path, name: "t", zone: .utc)) }) {
+            loaded.tables.forEach(Fuzz.show)
+        }
+        // The reader alone, to its end or its error.
+        _ = Fuzz.expectingUserErrors("decompressing") { try Decompressor.all(path: path) }
+    }
+    return 0
+}
+
+enum GzipFuzz {
+    /// One gzip member, by zlib in one call.
+    static func gzip(_ bytes: [UInt8]) -> [UInt8] {
+        var z = z_stream()
+        var out = [UInt8](repeating: 0, count: bytes.count + bytes.count / 8 + 256)
+        guard deflateInit2_(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            fatalError("deflateInit2 failed")
+        }
+        var input = bytes
+        let n = input.withUnsafeMutableBufferPointer { i in
+            out.withUnsafeMutableBufferPointer { o -> Int in
+                z.next_in = i.baseAddress; z.avail_in = uInt(i.count)
+                z.next_out = o.baseAddress; z.avail_out = uInt(o.count)
+                guard deflate(&z, Z_FINISH) == Z_STREAM_END else { fatalError("deflate did not finish") }
+                return o.count - Int(z.avail_out)
+            }
+        }
+        deflateEnd(&z)
+        return Array(out.prefix(n))
+    }
+
+    /// One zstd frame, in one call.
+    static func zstd(_ bytes: [UInt8]) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: ZSTD_compressBound(bytes.count))
+        let n = out.withUnsafeMutableBytes { o in bytes.withUnsafeBytes { i in ZSTD_compress(o.baseAddress, o.count, i.baseAddress, i.count, 1) } }
+        if ZSTD_isError(n) != 0 { fatalError("ZSTD_compress failed") }
+        return Array(out.prefix(n))
+    }
+
+    /// The compressed file loads as the plain one: the same cells and warnings, or both fail.
+    static func same(plain: String, compressed: String) {
+        let a = Fuzz.expectingUserErrors("load plain") { try Loaders.load(LoadRequest(path: plain, name: "t", zone: .utc)) }
+        let b = Fuzz.expectingUserErrors("load compressed") { try Loaders.load(LoadRequest(path: compressed, name: "t", zone: .utc)) }
+        switch (a, b) {
+        case let (a?, b?):
+            if a.tables.count != b.tables.count { fatalError("\(compressed): \(a.tables.count) tables vs \(b.tables.count)") }
+            for (x, y) in zip(a.tables, b.tables) { Fuzz.same(x, y, "\(compressed) and the plain file") }
+            let messages = { (r: LoadResult) in r.warnings.map { "\($0.line ?? -1) \($0.message)" } }
+            if messages(a) != messages(b) { fatalError("\(compressed): warnings differ: \(messages(a)) vs \(messages(b))") }
+            b.tables.forEach(Fuzz.show)
+        case (nil, nil): break
+        default: fatalError("\(compressed): one load failed and the other did not")
+        }
+        // The CSV reader on the stream in tiny chunks, against the plain file in one piece.
+        var one = CSVOptions()
+        one.parts = 1
+        var tiny = CSVOptions()
+        tiny.chunkSize = 16
+        let c = Fuzz.expectingUserErrors("csv plain") { try CSVLoader.load(path: plain, name: "t", zone: .utc, options: one) }
+        let d = Fuzz.expectingUserErrors("csv stream") { try CSVLoader.load(path: compressed, name: "t", zone: .utc, options: tiny) }
+        switch (c, d) {
+        case let (c?, d?):
+            Fuzz.same(c.table, d.table, "csv of \(compressed) in 16-byte chunks")
+            let lines = { (w: [LoadWarning]) in w.map { "\($0.line ?? -1) \($0.message)" } }
+            if lines(c.warnings) != lines(d.warnings) { fatalError("csv: warnings differ: \(c.warnings) vs \(d.warnings)") }
+        case (nil, nil): break
+        default: fatalError("csv of \(compressed): one reading failed and the other did not")
+        }
+    }
+}
