@@ -23,8 +23,8 @@ enum LoadVerb {
         difference between the files is a warning. A load that fails leaves every table as it was.
         Options:
         """ + "\n" + LoadOptionSpec.all.map { "  \($0.name)=\($0.value)".padding(toLength: 34, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"),
-        examples: ["load datasets/market.json", "load datasets/market.json as torget", "load trips.csv with header=false",
-                   "load rides.csv.gz", "load \"days/*.csv\" as rides"],
+        examples: ["load datasets/market.json", "load datasets/market.json as torget", "load datasets/rides.csv with timezone=Europe/London",
+                   "load \"datasets/pldp-sf/civic-center-*.csv\" as civic"],
         completes: .file, keywords: ["as", "at", "sheet", "with"] + LoadOptionSpec.all.map(\.name),
         usageHelps: false,
         parse: { p, _ in
