@@ -159,7 +159,7 @@ import Testing
     /// The PLDP specification and its templates, real Excel files: every sheet loads, with
     /// openpyxl's rows and cells.
     @Test func thePLDPSpreadsheetsReadSheetBySheetAsOpenpyxlReadsThem() throws {
-        let folder = Repo.path("../shared/data/pldp-spec")
+        let folder = Repo.path("datasets/pldp-spec")
         guard let python = Oracle.python(with: "openpyxl") else {
             print("XLSXTests: the PLDP spreadsheets are not compared: no Python with openpyxl (make oracle-deps installs it)")
             return

@@ -194,7 +194,7 @@ enum OtherFunctions {
             }),
         FunctionSpec(name: "clock_time", aliases: ["parse_clock"], usage: "clock_time(text)",
                      summary: "A clock time written as text (0820, 820, 8:20, 08:20:00, 8:20 PM) as the time since midnight; timeofday(text) is the same.",
-                     examples: ["count by hour(clock_time(Start_time))"], arity: 1...1,
+                     examples: ["select t = clock_time(\"8:20 PM\"), h = hour(timeofday(\"0820\")) | limit 1"], arity: 1...1,
                      resultType: { t in
                          t[0] == .string || t[0] == .null || t[0] == .int ? .success(.duration)
                              : .failure(FunctionTypeError(message: "clock_time reads text such as \"0820\" or \"8:20 PM\", but this is \(t[0].displayName)"))
@@ -208,7 +208,9 @@ enum OtherFunctions {
                              default: return .null
                              }
                          }
-                     }),
+                     })
+            // 0820, 8:20 PM and 12:05am are read by utq's own rules, which no SQL cast has.
+            .inSQL(.none("clock text is read by utq's own rules (0820, 8:20 PM)")),
         durationUnit("seconds", 1_000_000),
         durationUnit("minutes", 60_000_000),
         durationUnit("hours", 3_600_000_000),

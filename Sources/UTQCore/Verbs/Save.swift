@@ -15,7 +15,7 @@ enum SaveVerb {
         the rows to an existing table (plain or partitioned), its columns matched by name; if
         anything fails, nothing is added.
         """,
-        examples: ["count by legend | save! legend_counts.csv", "where status = \"completed\" | save completed.csv.gz"],
+        examples: ["count by legend | save! legend_counts.csv", "where legend = \"Bike\" | save! bikes.csv.gz"],
         completes: .file, keywords: ["to", "append"],
         parse: { p, _ in
             var replace = false
