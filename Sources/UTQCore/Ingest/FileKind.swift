@@ -45,6 +45,10 @@ enum FileKind {
     /// Why a file cannot be read as text, from its first bytes; nil when it may be text.
     static func refusal(_ raw: [UInt8], path: String) -> String? {
         for (magic, what) in signatures where raw.starts(with: magic) { return what }
+        // A tar archive says so after its first file's name (as `.tar.gz`, once decompressed).
+        if raw.count >= 262, Array(raw[257..<262]) == Array("ustar".utf8) {
+            return "is a tar archive; unpack it first (tar xf FILE) and load the files inside"
+        }
         let lower = path.lowercased()
         if raw.starts(with: [0x50, 0x4B]), lower.hasSuffix(".xlsx") || lower.hasSuffix(".ods") {
             return "is a spreadsheet; save it as CSV first"
