@@ -257,6 +257,10 @@ import Testing
             (Self.write("crc.csv.gz", badTrailer), ["the gzip stream is damaged at byte", "incorrect data check"]),
             (Self.write("trailing.csv.gz", gz + Array("more text".utf8)), ["after the gzip stream ends at byte \(NumberText.grouped(gz.count))", "not gzip"]),
             (Self.write("header-only.csv.gz", [0x1F, 0x8B]), ["the gzip stream ends early at byte 2"]),
+            // What is inside is checked as a plain file is: a tar archive, an image.
+            (Self.write("archive.tar.gz", try Self.gzip(Array(repeating: 0x61, count: 100) + Array(repeating: 0, count: 157) + Array("ustar\u{0}00".utf8)
+                                                         + Array(repeating: 0, count: 1024))), ["is a tar archive", "tar xf"]),
+            (Self.write("image.csv.zst", Self.zstd([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 64))), ["PNG image"]),
         ]
         let s = makeSession()
         #expect(s.run("load datasets/market.json\nload datasets/rides.csv as cut").isEmpty)

@@ -150,6 +150,27 @@ import Testing
         #expect(try Self.table(s, "e").strings("b").prefix(2) == ["null", "null"])
     }
 
+    /// Files on either side of a change of clock each choose their own offset; together they
+    /// show in the session's zone, with the zone that agrees with both named.
+    @Test func filesWrittenInDifferentOffsets() throws {
+        Self.write("clocks/1-winter.csv", "at,n\n2024-03-20T08:00:00+00:00,1\n2024-03-21T08:00:00+00:00,2\n")
+        Self.write("clocks/2-summer.csv", "at,n\n2024-04-02T08:00:00+01:00,3\n")
+        let s = makeSession()
+        let r = Self.run(s, "load \"\(Self.dir)/clocks/*.csv\"")
+        #expect(r.error == nil)
+        let t = try Self.table(s, "clocks")
+        #expect(t.zone.identifier == "UTC")
+        #expect(t.strings("at") == ["2024-03-20T08:00:00Z", "2024-03-21T08:00:00Z", "2024-04-02T07:00:00Z"])
+        #expect(r.warnings == ["\(Self.dir)/clocks/*.csv: the files' times were written with different offsets (UTC in \(Self.dir)/clocks/1-winter.csv, "
+                               + "+01:00 in \(Self.dir)/clocks/2-summer.csv); times show in UTC — set timezone Europe/London to see them in local time"])
+        // One offset in every file: the table shows in it, as each file would.
+        Self.write("summer/a.csv", "at\n2024-06-01T08:00:00+02:00\n")
+        Self.write("summer/b.csv", "at\n2024-06-02T08:00:00+02:00\n")
+        let one = Self.run(s, "load \"\(Self.dir)/summer/*.csv\"")
+        #expect(one.error == nil && one.warnings.isEmpty, "\(one)")
+        #expect(try Self.table(s, "summer").zone.identifier == "+02:00")
+    }
+
     @Test func compressedFilesAndOtherFormatsInOnePattern() throws {
         let s = makeSession()
         Self.write("mixed/a.csv", "k,v\n1,x\n")

@@ -244,13 +244,12 @@ final class Decompressor {
     }
 
     /// About how many bytes the file holds decompressed, from how much the first megabyte
-    /// of text took (exact when that was all of it): for the memory a load will need, and the
-    /// room its columns reserve.
+    /// of text took (exact when that was all of it): for the memory a load will need.
     static func estimatedSize(path: String, kind: Compression, fileSize: Int) throws -> Int {
         let reader = try Decompressor(path: path, kind: kind)
         var sample = [UInt8](repeating: 0, count: 1 << 16)
         var total = 0
-        while total < 4 << 20 {
+        while total < 1 << 20 {
             let n = try sample.withUnsafeMutableBytes { try reader.read(into: $0) }
             total += n
             if n < sample.count { return total }

@@ -46,6 +46,10 @@ enum FileKind {
         for (magic, what) in signatures where raw.starts(with: magic) { return what }
         // Microsoft's compound file: an .xls workbook, or an .xlsx one with a password.
         if raw.starts(with: [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]) { return XLSXLoader.describeCompoundFile(path) }
+        // A tar archive says so after its first file's name (as `.tar.gz`, once decompressed).
+        if raw.count >= 262, Array(raw[257..<262]) == Array("ustar".utf8) {
+            return "is a tar archive; unpack it first (tar xf FILE) and load the files inside"
+        }
         if raw.starts(with: [0x50, 0x4B]), path.lowercased().hasSuffix(".ods") {
             return "is an OpenDocument spreadsheet (.ods); save it as .xlsx or CSV (File ▸ Save As) and load that"
         }

@@ -45,7 +45,7 @@ public enum Loaders {
     static func read(_ request: LoadRequest) throws -> LoadResult {
         let path = request.path
         let (isDirectory, diskSize) = try FileKind.check(path)
-        // A compressed file: its text's size, and its name without the compression's suffix.
+        // A compressed file's size is its text's (estimated), for the memory it will take.
         let fileSize = isDirectory ? 0 : try Compression.textSize(path: path, fileSize: diskSize)
         let name = request.name ?? tableName(for: path)
         if !isDirectory, let why = FileKind.refusal(try rawHead(path), path: path) { throw LoadError(path: path, why) }
@@ -96,7 +96,8 @@ public enum Loaders {
     /// bytes left out. Other encodings are left as they are (the reader converts them), so a
     /// large binary file is never read whole just to be refused.
     static func peek(_ path: String, count: Int = 65536) throws -> [UInt8] {
-        var (raw, isAll) = try Compression.head(path: path, count: count)
+        let (head, isAll) = try Compression.head(path: path, count: count)
+        var raw = head
         if case .utf16 = TextEncoding.sniff(raw, isWholeFile: isAll) {
             let stream = try ByteStream(path: path)
             var buffer: [UInt8] = []

@@ -28,7 +28,7 @@ enum PatternLoader {
 
         let name = request.name ?? tableName(pattern)
         var (tables, warnings) = try read(request, full: full, written: written, name: name)
-        var (table, notes) = join(&tables, files: matched, written: written, name: name, pattern: pattern.text)
+        var (table, notes) = join(&tables, files: matched, written: written, name: name, pattern: pattern.text, zone: request.zone)
         warnings += notes
         warnings += LoadNotes.wholeNumbersKeptAsText(table, path: pattern.text)
         table.name = name
@@ -73,8 +73,12 @@ enum PatternLoader {
 
     /// The tables one after another, column by column; each table's column is let go once
     /// it is copied, so the files' columns and the joined ones are not all held at once.
-    static func join(_ tables: inout [Table], files: [String], written: [String], name: String, pattern: String) -> (Table, [LoadWarning]) {
+    /// `zone`: the session's, for times whose files each chose another.
+    static func join(_ tables: inout [Table], files: [String], written: [String], name: String, pattern: String,
+                     zone: ZoneRules) -> (Table, [LoadWarning]) {
         var warnings: [LoadWarning] = []
+        let (shownIn, zoneNote) = commonZone(tables, written: written, default: zone)
+        if let zoneNote { warnings.append(LoadWarning(path: pattern, zoneNote)) }
         // Columns by name, in the order first met; each file's place for each.
         var order: [String] = []
         var slot: [String: Int] = [:]
@@ -133,7 +137,7 @@ enum PatternLoader {
             warnings.append(LoadWarning(path: pattern, "the files have a column called file; the name of the file each row came from is in \(fileColumn)"))
         }
         joined.append(Column(name: fileColumn, storage: .string(StringStorage(codes: codes, dictionary: files, ordered: true))))
-        var table = Table(name: name, columns: joined, zone: first?.zone ?? .utc, rowNoun: first?.rowNoun ?? "rows")
+        var table = Table(name: name, columns: joined, zone: shownIn, rowNoun: first?.rowNoun ?? "rows")
         if let time = first?.timeColumn, table.column(time)?.type == .timestamp { table.timeColumn = time }
         table.rowCount = codes.count
         return (table, warnings)
@@ -143,6 +147,26 @@ enum PatternLoader {
     final class PiecesBox: @unchecked Sendable {
         var pieces: [Column.Piece]
         init(_ pieces: [Column.Piece]) { self.pieces = pieces }
+    }
+
+    /// The zone the joined times show in: the one every file with times chose (from the
+    /// offsets its times were written with), else the session's, with a note that says which
+    /// offsets came from which files and the zone that agrees with them all, as a file whose
+    /// own offsets change gets.
+    static func commonZone(_ tables: [Table], written: [String], default zone: ZoneRules) -> (ZoneRules, String?) {
+        let timed = tables.indices.filter { tables[$0].columns.contains { $0.type == .timestamp } }
+        guard let first = timed.first else { return (tables.first?.zone ?? zone, nil) }
+        var seen: [(zone: ZoneRules, file: Int)] = []
+        for k in timed where !seen.contains(where: { $0.zone.identifier == tables[k].zone.identifier }) { seen.append((tables[k].zone, k)) }
+        if seen.count == 1 { return (tables[first].zone, nil) }
+        var readings: [(instant: Int64, offset: Int32)] = []
+        for k in timed where tables[k].zone.isFixed {
+            if let (lo, _) = tables[k].timeRange() { readings.append((lo, tables[k].zone.offsetSeconds(atMicros: lo))) }
+        }
+        let listed = seen.map { "\($0.zone.identifier) in \(written[$0.file])" }.joined(separator: ", ")
+        var note = "the files' times were written with different offsets (\(listed)); times show in \(zone.identifier)"
+        if let best = ZoneGuess.zones(agreeingWith: readings).first { note += " — set timezone \(best) to see them in local time" }
+        return (zone, note)
     }
 
     /// `column fee`, `columns fee and tip`, `columns a, b and c`.

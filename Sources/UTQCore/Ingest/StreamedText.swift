@@ -2,10 +2,11 @@ import Foundation
 
 /// A Decompressor on a thread of its own, a few blocks ahead of the reader: the text is
 /// decompressed on one core while it is parsed on another. At most `depth` blocks are
-/// decompressed and not yet read, so memory stays a few megabytes whatever the file.
+/// decompressed and not yet read, so memory stays a few megabytes whatever the file. The
+/// thread ends with this object: it is stopped and waited for, so no file stays open and no
+/// memory stays taken after a load.
 final class DecompressAhead {
-    /// What the two threads share. The thread holds only this, so the reader going away
-    /// (and with it this object) stops the thread instead of leaving it waiting for room.
+    /// What the two threads share, under `condition`.
     private final class Channel: @unchecked Sendable {
         let condition = NSCondition()
         var ready: [(block: UnsafeMutableRawBufferPointer, count: Int)] = []
@@ -21,24 +22,40 @@ final class DecompressAhead {
 
         init(blocks: Int, size: Int) { unmade = blocks; blockSize = size }
 
-        deinit {
+        func freeBlocks() {
             for b in spare { b.deallocate() }
             for r in ready { r.block.deallocate() }
+            spare = []
+            ready = []
         }
     }
 
+    /// What the thread is started with; it lets go of the reader (closing the file) as it ends.
+    private final class Work {
+        let reader: Decompressor
+        let channel: Channel
+        init(_ reader: Decompressor, _ channel: Channel) { self.reader = reader; self.channel = channel }
+    }
+
     private let channel: Channel
+    private var thread = pthread_t()
     /// The block being read from (the reader's own until handed back).
     private var current: UnsafeMutableRawBufferPointer?
     private var currentCount = 0, currentPosition = 0
 
     init(path: String, kind: Compression, progress: LoadProgress?, blockSize: Int = 1 << 20, depth: Int = 4) throws {
-        let reader = UnsafeSendable(try Decompressor(path: path, kind: kind, progress: progress))
-        let channel = Channel(blocks: depth, size: blockSize)
-        self.channel = channel
-        let thread = Thread { Self.run(reader.value, channel) }
-        thread.name = "utq-decompress"
-        thread.start()
+        let reader = try Decompressor(path: path, kind: kind, progress: progress)
+        channel = Channel(blocks: depth, size: blockSize)
+        let work = Unmanaged.passRetained(Work(reader, channel)).toOpaque()
+        let started = pthread_create(&thread, nil, { raw in
+            let work = Unmanaged<Work>.fromOpaque(raw!).takeRetainedValue()
+            DecompressAhead.run(work.reader, work.channel)
+            return nil
+        }, work)
+        guard started == 0 else {
+            Unmanaged<Work>.fromOpaque(work).release()
+            throw LoadError(path: path, "cannot start a thread to decompress the file (\(String(cString: strerror(started))))")
+        }
     }
 
     deinit {
@@ -47,6 +64,8 @@ final class DecompressAhead {
         if let current { channel.spare.append(current) }
         channel.condition.broadcast()
         channel.condition.unlock()
+        pthread_join(thread, nil)
+        channel.freeBlocks()
     }
 
     private static func run(_ reader: Decompressor, _ c: Channel) {
