@@ -7,7 +7,8 @@ enum LoadVerb {
         details: """
         The format is detected: a Behaviour Mapper project (.json) or its CSV export, Prishtina
         routes or itineraries, a GTFS feed (folder or .zip), CSV or TSV (the delimiter , ; or tab is
-        detected), a JSON array of objects, or newline-delimited JSON. Nested objects become
+        detected), a JSON array of objects, newline-delimited JSON, or a Parquet file (.parquet:
+        its columns keep their types; list and struct columns are left out). Nested objects become
         columns named with dots (position.x). For a JSON document with the rows deeper inside,
         name the array: load data.json at response.items. Types are inferred: numbers, true/false,
         ISO 8601 and day-first date-times, durations such as "1 hour 5 mins"; an empty cell is null.
