@@ -101,8 +101,17 @@ final class ChunkDecoder {
         guard header.encoding == Self.plain || header.encoding == Self.plainDictionary else {
             throw PageError("its dictionary is encoded \(Self.encodingName(header.encoding)); Parquet writes dictionaries PLAIN")
         }
-        // A dictionary value takes a byte at least (a bit for booleans).
-        guard n <= max(data.count, 0) * 8 else { throw PageError("its dictionary says it has \(n) values in \(data.count) bytes") }
+        // What a value takes at least, so that a damaged count is refused before memory is
+        // set aside for it: its width, four bytes of length for BYTE_ARRAY, a bit for BOOLEAN.
+        let fits: Bool
+        switch plan.physical {
+        case .boolean: fits = n <= data.count * 8
+        case .int32, .float, .byteArray: fits = n <= data.count / 4
+        case .int64, .double: fits = n <= data.count / 8
+        case .int96: fits = n <= data.count / 12
+        case .fixedLenByteArray: fits = n <= data.count / max(1, plan.typeLength)
+        }
+        guard fits else { throw PageError("its dictionary says it has \(n) values in \(data.count) bytes") }
         switch plan.lane {
         case .int: dictionaryInts = try Self.filled(n, 0) { try intLane(data, encoding: Self.plain, count: n, into: $0) }
         case .double: dictionaryDoubles = try Self.filled(n, 0) { try doubleLane(data, encoding: Self.plain, count: n, into: $0) }

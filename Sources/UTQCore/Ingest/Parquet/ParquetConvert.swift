@@ -32,6 +32,9 @@ extension ChunkDecoder {
                     if ok { v = resolver.instant(v) }
                 }
                 ok = ok && Checked.isTime(v)
+            } else if !time.isTimestamp {
+                // The one duration with no negation, which showing it needs.
+                ok = ok && v != .min
             }
             if ok { p[i] = v; continue }
             p[i] = 0

@@ -88,6 +88,7 @@ public enum ParquetReader {
         for k in plans.indices where plans[k].physical == .int64 && plans[k].read == .ints && plans[k].time == nil {
             guard let unit = units[plans[k].name] else { continue }
             plans[k].output = .duration(clock: unit == DisplayUnit.clock.rawValue)
+            plans[k].time = .init(isTimestamp: false)
         }
     }
 
