@@ -37,7 +37,6 @@ enum FileKind {
         ([0xFF, 0xD8, 0xFF], "is a JPEG image, not data"),
         (Array("GIF8".utf8), "is a GIF image, not data"),
         (Array("%PDF".utf8), "is a PDF document, not data; export its tables as CSV first"),
-        (Array("PAR1".utf8), "is a Parquet file; utq reads CSV, TSV and JSON (DuckDB converts it: COPY (FROM 'f.parquet') TO 'f.csv')"),
         (Array("SQLite format 3".utf8) + [0], "is a SQLite database; export a table as CSV first (sqlite3 -csv -header DB 'select * from t' > t.csv)"),
     ]
 

@@ -62,6 +62,7 @@ public enum Loaders {
         if fileSize == 0 {
             throw LoadError(path: path, "the file is empty", kind: .emptyFile)
         }
+        if ParquetReader.isParquet(path: path, head: try rawHead(path)) { return try ParquetReader.load(request, name: name) }
         let head = try peek(path)
         let lower = Compression.innerName(path).lowercased()
         if looksBinary(try rawHead(path)) {
@@ -136,7 +137,7 @@ public enum Loaders {
     /// A table name from a file name: `datasets/market.json` → `market`.
     public static func tableName(for path: String) -> String {
         var base = (Compression.innerName(path) as NSString).lastPathComponent
-        for ext in [".zip", ".xlsx", ".xlsm", ".json", ".ndjson", ".jsonl", ".csv", ".tsv", ".txt", ".tab", ".geojson"] where base.lowercased().hasSuffix(ext) {
+        for ext in [".zip", ".xlsx", ".xlsm", ".parquet", ".json", ".ndjson", ".jsonl", ".csv", ".tsv", ".txt", ".tab", ".geojson"] where base.lowercased().hasSuffix(ext) {
             base = String(base.dropLast(ext.count))
             break
         }

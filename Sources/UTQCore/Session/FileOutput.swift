@@ -74,6 +74,18 @@ public struct FileOutput: Sendable {
         return nil
     }
 
+    /// Writes a file atomically with what `fill` writes to its descriptor (a file too large
+    /// to build in memory first, such as Parquet); otherwise as `write(_:to:…)`.
+    func write(to path: String, replace: Bool, span: SourceSpan?, replaceHint: String, _ fill: (Int32) throws -> Void) throws -> String? {
+        if let unwritten { return unwritten.skip(path) }
+        do {
+            try AtomicFile.write(to: destination(path), replace: replace) { fd, _ in try fill(fd) }
+        } catch let e as AtomicFile.Failure {
+            throw Diagnostic(e.message(path), at: span, hint: e.exists ? replaceHint : nil)
+        }
+        return nil
+    }
+
     /// A file beside a missing one with a name close to it (market.jsn → market.json).
     static func nearestFile(to path: String) -> String? {
         let folder = (path as NSString).deletingLastPathComponent

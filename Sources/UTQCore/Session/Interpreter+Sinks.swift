@@ -2,6 +2,7 @@ extension Interpreter {
     /// `save FILE`: the rows written to a file, by its extension.
     func save(_ table: Table, _ request: SaveRequest, into outcome: inout CommandOutcome) throws {
         if request.toTable { return try saveToDatabase(table, request, into: &outcome) }
+        if request.isParquet { return try saveParquet(table, request, into: &outcome) }
         let bytes = TableWriter.bytes(table, format: request.format, csvSafe: session.settings.csvSafe)
         if let skipped = try session.files.write(bytes, to: request.path, replace: request.replace || session.settings.replaceFiles, span: request.span,
                                                  replaceHint: "write save! \(request.path) to replace it (or run utq with --force)") {
@@ -16,6 +17,20 @@ extension Interpreter {
             outcome.outputs.append(.warning(what + (lossy ? "; JSON has no such numbers, so \(count == 1 ? "it is" : "they are") written as null"
                                                         : "; written as NaN, Infinity or -Infinity, which utq reads back as numbers")))
         }
+    }
+
+    /// `save FILE.parquet`: written row group by row group, straight to the file.
+    func saveParquet(_ table: Table, _ request: SaveRequest, into outcome: inout CommandOutcome) throws {
+        var notes: [String] = []
+        if let skipped = try session.files.write(to: request.path, replace: request.replace || session.settings.replaceFiles, span: request.span,
+                                                 replaceHint: "write save! \(request.path) to replace it (or run utq with --force)", { fd in
+            notes = try ParquetWriter.write(table, to: fd, cancel: session.cancel)
+        }) {
+            outcome.outputs.append(.info(skipped))
+            return
+        }
+        outcome.outputs.append(.info("saved \(NumberText.counted(table.rowCount, "row")) to \(request.path)"))
+        outcome.outputs += notes.map { .info($0) }
     }
 
     /// `chart KIND`: the rows drawn for the terminal (and kept as a result, so `$n | chart

@@ -11,6 +11,15 @@ public struct Bitmap: Sendable, Equatable {
 
     public init() { words = []; count = 0 }
 
+    /// Bits already packed, 64 to a word, the first row in the lowest bit (as a reader
+    /// builds them); bits past `count` are cleared.
+    public init(words: [UInt64], count: Int) {
+        precondition(words.count == (count + 63) >> 6, "a bitmap of \(count) bits takes \((count + 63) >> 6) words")
+        self.words = words
+        self.count = count
+        clearTail()
+    }
+
     @inline(__always)
     public subscript(i: Int) -> Bool {
         get { (words[i >> 6] >> UInt64(i & 63)) & 1 == 1 }

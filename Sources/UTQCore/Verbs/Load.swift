@@ -8,12 +8,13 @@ enum LoadVerb {
         The format is detected: a Behaviour Mapper project (.json) or its CSV export, Prishtina
         routes or itineraries, a GTFS feed (folder or .zip), CSV or TSV (the delimiter , ; or tab is
         detected), an Excel workbook (.xlsx: its first sheet, or the one named with
-        load survey.xlsx sheet "People Staying"), a JSON array of objects, or newline-delimited
-        JSON. Nested objects become columns named with dots (position.x). For a JSON document
-        with the rows deeper inside, name the array: load data.json at response.items. Types are
-        inferred: numbers, true/false, ISO 8601 and day-first date-times, durations such as
-        "1 hour 5 mins"; an empty cell is null. A workbook's cells keep Excel's types: dates are
-        times (in the session's zone), times of day are clock durations.
+        load survey.xlsx sheet "People Staying"), a JSON array of objects, newline-delimited
+        JSON, or a Parquet file (.parquet: its columns keep their types; list and struct columns
+        are left out). Nested objects become columns named with dots (position.x). For a JSON
+        document with the rows deeper inside, name the array: load data.json at response.items.
+        Types are inferred: numbers, true/false, ISO 8601 and day-first date-times, durations
+        such as "1 hour 5 mins"; an empty cell is null. A workbook's cells keep Excel's types:
+        dates are times (in the session's zone), times of day are clock durations.
         What detection cannot know is said with options, one form for all of them:
         load trips.csv with header=false, columns=(vehicle, lat, lon). A file compressed with
         gzip or zstd (rides.csv.gz, events.ndjson.zst) loads as the file inside, decompressed as

@@ -3,13 +3,16 @@ enum SaveVerb {
     static let spec = VerbSpec(
         name: "save", category: .output, role: .sink,
         usage: "save FILE | save to DB.TABLE | save append to DB.TABLE   (save! replaces an existing file or table)",
-        summary: "Write the result to a file: .csv, .tsv, .json, .ndjson or .md by its extension (.gz or .zst after it compresses).",
+        summary: "Write the result to a file: .csv, .tsv, .json, .ndjson, .md or .parquet by its extension (.gz or .zst after a text format compresses it).",
         details: """
         The file is written to a temporary name and renamed, so it is never left half written.
         A name ending in .gz or .zst (rides.csv.gz, rides.ndjson.zst) writes the format its
         name has before that, compressed with gzip or zstd; load reads such files back.
         An existing file is kept unless you write save! FILE. Numbers are written in full
-        precision without separators, times as ISO 8601 with their offset. save to DB.TABLE
+        precision without separators, times as ISO 8601 with their offset. A .parquet file keeps
+        the columns' types (times in microseconds, dates as dates, text with a dictionary,
+        Snappy-compressed); durations are written as microseconds, which utq reads back as
+        durations. save to DB.TABLE
         copies the rows into a table of an attached database (COPY, in one transaction); an
         existing table is kept unless you write save! to DB.TABLE. save append to DB.TABLE adds
         the rows to an existing table (plain or partitioned), its columns matched by name; if
@@ -51,9 +54,9 @@ enum SaveVerb {
 
         func bind(_ input: LogicalPlan, _ binder: Binder) throws -> Sink {
             if request.toTable { return .save(request) }
-            guard OutputFormat.forFile(request.path) != nil else {
+            guard OutputFormat.forFile(request.path) != nil || request.isParquet else {
                 throw Diagnostic("cannot tell the format of \(request.path) from its name", at: request.span,
-                                 hint: "end it with .csv, .tsv, .json, .ndjson, .md or .txt (and .gz or .zst to compress it, as in rides.csv.gz)")
+                                 hint: "end it with .csv, .tsv, .json, .ndjson, .md, .txt or .parquet (and .gz or .zst after a text format to compress it, as in rides.csv.gz)")
             }
             return .save(request)
         }
@@ -71,4 +74,6 @@ public struct SaveRequest: Sendable {
     public var append = false
 
     public var format: OutputFormat { OutputFormat.forFile(path) ?? .csv }
+    /// A Parquet file, which is not text and has a writer of its own.
+    public var isParquet: Bool { !toTable && ParquetWriter.isParquetPath(path) }
 }

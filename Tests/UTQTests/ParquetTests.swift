@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+@testable import UTQCore
+
+/// Parquet files written by pyarrow (every physical type, annotation, encoding, codec and
+/// page version) and by DuckDB, read by utq and compared cell for cell with what pyarrow
+/// reads from them: Tests/Fixtures/parquet/make.py wrote the files and the expectations.
+@Suite struct ParquetTests {
+    static let folder = "Tests/Fixtures/parquet"
+
+    struct Expected: Decodable {
+        struct ExpectedColumn: Decodable {
+            var name: String
+            var type: String
+            var values: [String?]
+        }
+        var rows: Int
+        var skipped: [String]
+        var columns: [ExpectedColumn]
+    }
+
+    static func expected(for fixture: String) throws -> Expected {
+        let base = fixture.hasPrefix("types_") ? "types" : String(fixture.dropLast(".parquet".count))
+        let data = try Data(contentsOf: URL(fileURLWithPath: Repo.path("\(folder)/\(base).expected.json")))
+        return try JSONDecoder().decode(Expected.self, from: data)
+    }
+
+    static func load(_ path: String, zone: ZoneRules = .utc) throws -> LoadResult {
+        try Loaders.load(LoadRequest(path: path, zone: zone))
+    }
+
+    /// Whether utq's cell is the one pyarrow read (see make.py for how cells are written).
+    static func same(_ value: Value, _ text: String?, type: String) -> Bool {
+        guard let text else { return value == .null }
+        switch (type, value) {
+        case ("int", .int(let v)): return Int64(text) == v
+        case ("double", .double(let v)):
+            guard let d = Double(text == "nan" ? "nan" : text) else { return false }
+            return d.isNaN ? v.isNaN : d == v
+        case ("bool", .bool(let v)): return (text == "true") == v
+        case ("string", .string(let v)): return v == text
+        case ("timestamp", .timestamp(let v)), ("duration", .duration(let v)): return Int64(text) == v
+        default: return false
+        }
+    }
+
+    /// The first differences between a table and pyarrow's reading of the same file.
+    static func differences(_ t: Table, _ e: Expected) -> [String] {
+        var out: [String] = []
+        if t.rowCount != e.rows { out.append("rows: \(t.rowCount), pyarrow \(e.rows)") }
+        if t.columnNames != e.columns.map(\.name) { out.append("columns: \(t.columnNames), pyarrow \(e.columns.map(\.name))") }
+        for ec in e.columns {
+            guard let c = t.column(ec.name) else { continue }
+            if c.type.rawValue != ec.type { out.append("\(ec.name): type \(c.type), expected \(ec.type)"); continue }
+            var wrong = 0
+            for (row, text) in ec.values.enumerated() where row < t.rowCount && !same(c.value(at: row), text, type: ec.type) {
+                wrong += 1
+                if wrong <= 3 { out.append("\(ec.name) row \(row): utq \(c.value(at: row)), pyarrow \(text ?? "null")") }
+            }
+            if wrong > 3 { out.append("\(ec.name): \(wrong) cells differ in all") }
+        }
+        return out
+    }
+
+    @Test func everyFixtureReadsAsPyarrowReadsIt() throws {
+        let files = try Repo.files(in: Self.folder, ending: ".parquet")
+        #expect(files.count >= 24)
+        for file in files {
+            let result = try Self.load(Repo.path("\(Self.folder)/\(file)"))
+            let e = try Self.expected(for: file)
+            let problems = Self.differences(result.tables[0], e)
+            #expect(problems.isEmpty, "\(file): \(problems.joined(separator: "; "))")
+        }
+    }
+
+    @Test func timesKeepTheirKindAndUnit() throws {
+        let t = try Self.load(Repo.path("\(Self.folder)/types_snappy_v1_dict.parquet")).tables[0]
+        #expect(t.column("day")?.unit == .day)
+        #expect(t.column("day")?.floating == true)
+        #expect(t.column("ts_us_utc")?.floating == false)
+        #expect(t.column("ts_ms_local")?.floating == true)
+        #expect(t.column("clock_us")?.unit == .clock)
+        #expect(t.column("always")?.validity == nil)
+        #expect(t.column("nothing")?.type == .null)
+        // Dates show as days, as a CSV of dates does.
+        let session = makeSession()
+        let shown = try session.table("load \(Self.folder)/types_snappy_v1_dict.parquet\nselect day | limit 1")
+        #expect(TableWriter.text(shown, format: .csv).contains("2020-02-27\n"))
+    }
+
+    @Test func wallClockTimesArePlacedInTheTablesZone() throws {
+        let oslo = ZoneRules.named("Europe/Oslo")!
+        let path = Repo.path("\(Self.folder)/types_snappy_v1_dict.parquet")
+        let utc = try Self.load(path).tables[0], local = try Self.load(path, zone: oslo).tables[0]
+        #expect(local.zone.identifier == "Europe/Oslo")
+        // Instants stay; wall-clock times keep their reading, an hour earlier as instants in winter.
+        #expect(local.column("ts_us_utc")?.value(at: 0) == utc.column("ts_us_utc")?.value(at: 0))
+        guard case .timestamp(let a)? = utc.column("ts_ms_local")?.value(at: 0),
+              case .timestamp(let b)? = local.column("ts_ms_local")?.value(at: 0) else {
+            Issue.record("ts_ms_local is not a timestamp"); return
+        }
+        #expect(a - b == 3_600_000_000)
+    }
+
+    @Test func nestedColumnsAreLeftOutWithAWarning() throws {
+        let result = try Self.load(Repo.path("\(Self.folder)/nested.parquet"))
+        #expect(result.tables[0].columnNames == ["id", "name", "score"])
+        let text = result.warnings.map(\.message).joined(separator: "\n")
+        for name in ["stops is a list", "place is a group of columns", "tags is a map"] {
+            #expect(text.contains(name), "\(name) in \(text)")
+        }
+    }
+
+    @Test func tableNameAndSummaryComeFromTheFile() throws {
+        let session = makeSession()
+        var notes: [String] = []
+        _ = try session.table("load \(Self.folder)/many_pages.parquet\ncount", info: { notes.append($0) })
+        #expect(notes.contains { $0.hasPrefix("many_pages: 2,400 rows") }, "\(notes)")
+        #expect(try session.table("many_pages | count by mode").rowCount == 3)
+    }
+
+    @Test func optionsForTextFilesAreRefused() throws {
+        let session = makeSession()
+        let e = session.failure("load \(Self.folder)/nested.parquet with header=false")
+        #expect(e?.message.contains("header= is for text") == true, "\(String(describing: e?.message))")
+    }
+}
