@@ -102,7 +102,9 @@ struct ParquetColumnReader {
             let decoder = ChunkDecoder(plan: plan, codec: ParquetCodec(rawValue: chunk.codec) ?? .uncompressed, zone: zone, scratch: scratch)
             return try decoder.decode(bytes, rows: count, into: output.advanced(by: starts[g]))
         } catch let e as PageError {
-            throw LoadError(path: file.path, "\(place), \(e.message); the file is damaged")
+            // Say what it means for the file unless the message does.
+            let damaged = e.message.contains("damaged") ? "" : "; the file is damaged"
+            throw LoadError(path: file.path, "\(place), \(e.message)\(damaged)")
         }
     }
 
