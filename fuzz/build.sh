@@ -25,6 +25,8 @@ if [ ! -f "$ziplib" ]; then
     -emit-library -static -o "$ziplib" $(find "$zip/ZIPFoundation" -name '*.swift' | sort)
 fi
 ZIPFLAGS=(-I "$OUT/core" -Xcc -fmodule-map-file="$zip/CZLib/module.modulemap" -I "$zip/CZLib")
+# zlib, zstd and snappy from the system, as the package's CCompression module (Parquet's codecs).
+ZIPFLAGS+=(-Xcc -fmodule-map-file=Sources/CCompression/module.modulemap -I Sources/CCompression)
 
 core="$OUT/core/libUTQCore.a"
 if [ ! -f "$core" ] || [ -n "$(find Sources/UTQCore -name '*.swift' -newer "$core" | head -1)" ]; then
@@ -42,6 +44,6 @@ for t in "${targets[@]}"; do
   if [ ! -f "$bin" ] || [ "$core" -nt "$bin" ] || [ "fuzz/targets/$t.swift" -nt "$bin" ] || [ fuzz/Support.swift -nt "$bin" ]; then
     echo "building fuzz target $t ..."
     "$SWIFTC" "${FLAGS[@]}" "${ZIPFLAGS[@]}" -module-name "fuzz_$t" -o "$bin" \
-      fuzz/Support.swift "fuzz/targets/$t.swift" "$core" "$ziplib" -lz 2>&1 | { grep -v "Cannot export local symbol" || true; }
+      fuzz/Support.swift "fuzz/targets/$t.swift" "$core" "$ziplib" -lz -lzstd -lsnappy 2>&1 | { grep -v "Cannot export local symbol" || true; }
   fi
 done
