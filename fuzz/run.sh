@@ -22,7 +22,7 @@ for t in "${targets[@]}"; do
   dict=()
   [ -f "fuzz/dict/$t.dict" ] && dict=(-dict="fuzz/dict/$t.dict")
   # Whole zips and whole lessons are larger than a script or a CSV; FUZZ_MAX_LEN overrides.
-  case "$t" in gtfs|xlsx) len=20000 ;; lesson) len=16000 ;; kernel) len=8192 ;; *) len=4096 ;; esac
+  case "$t" in gtfs|xlsx|parquet) len=20000 ;; lesson) len=16000 ;; kernel) len=8192 ;; *) len=4096 ;; esac
   echo "fuzzing $t for $SECONDS_EACH s (log: $OUT/logs/$t.log) ..."
   # detect_leaks=0: caches that live for the whole process are not leaks worth a finding.
   if ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 "$OUT/bin/$t" "${dict[@]}" \

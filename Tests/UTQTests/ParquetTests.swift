@@ -63,7 +63,7 @@ import Testing
     }
 
     @Test func everyFixtureReadsAsPyarrowReadsIt() throws {
-        let files = try Repo.files(in: Self.folder, ending: ".parquet")
+        let files = try Repo.files(in: Self.folder, ending: ".parquet").filter { !$0.hasPrefix("refused-") }
         #expect(files.count >= 24)
         for file in files {
             let result = try Self.load(Repo.path("\(Self.folder)/\(file)"))
@@ -123,5 +123,69 @@ import Testing
         let session = makeSession()
         let e = session.failure("load \(Self.folder)/nested.parquet with header=false")
         #expect(e?.message.contains("header= is for text") == true, "\(String(describing: e?.message))")
+    }
+
+    // MARK: Damaged files
+
+    /// The message of a load that must fail, or a recorded issue when it does not.
+    static func refusal(_ path: String) -> String? {
+        do {
+            _ = try load(path)
+            Issue.record("\(path) loaded")
+            return nil
+        } catch let e as LoadError {
+            return e.description
+        } catch {
+            Issue.record("\(path): not a LoadError: \(error)")
+            return nil
+        }
+    }
+
+    static func damaged(_ name: String, _ change: (inout [UInt8], ParquetFile) throws -> Void) throws -> String {
+        let source = Repo.path("\(folder)/types_snappy_v1_dict.parquet")
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: source)))
+        try change(&bytes, try ParquetFile(path: source))
+        return try temporaryFile(name, bytes)
+    }
+
+    @Test func aFileCutShortSaysSo() throws {
+        let path = try Self.damaged("cut.parquet") { b, _ in b.removeLast(b.count / 2) }
+        let message = Self.refusal(path)
+        #expect(message?.contains("cut.parquet: is a Parquet file that does not end with PAR1") == true, "\(String(describing: message))")
+    }
+
+    @Test func aDamagedFooterSaysSo() throws {
+        let path = try Self.damaged("footer.parquet") { b, file in
+            for i in file.footerStart..<(file.footerStart + 40) { b[i] = 0xFF }
+        }
+        let message = Self.refusal(path)
+        #expect(message?.contains("its footer (the table of contents at the end) is damaged") == true, "\(String(describing: message))")
+    }
+
+    @Test func aDamagedPageNamesItsColumnRowGroupAndPage() throws {
+        // The Snappy data of the first data page of column f64 (after its dictionary page).
+        let path = try Self.damaged("page.parquet") { b, file in
+            let leaf = file.footer.schema.dropFirst().firstIndex { $0.name == "f64" }! - 1
+            let chunk = file.footer.rowGroups[0].columns[leaf]
+            let start = Int(chunk.dataPageOffset)
+            let headerLength = try b.withUnsafeBytes { raw -> Int in
+                var r = ThriftReader(raw, from: start)
+                _ = try ParquetPageHeader(&r)
+                return r.pos - start
+            }
+            for i in 0..<4 { b[start + headerLength + i] = 0xFF }
+        }
+        let message = Self.refusal(path)
+        #expect(message?.contains("column f64, row group 1, page 2: its Snappy data is damaged") == true, "\(String(describing: message))")
+    }
+
+    @Test func aCodecUtqDoesNotUnpackIsNamed() throws {
+        let message = Self.refusal(Repo.path("\(Self.folder)/refused-lz4.parquet"))
+        #expect(message?.contains("column i64, row group 1 is compressed with LZ4, which utq does not unpack") == true, "\(String(describing: message))")
+    }
+
+    @Test func aTextFileNamedParquetIsNotReadAsText() throws {
+        let message = Self.refusal(try temporaryFile("text.parquet", "a,b\n1,2\n3,4\n"))
+        #expect(message?.contains("does not start with PAR1") == true, "\(String(describing: message))")
     }
 }

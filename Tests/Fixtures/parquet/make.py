@@ -254,6 +254,8 @@ def main():
     write("many_pages", many_pages_table(), row_group_size=1000, data_page_size=512, dictionary_pagesize_limit=1024,
           write_batch_size=100)
     write("empty", types.slice(0, 0).select(["i64", "text", "ts_us_utc"]))
+    # A codec utq refuses (it has no LZ4): no expectations, the tests want the refusal.
+    pq.write_table(types.select(["i64", "text"]), os.path.join(HERE, "refused-lz4.parquet"), compression="lz4")
     duckdb = duckdb_binary()
     target = os.path.join(HERE, "duckdb.parquet")
     if duckdb:

@@ -28,13 +28,14 @@ final class ChunkDecoder {
     let plan: ParquetColumnPlan
     let zone: ZoneRules
     let codec: ParquetCodec
-    let inflater = PageInflater()
-    let indexScratch = ScratchBuffer<UInt32>()
-    let intScratch = ScratchBuffer<Int64>()
-    let byteScratch = ScratchBuffer<UInt8>()
-    let doubleScratch = ScratchBuffer<Double>()
-    let boolScratch = ScratchBuffer<Bool>()
-    let codeScratch = ScratchBuffer<UInt32>()
+    let scratch: ChunkScratch
+    var inflater: PageInflater { scratch.inflater }
+    var indexScratch: ScratchBuffer<UInt32> { scratch.indexes }
+    var intScratch: ScratchBuffer<Int64> { scratch.ints }
+    var byteScratch: ScratchBuffer<UInt8> { scratch.bytes }
+    var doubleScratch: ScratchBuffer<Double> { scratch.doubles }
+    var boolScratch: ScratchBuffer<Bool> { scratch.bools }
+    var codeScratch: ScratchBuffer<UInt32> { scratch.codes }
     var spans = ByteSpans()
     var built: [UInt8] = []
     var interner = ByteInterner()
@@ -44,45 +45,43 @@ final class ChunkDecoder {
     var dictionaryBools: [Bool] = []
     var dictionaryCodes: [UInt32] = []
 
-    init(plan: ParquetColumnPlan, codec: ParquetCodec, zone: ZoneRules) {
-        self.plan = plan; self.codec = codec; self.zone = zone
+    init(plan: ParquetColumnPlan, codec: ParquetCodec, zone: ZoneRules, scratch: ChunkScratch) {
+        self.plan = plan; self.codec = codec; self.zone = zone; self.scratch = scratch
     }
 
     /// Decodes `rows` rows from the chunk's bytes into `out`. Errors name the page.
-    func decode(_ chunk: [UInt8], rows: Int, into out: LaneOutput) throws -> ChunkOutcome {
+    func decode(_ raw: UnsafeRawBufferPointer, rows: Int, into out: LaneOutput) throws -> ChunkOutcome {
         var validity: [UInt64]? = plan.maxDefinition > 0 ? [UInt64](repeating: 0, count: (rows + 63) / 64) : nil
         var done = 0, pos = 0, page = 0
-        try chunk.withUnsafeBytes { raw in
-            while done < rows {
-                guard pos < raw.count else { throw PageError("the pages end after \(done) of the row group's \(rows) rows") }
-                page += 1
-                do {
-                    var r = ThriftReader(chunk, from: pos)
-                    let header: ParquetPageHeader
-                    do { header = try ParquetPageHeader(&r) } catch let e as ThriftError { throw PageError("its header is damaged: \(e.message)") }
-                    pos = r.pos
-                    let size = Int(header.compressedSize)
-                    guard size <= raw.count - pos else { throw PageError("it runs past the end of the column's bytes") }
-                    let body = UnsafeRawBufferPointer(rebasing: raw[pos..<(pos + size)])
-                    pos += size
-                    switch header.kind {
-                    case .dictionary?:
-                        try dictionaryPage(try unpack(body, Int(header.uncompressedSize)), header: header)
-                    case .data?, .dataV2?:
-                        let n = Int(header.numValues)
-                        guard n <= rows - done else {
-                            throw PageError("it holds \(n) values, more than the \(rows - done) rows the row group has left")
-                        }
-                        try validity.withOptionalWords { words in
-                            try dataPage(body, header: header, rows: n, at: done, words: words, out: out)
-                        }
-                        done += n
-                    default:
-                        continue
+        while done < rows {
+            guard pos < raw.count else { throw PageError("the pages end after \(done) of the row group's \(rows) rows") }
+            page += 1
+            do {
+                var r = ThriftReader(raw, from: pos)
+                let header: ParquetPageHeader
+                do { header = try ParquetPageHeader(&r) } catch let e as ThriftError { throw PageError("its header is damaged: \(e.message)") }
+                pos = r.pos
+                let size = Int(header.compressedSize)
+                guard size <= raw.count - pos else { throw PageError("it runs past the end of the column's bytes") }
+                let body = UnsafeRawBufferPointer(rebasing: raw[pos..<(pos + size)])
+                pos += size
+                switch header.kind {
+                case .dictionary?:
+                    try dictionaryPage(try unpack(body, Int(header.uncompressedSize)), header: header)
+                case .data?, .dataV2?:
+                    let n = Int(header.numValues)
+                    guard n <= rows - done else {
+                        throw PageError("it holds \(n) values, more than the \(rows - done) rows the row group has left")
                     }
-                } catch let e as PageError {
-                    throw PageError("page \(page): \(e.message)")
+                    try validity.withOptionalWords { words in
+                        try dataPage(body, header: header, rows: n, at: done, words: words, out: out)
+                    }
+                    done += n
+                default:
+                    continue
                 }
+            } catch let e as PageError {
+                throw PageError("page \(page): \(e.message)")
             }
         }
         var outcome = ChunkOutcome(notUTF8: notUTF8)
@@ -211,6 +210,38 @@ final class ChunkDecoder {
             if word & mask != mask { return false }
         }
         return true
+    }
+}
+
+/// A worker's memory for decoding chunks, kept from one chunk to the next: the chunk's bytes,
+/// unpacked pages and the scratch of the lanes.
+final class ChunkScratch: @unchecked Sendable {
+    let chunk = ScratchBuffer<UInt8>()
+    let inflater = PageInflater()
+    let indexes = ScratchBuffer<UInt32>()
+    let ints = ScratchBuffer<Int64>()
+    let bytes = ScratchBuffer<UInt8>()
+    let doubles = ScratchBuffer<Double>()
+    let bools = ScratchBuffer<Bool>()
+    let codes = ScratchBuffer<UInt32>()
+}
+
+/// Scratch for the workers of one load: a worker takes one and gives it back when its chunk
+/// is done, so there are about as many as there are cores.
+final class ChunkScratchPool: @unchecked Sendable {
+    private var free: [ChunkScratch] = []
+    private let lock = NSLock()
+
+    func take() -> ChunkScratch {
+        lock.lock()
+        defer { lock.unlock() }
+        return free.popLast() ?? ChunkScratch()
+    }
+
+    func give(_ s: ChunkScratch) {
+        lock.lock()
+        free.append(s)
+        lock.unlock()
     }
 }
 

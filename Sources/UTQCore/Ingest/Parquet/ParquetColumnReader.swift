@@ -10,6 +10,7 @@ struct ParquetColumnReader {
     let zone: ZoneRules
     let request: LoadRequest
     let stop: ParallelParts<(Column, [String])>
+    let pool: ChunkScratchPool
 
     var rows: Int { starts.last! }
     var groups: Int { starts.count - 1 }
@@ -92,14 +93,18 @@ struct ParquetColumnReader {
         let count = starts[g + 1] - starts[g]
         let place = "column \(plan.name), row group \(g + 1)"
         let chunk = file.footer.rowGroups[g].columns[plan.leaf]
+        let scratch = pool.take()
+        defer { pool.give(scratch) }
         do {
-            let bytes = try file.chunk(chunk)
+            let bytes = try file.chunk(chunk, into: scratch.chunk)
             request.progress?.advance(bytes.count)
             if count == 0 { return ChunkOutcome() }
-            let decoder = ChunkDecoder(plan: plan, codec: ParquetCodec(rawValue: chunk.codec) ?? .uncompressed, zone: zone)
+            let decoder = ChunkDecoder(plan: plan, codec: ParquetCodec(rawValue: chunk.codec) ?? .uncompressed, zone: zone, scratch: scratch)
             return try decoder.decode(bytes, rows: count, into: output.advanced(by: starts[g]))
         } catch let e as PageError {
-            throw LoadError(path: file.path, "\(place), \(e.message); the file is damaged")
+            // Say what it means for the file unless the message does.
+            let damaged = e.message.contains("damaged") ? "" : "; the file is damaged"
+            throw LoadError(path: file.path, "\(place), \(e.message)\(damaged)")
         }
     }
 

@@ -51,10 +51,11 @@ public enum ParquetReader {
 
         let (chosen, rowStarts) = (plans, starts)
         let results = ParallelParts<(Column, [String])>(count: plans.count)
+        let pool = ChunkScratchPool()
         DispatchQueue.concurrentPerform(iterations: plans.count) { k in
             if results.failed { results.set(k, .failure(CancellationError())); return }
             results.set(k, Result {
-                try ParquetColumnReader(file: file, plan: chosen[k], starts: rowStarts, zone: zone, request: request, stop: results).read()
+                try ParquetColumnReader(file: file, plan: chosen[k], starts: rowStarts, zone: zone, request: request, stop: results, pool: pool).read()
             })
         }
         var columns: [Column] = []

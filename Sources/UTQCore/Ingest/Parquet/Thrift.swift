@@ -15,17 +15,19 @@ enum ThriftType: UInt8 {
     case binary = 8, list = 9, set = 10, map = 11, structure = 12
 }
 
+/// Reads from bytes the caller holds for as long as the reader is used (a footer, or a
+/// column chunk with its page headers).
 struct ThriftReader {
-    let data: [UInt8]
+    let data: UnsafeRawBufferPointer
     private(set) var pos: Int
     let end: Int
     private var depth = 0
     static let maxDepth = 32
 
-    init(_ data: [UInt8], from start: Int = 0, to end: Int? = nil) {
+    init(_ data: UnsafeRawBufferPointer, from start: Int = 0) {
         self.data = data
         self.pos = start
-        self.end = min(end ?? data.count, data.count)
+        self.end = data.count
     }
 
     mutating func byte() throws -> UInt8 {
@@ -67,10 +69,10 @@ struct ThriftReader {
         return Double(bitPattern: bits)
     }
 
-    mutating func binary() throws -> ArraySlice<UInt8> {
+    mutating func binary() throws -> UnsafeRawBufferPointer {
         let n = try varint()
         guard n <= UInt64(end - pos) else { throw ThriftError("a text runs past the end (\(n) bytes)") }
-        let s = data[pos..<(pos + Int(n))]
+        let s = UnsafeRawBufferPointer(rebasing: data[pos..<(pos + Int(n))])
         pos += Int(n)
         return s
     }
