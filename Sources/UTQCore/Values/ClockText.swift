@@ -11,7 +11,9 @@ public enum ClockText {
         var start = 0, end = b.count
         while start < end, b[start] == 0x20 || b[start] == 0x09 { start += 1 }
         while end > start, b[end - 1] == 0x20 || b[end - 1] == 0x09 { end -= 1 }
-        guard start < end else { return nil }
+        // The longest clock (`12:05:00.123456 p.m.`) is 20 bytes: a long cell (a 50 MB line)
+        // is no clock and is not scanned.
+        guard start < end, end - start <= 32 else { return nil }
         // AM/PM at the end, with or without a space or points (`8:20 p.m.`).
         var meridiem: Bool? = nil  // true: PM
         var letters: [UInt8] = []
