@@ -59,7 +59,7 @@ final class ChunkDecoder {
             do {
                 var r = ThriftReader(raw, from: pos)
                 let header: ParquetPageHeader
-                do { header = try ParquetPageHeader(&r) } catch let e as ThriftError { throw PageError("its header is damaged: \(e.message)") }
+                do { header = try ParquetPageHeader(&r) } catch let e as ThriftError { throw PageError("its header is damaged: \(e.message)", saysDamaged: true) }
                 pos = r.pos
                 let size = Int(header.compressedSize)
                 guard size <= raw.count - pos else { throw PageError("it runs past the end of the column's bytes") }

@@ -103,7 +103,7 @@ struct ParquetColumnReader {
             return try decoder.decode(bytes, rows: count, into: output.advanced(by: starts[g]))
         } catch let e as PageError {
             // Say what it means for the file unless the message does.
-            let damaged = e.message.contains("damaged") ? "" : "; the file is damaged"
+            let damaged = e.saysDamaged ? "" : "; the file is damaged"
             throw LoadError(path: file.path, "\(place), \(e.message)\(damaged)")
         }
     }

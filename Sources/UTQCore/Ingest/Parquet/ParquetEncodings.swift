@@ -4,7 +4,9 @@
 /// damaged page gives a `PageError`, never a read past its end.
 struct PageError: Error {
     let message: String
-    init(_ message: String) { self.message = message }
+    /// Whether the message already says the page is damaged, so the reader does not add it.
+    let saysDamaged: Bool
+    init(_ message: String, saysDamaged: Bool = false) { self.message = message; self.saysDamaged = saysDamaged }
 }
 
 /// Reads `width` bits (up to 64) at a bit offset, least significant bit first; bits past
@@ -186,7 +188,7 @@ enum DeltaBinaryPacked {
         var value = try readZigzag(b, &pos)
         guard blockSize > 0, blockSize % 128 == 0, blockSize <= 1 << 20, miniblocks > 0, blockSize % miniblocks == 0,
               (blockSize / miniblocks) % 32 == 0 else {
-            throw PageError("a DELTA_BINARY_PACKED header is damaged (blocks of \(blockSize) in \(miniblocks) parts)")
+            throw PageError("a DELTA_BINARY_PACKED header is damaged (blocks of \(blockSize) in \(miniblocks) parts)", saysDamaged: true)
         }
         guard total >= UInt64(count) else { throw PageError("the page holds \(total) values where \(count) were expected") }
         if count == 0 { return pos }

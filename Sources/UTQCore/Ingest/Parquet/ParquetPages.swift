@@ -124,17 +124,17 @@ final class PageInflater {
             var length = 0
             guard source.count > 0,
                   snappy_uncompressed_length(source.baseAddress!.assumingMemoryBound(to: CChar.self), source.count, &length) == SNAPPY_OK,
-                  length == expected else { throw PageError("its Snappy data is damaged") }
+                  length == expected else { throw PageError("its Snappy data is damaged", saysDamaged: true) }
             var n = expected
             guard snappy_uncompress(source.baseAddress!.assumingMemoryBound(to: CChar.self), source.count,
                                     memory!.assumingMemoryBound(to: CChar.self), &n) == SNAPPY_OK else {
-                throw PageError("its Snappy data is damaged")
+                throw PageError("its Snappy data is damaged", saysDamaged: true)
             }
             got = n
         case .zstd:
             guard source.count > 0 else { throw PageError("its zstd data is empty") }
             let n = ZSTD_decompress(memory, expected, source.baseAddress, source.count)
-            if ZSTD_isError(n) != 0 { throw PageError("its zstd data is damaged (\(String(cString: ZSTD_getErrorName(n))))") }
+            if ZSTD_isError(n) != 0 { throw PageError("its zstd data is damaged (\(String(cString: ZSTD_getErrorName(n))))", saysDamaged: true) }
             got = n
         case .gzip:
             got = try Self.gunzip(source, into: out)
@@ -162,11 +162,11 @@ final class PageInflater {
             if status == Z_STREAM_END {
                 // Another gzip member may follow.
                 if stream.avail_in == 0 || stream.avail_out == 0 { break }
-                guard inflateReset(&stream) == Z_OK else { throw PageError("its gzip data is damaged") }
+                guard inflateReset(&stream) == Z_OK else { throw PageError("its gzip data is damaged", saysDamaged: true) }
                 continue
             }
             if status == Z_BUF_ERROR && stream.avail_out == 0 { break }
-            guard status == Z_OK else { throw PageError("its gzip data is damaged") }
+            guard status == Z_OK else { throw PageError("its gzip data is damaged", saysDamaged: true) }
             if stream.avail_in == 0 { throw PageError("its gzip data ends early") }
         }
         return out.count - Int(stream.avail_out)
