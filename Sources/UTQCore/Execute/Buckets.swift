@@ -52,6 +52,15 @@ enum Buckets {
                 out[i] = lastYear
             }
             return Column(name: "", storage: .int(out), validity: validity, unit: .year)
+        case .dayOfMonth, .dayOfYear, .weekOfYear, .quarter:
+            var out = [Int64](repeating: 0, count: n)
+            var lastDays = Int64.min, last: Int64 = 0
+            for i in 0..<n where validity?[i] ?? true {
+                let days = CivilTime.floorDiv(cursor.wall(a[i]), day)
+                if days != lastDays { lastDays = days; last = calendarPart(bucket, days: days) }
+                out[i] = last
+            }
+            return Column(name: "", storage: .int(out), validity: validity)
         case .monthOfYear:
             var codes = [UInt32](repeating: 0, count: n)
             for i in 0..<n where validity?[i] ?? true {
@@ -84,6 +93,22 @@ enum Buckets {
                 out[i] = lastInstant
             }
             return Column(name: "", storage: .timestamp(out), validity: validity, unit: bucket.unit(for: .timestamp))
+        }
+    }
+
+    /// A calendar part of a day (days since 1970-01-01).
+    static func calendarPart(_ bucket: TimeBucket, days: Int64) -> Int64 {
+        let (y, m, d) = CivilTime.civilFromDays(days)
+        switch bucket {
+        case .dayOfMonth: return Int64(d)
+        case .dayOfYear: return days - CivilTime.daysFromCivil(year: y, month: 1, day: 1) + 1
+        case .quarter: return Int64((m - 1) / 3 + 1)
+        case .weekOfYear:
+            // The ISO week is the week of its Thursday: count the Thursdays of that year.
+            let thursday = days - Int64(CivilTime.isoWeekday(days: days) - 1) + 3
+            let year = CivilTime.civilFromDays(thursday).year
+            return (thursday - CivilTime.daysFromCivil(year: year, month: 1, day: 1)) / 7 + 1
+        default: return 0
         }
     }
 

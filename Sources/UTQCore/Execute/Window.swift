@@ -152,6 +152,10 @@ struct Window {
                 }
                 return Column(name: "", storage: call.type == .int ? .int(out.map { Int64($0) }) : .double(out), validity: valid)
             }
+        case .rolling(let f, let frame):
+            let arg = try call.argument.map { try ev.column($0) }
+            return try Rolling(function: f, frame: frame, type: call.type, cancel: cancel)
+                .column(arg, table: table, groupOf: groupOf, layout: layout())
         case .summary(let f):
             let aggregate = BoundAggregate(function: f, argument: call.argument, distinct: false, name: call.name, type: call.type)
             let perGroup = try Accumulate.run(aggregate, table: table, evaluator: ev, groupOf: groupOf, groups: groups, rows: n)

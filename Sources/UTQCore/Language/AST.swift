@@ -100,7 +100,7 @@ public struct SelectItem: Sendable {
     public var span: SourceSpan
 }
 
-public enum JoinKind: String, Sendable { case inner, left }
+public enum JoinKind: String, Sendable { case inner, left, cross }
 
 /// Where a pipeline's rows come from.
 public enum PipelineSource: Sendable {
@@ -112,6 +112,9 @@ public enum PipelineSource: Sendable {
     case last(SourceSpan)
     /// A source verb: `tables`.
     case verb(Stage)
+    /// `(market | where legend = "Jogging")`: a pipeline in parentheses, where `union` and
+    /// `join` take a table.
+    indirect case pipeline(Pipeline)
 }
 
 /// A verb as written: which verb, where, and its arguments (the verb's own syntax type).

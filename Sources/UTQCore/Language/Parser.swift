@@ -7,6 +7,8 @@ public struct Parser {
     /// How deep the parser is in parentheses, calls and prefixes, so that no input can
     /// exhaust the stack (7,000 nested parentheses are a message, not a crash).
     var nesting = 0
+    /// How many pipelines in parentheses the parser is in: there a `)` ends the pipeline.
+    var subPipelines = 0
 
     /// The deepest expression, and the most stages in a pipeline, utq takes. Deeper ones
     /// are refused when parsed, before binding and running walk them.
@@ -27,7 +29,10 @@ public struct Parser {
 
     public var current: Token { tokens[index] }
     public func peek(_ k: Int = 1) -> Token { tokens[min(index + k, tokens.count - 1)] }
-    public var atEnd: Bool { current.isEnd }
+    public var atEnd: Bool { current.isEnd || (subPipelines > 0 && current.isSymbol(.rparen)) }
+
+    /// Whether a token ends the pipeline it stands in.
+    func endsPipeline(_ t: Token) -> Bool { t.isEnd || (subPipelines > 0 && t.isSymbol(.rparen)) }
 
     @discardableResult
     public mutating func advance() -> Token {
@@ -205,7 +210,7 @@ public struct Parser {
             source = .last(t.span)
         case .identifier(let s, let quoted) where quoted || Verbs.spec(for: s) == nil:
             // A table name, alone or followed by `|`.
-            if peek().isSymbol(.pipe) || peek().isEnd {
+            if peek().isSymbol(.pipe) || endsPipeline(peek()) {
                 advance()
                 source = .table(s, t.span)
             }
@@ -253,6 +258,43 @@ public struct Parser {
         } while eatSymbol(.pipe)
         try expectEnd()
         return Pipeline(source: source, stages: stages, sink: sink, span: end())
+    }
+
+    /// What `union` and `join` take: a table, `$N`, `_`, or a pipeline in parentheses.
+    public mutating func parseTableSource(_ what: String) throws -> PipelineSource {
+        let t = current
+        switch t.kind {
+        case .resultRef(let n): advance(); return .result(n, t.span)
+        case .identifier(let s, _) where s == "_": advance(); return .last(t.span)
+        case .symbol(.lparen): return .pipeline(try parseSubPipeline())
+        default:
+            let (name, span) = try name(what)
+            return .table(name, span)
+        }
+    }
+
+    /// `(market | where legend = "Jogging")`: a pipeline in parentheses, where a verb takes
+    /// a table. Its rows are shown by the verb around it, so it has no sink of its own.
+    public mutating func parseSubPipeline() throws -> Pipeline {
+        let open = current
+        try expectSymbol(.lparen, "'(' before the pipeline")
+        subPipelines += 1
+        defer { subPipelines -= 1 }
+        if current.isSymbol(.rparen) {
+            throw Diagnostic("expected a pipeline inside ( )", at: open.span.union(current.span),
+                             hint: "for example: union (market | where legend = \"Jogging\")")
+        }
+        var p = try parsePipeline()
+        if let sink = p.sink {
+            throw Diagnostic("\(sink.verb) cannot end a pipeline in parentheses", at: sink.span,
+                             hint: "put \(sink.verb) at the end of the whole line")
+        }
+        guard current.isSymbol(.rparen) else {
+            throw Diagnostic("expected ')' to close the pipeline opened here", at: open.span)
+        }
+        p.span = open.span.union(current.span)
+        advance()
+        return p
     }
 
     /// One verb and its arguments. A statement verb is parsed by the caller (`spec`);
@@ -472,6 +514,38 @@ public struct Parser {
         return try parsePrimary()
     }
 
+    /// `avg(count) over 7 days`, `sum(x) over 3 rows`: a summary over a rolling window, kept
+    /// as a call of `over` whose second argument is the frame (rows: a whole number, time: a
+    /// duration).
+    mutating func parseOver(_ call: Expr) throws -> Expr {
+        let at = advance().span
+        let t = current
+        let example = "as in: avg(count) over 7 days, or sum(x) over 3 rows"
+        switch t.kind {
+        case .duration(let micros):
+            advance()
+            return .call(Expr.overName, [call, .literal(.duration(micros), t.span)], call.span.union(t.span))
+        case .integer(let n):
+            advance()
+            guard case .identifier(let word, false) = current.kind else {
+                throw Diagnostic("expected rows or a unit of time after over \(n)", at: current.span, hint: example)
+            }
+            let unit = current.span
+            advance()
+            let span = call.span.union(unit)
+            if ["row", "rows"].contains(word.lowercased()) {
+                guard n >= 1, n <= 1_000_000_000 else { throw Diagnostic("a window holds 1 row or more", at: t.span) }
+                return .call(Expr.overName, [call, .literal(.int(Int64(n)), t.span.union(unit))], span)
+            }
+            guard let (micros, _) = DurationParser.parse("\(n) \(word)"), micros > 0 else {
+                throw Diagnostic("expected rows or a unit of time (days, hours, minutes) after over \(n), found \(word)", at: unit, hint: example)
+            }
+            return .call(Expr.overName, [call, .literal(.duration(micros), t.span.union(unit))], span)
+        default:
+            throw Diagnostic("expected how far the window reaches after over", at: t.isEnd ? at : t.span, hint: example)
+        }
+    }
+
     mutating func parsePrimary() throws -> Expr {
         let t = current
         switch t.kind {
@@ -512,7 +586,9 @@ public struct Parser {
                     }
                     let close = current.span
                     try expectSymbol(.rparen, "')' after the arguments of \(name)")
-                    return .call(lower, args, t.span.union(close))
+                    let call = Expr.call(lower, args, t.span.union(close))
+                    if current.isKeyword("over") { return try parseOver(call) }
+                    return call
                 }
             }
             return .column(name, t.span)

@@ -22,6 +22,19 @@ public enum SyntaxPrinter {
         return lines.joined(separator: "\n  ")
     }
 
+    /// A pipeline on one line, as it is written: `market | where legend = "Jogging"`.
+    static func inline(_ p: Pipeline) -> String {
+        var parts: [String] = []
+        switch p.source {
+        case .current: break
+        case .table(let name, _): parts.append(name.isPlainName ? name : "`\(name)`")
+        case .verb: break
+        default: parts.append(p.source.syntax)
+        }
+        parts += p.stages.map(line)
+        return parts.joined(separator: " | ")
+    }
+
     static func line(_ stage: Stage) -> String {
         let args = stage.syntax.syntax
         // A summary's words start with its verb: `avg angle, count by legend`.
@@ -38,12 +51,28 @@ extension Expr {
         case .literal(let v, _): return v.literalSyntax
         case .unary(let op, let e, _): return op == .not ? "not " + e.syntax : "-" + e.syntax
         case .binary(let op, let l, let r, _): return "(\(l.syntax) \(op.rawValue) \(r.syntax))"
+        case .call(let f, let args, _) where f == Expr.overName && args.count == 2:
+            return args[0].syntax + " over " + Expr.frameSyntax(args[1])
         case .call(let f, let args, _): return "\(f)(" + args.map(\.syntax).joined(separator: ", ") + ")"
         case .inList(let e, let items, let negated, _):
             return "\(e.syntax) \(negated ? "not in" : "in") (" + items.map(\.syntax).joined(separator: ", ") + ")"
         case .isNull(let e, let negated, _): return "\(e.syntax) is \(negated ? "not " : "")null"
         case .between(let x, let lo, let hi, let negated, _):
             return "\(x.syntax) \(negated ? "not between" : "between") \(lo.syntax) and \(hi.syntax)"
+        }
+    }
+}
+
+extension Expr {
+    /// The name of the call `f(x) over FRAME` is kept as: not a name a user can write.
+    static let overName = "over "
+
+    /// A rolling window's frame as written: `3 rows`, `7d`.
+    static func frameSyntax(_ e: Expr) -> String {
+        switch e {
+        case .literal(.int(let n), _): return "\(n) row" + (n == 1 ? "" : "s")
+        case .literal(.duration(let d), _): return RollingFrame.spanText(d)
+        default: return e.syntax
         }
     }
 }
@@ -97,6 +126,7 @@ extension PipelineSource {
         case .result(let n, _): return "$\(n)"
         case .last: return "_"
         case .verb(let stage): return SyntaxPrinter.line(stage)
+        case .pipeline(let p): return "(" + SyntaxPrinter.inline(p) + ")"
         }
     }
 }

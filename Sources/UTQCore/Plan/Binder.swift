@@ -106,6 +106,10 @@ public struct Binder: Sendable {
                 throw Diagnostic("\(stage.verb) cannot start a pipeline", at: stage.span)
             }
             return try stage.locating { try syntax.bind(self) }
+        case .pipeline(let p):
+            // Bound as a line of its own would be; a stage that waits for a probe leaves the
+            // pending step, which makes the verb around it wait too.
+            return try bind(p).plan
         }
     }
 

@@ -80,6 +80,8 @@ public enum TimeBucket: Sendable, Equatable {
     case timeOfDay
     /// Jan … Dec, sorted January first: the month of the year, whatever the year.
     case monthOfYear
+    /// Calendar parts as whole numbers: 1–31, 1–366, the ISO week 1–53, 1–4.
+    case dayOfMonth, dayOfYear, weekOfYear, quarter
 
     /// The names a word can give a bucket (not `every`), from the registry.
     public static var names: [String] { TimeBuckets.names }
@@ -90,7 +92,7 @@ public enum TimeBucket: Sendable, Equatable {
 
     public func resultType(for input: DataType) -> DataType {
         switch self {
-        case .hour, .year: return .int
+        case .hour, .year, .dayOfMonth, .dayOfYear, .weekOfYear, .quarter: return .int
         case .weekday, .monthOfYear: return .string
         case .timeOfDay: return .duration
         case .minute, .every:

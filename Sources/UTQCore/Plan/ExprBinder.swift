@@ -268,6 +268,7 @@ struct ExprBinder {
             try checkTimeArgument(target, name, args[0].span)
             return .bucket(.every(step), target, schema.zone)
         }
+        if name == Expr.overName { return try rolling(args, span) }
         let lower = name.lowercased()
         let isRowFunction = WindowCall.rowFunctions.contains(lower)
         let summary = lower == "n" ? nil : AggregateFunction.named(lower)
@@ -304,6 +305,44 @@ struct ExprBinder {
         case .failure(let e):
             throw Diagnostic(e.message, at: span, usage: f.usage)
         }
+    }
+
+    /// `avg(count) over 7 days`: a summary over a rolling window of the row's group.
+    func rolling(_ args: [Expr], _ span: SourceSpan) throws -> BoundExpr {
+        guard case .call(let fname, let fargs, let fspan) = args[0] else { throw Diagnostic("over follows a summary, as in avg(x) over 7 days", at: span) }
+        let frameText = Expr.frameSyntax(args[1])
+        guard let windows else {
+            throw Diagnostic("over makes a rolling window, which belongs in let", at: span,
+                             hint: "for example: count by day | let week = avg(count) over 7 days")
+        }
+        guard let f = AggregateFunction.named(fname), RollingFrame.functions.contains(f) else {
+            throw Diagnostic("over takes a summary: count, sum, avg, min or max, not \(fname)", at: fspan,
+                             hint: "for example: let week = avg(count) over 7 days")
+        }
+        let plain = ExprBinder(schema: schema)
+        guard fargs.count <= 1 else { throw Diagnostic("\(fname) over a window takes one column, as in \(fname)(x) over \(frameText)", at: fspan) }
+        let argument = try fargs.first.map(plain.bind)
+        if f.needsArgument && argument == nil { throw Diagnostic("\(fname) needs a column, as in \(fname)(x) over \(frameText)", at: fspan) }
+        if let a = argument, [.min, .max].contains(f), ![.int, .double, .duration, .timestamp].contains(a.type) {
+            throw Diagnostic("\(fname) over a window takes numbers, durations or times, but this is \(a.type.displayName)", at: fspan)
+        }
+        let item = AggregateItem(function: f, argument: fargs.first, distinct: false, alias: nil, span: fspan)
+        let type = try AggregateBinder(schema: schema).resultType(item, argument)
+        let frame: RollingFrame
+        switch args[1] {
+        case .literal(.int(let n), _): frame = .rows(Int(n))
+        case .literal(.duration(let d), let at):
+            guard let time = schema.timeColumn, let i = schema.index(of: time), schema.fields[i].type == .timestamp else {
+                throw Diagnostic("over \(frameText) reaches back in time, and these rows have no time column", at: at,
+                                 hint: "count rows instead: over 7 rows; or keep a time in the summary: count by day")
+            }
+            frame = .time(span: d, column: i)
+        default: throw Diagnostic("expected how far the window reaches after over", at: args[1].span)
+        }
+        var unit = DisplayUnit.automatic
+        if let argument, type == argument.type, [.timestamp, .duration].contains(type) { unit = argument.unit }
+        let written = fname + "(" + fargs.map(\.syntax).joined(separator: ", ") + ") over " + frameText
+        return windows.column(for: WindowCall(kind: .rolling(f, frame), argument: argument, name: written, type: type, unit: unit))
     }
 
     /// A function of `let` over the row's group, as a column the window node computes.

@@ -10,9 +10,17 @@ struct JoinBinder {
         switch other {
         case .table(let n, _): rightName = n.split(separator: ".").last.map(String.init) ?? n
         case .result(let n, _): rightName = "r\(n)"
+        case .pipeline(let p):
+            if case .table(let n, _) = p.source { rightName = n.split(separator: ".").last.map(String.init) ?? n } else { rightName = "right" }
         default: rightName = "right"
         }
-        return try bind(left, try binder.source(other), named: rightName, kind, conditions)
+        let right = try binder.source(other)
+        // A pipeline in parentheses that waits for a probe makes the join wait too.
+        if right.is(PendingNode.self) { return right }
+        if kind == .cross {
+            return try predicateJoin(left, right, named: rightName, .cross, [.literal(.bool(true), .none)])
+        }
+        return try bind(left, right, named: rightName, kind, conditions)
     }
 
     /// The same with the rows joined given as a plan; `name` prefixes its columns whose names are taken.

@@ -11,6 +11,8 @@ public struct WindowCall: Sendable {
         case runningSum
         /// A summary over the whole group (`sum(count)`), on every row of it.
         case summary(AggregateFunction)
+        /// A summary over a rolling window of the group (`avg(count) over 7 days`).
+        case rolling(AggregateFunction, RollingFrame)
     }
 
     public var kind: Kind
@@ -29,11 +31,40 @@ public struct WindowCall: Sendable {
         case .rank: return "rank(\(argument?.describeBare ?? ""))"
         case .runningSum: return "running_sum(\(argument?.describeBare ?? ""))"
         case .summary(let f): return "\(f.name)(\(argument?.describeBare ?? ""))"
+        case .rolling(let f, let frame): return "\(f.name)(\(argument?.describeBare ?? "")) over \(frame.describe)"
         }
     }
 
     /// The names that are window functions in `let` (summaries are too, there).
     static let rowFunctions = ["prev", "lag", "next", "lead", "row_number", "rank", "running_sum", "cumsum"]
+}
+
+/// How far a rolling window reaches back from each row: the row and the `rows - 1` before it
+/// in the group (in the rows' order), or the rows of the group whose time is within `span`
+/// of the row's, after it less than `span` before: (t − span, t], all rows at t included.
+public enum RollingFrame: Sendable, Equatable {
+    case rows(Int)
+    case time(span: Int64, column: Int)
+
+    public var describe: String {
+        switch self {
+        case .rows(let n): return "\(n) row" + (n == 1 ? "" : "s")
+        case .time(let span, _): return Self.spanText(span)
+        }
+    }
+
+    /// A span as a person writes it after over: 7 days, 2 hours, 90 seconds.
+    static func spanText(_ micros: Int64) -> String {
+        for (unit, size) in [("day", CivilTime.microsPerDay), ("hour", CivilTime.microsPerHour), ("minute", CivilTime.microsPerMinute), ("second", Int64(1_000_000))]
+        where micros % size == 0 {
+            let n = micros / size
+            return "\(n) \(unit)" + (n == 1 ? "" : "s")
+        }
+        return TimeText.duration(micros)
+    }
+
+    /// The summaries a rolling window computes.
+    static let functions: [AggregateFunction] = [.count, .sum, .avg, .min, .max]
 }
 
 /// The window calls met while binding the expressions of one `let … by`.

@@ -1,8 +1,8 @@
 /// `[left] join TABLE on KEY, …`: adds another table's columns where keys match.
 enum JoinVerb {
     static let spec = VerbSpec(
-        name: "join", aliases: ["left"], category: .columns,
-        usage: "[left] join TABLE on KEY [, KEY …] | on A = B | on X between LOW and HIGH | on A < B [and …]",
+        name: "join", aliases: ["left", "cross"], category: .columns,
+        usage: "[left] join TABLE on KEY [, KEY …] | on A = B | on X between LOW and HIGH | on A < B [and …] · cross join TABLE",
         summary: "Add the columns of another table where the keys match or a value falls in a range (left join keeps unmatched rows).",
         details: """
         The rows of the pipeline are matched to the rows of TABLE by equal keys: on stop_id when
@@ -12,7 +12,9 @@ enum JoinVerb {
         Any other condition is tested on each pair of rows (on distance(lat, lng, stop_lat,
         stop_lon) < 400: the stops within 400 m), up to 50 million pairs. A join keeps only rows
         with a match; left join keeps every row and fills the other table's columns with null.
-        Columns whose names clash get the other table's name as a prefix.
+        cross join TABLE pairs every row with every row of TABLE (up to 50 million pairs). TABLE
+        may be a pipeline in parentheses: join (stops | where zone = "A") on stop_id. Columns
+        whose names clash get the other table's name as a prefix.
         """,
         examples: ["join market.legends on legend | select time, legend, icon, entries | limit 3",
                    "load datasets/market-weather.csv as weather; market | join weather on time between start and end | count by session, sky"],
@@ -23,19 +25,23 @@ enum JoinVerb {
                 kind = .left
                 _ = p.eatKeyword("outer")
                 guard p.eatKeyword("join") else { throw Diagnostic("expected join after left", at: p.current.span) }
+            } else if verb.isKeyword("cross") {
+                guard p.eatKeyword("join") else { throw Diagnostic("expected join after cross, as in: cross join weather", at: p.current.span) }
+                let source = try p.parseTableSource("the table to join")
+                if p.current.isKeyword("on") {
+                    throw Diagnostic("a cross join pairs every row with every row, so it takes no on", at: p.current.span,
+                                     hint: "to join where keys match, write: join TABLE on KEY")
+                }
+                return Syntax(table: source, kind: .cross, conditions: [])
             } else if p.eatKeyword("inner") {
                 kind = .inner
             }
-            let t = p.current
-            let source: PipelineSource
-            switch t.kind {
-            case .resultRef(let n): p.advance(); source = .result(n, t.span)
-            case .identifier(let s, _) where s == "_": p.advance(); source = .last(t.span)
-            default:
-                let (name, span) = try p.name("the table to join")
-                source = .table(name, span)
-            }
+            let source = try p.parseTableSource("the table to join")
             guard p.eatKeyword("on") else {
+                if p.atEnd {
+                    throw Diagnostic("expected on and the key, as in: join users on username", at: p.current.span,
+                                     hint: "to pair every row with every row of \(source.syntax.replacingOccurrences(of: "table ", with: "")), write: cross join \(source.syntax.replacingOccurrences(of: "table ", with: ""))")
+                }
                 throw Diagnostic("expected on and the key, as in: join users on username", at: p.current.span)
             }
             var conditions: [Expr] = []
@@ -51,7 +57,8 @@ enum JoinVerb {
         var conditions: [Expr]
 
         var syntax: String {
-            "\(kind.rawValue) \(table.syntax) on " + conditions.map(\.syntax).joined(separator: ", ")
+            if kind == .cross { return "cross \(table.syntax)" }
+            return "\(kind.rawValue) \(table.syntax) on " + conditions.map(\.syntax).joined(separator: ", ")
         }
 
         func bind(_ input: LogicalPlan, _ binder: Binder) throws -> LogicalPlan {

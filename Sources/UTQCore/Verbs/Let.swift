@@ -2,7 +2,7 @@
 enum LetVerb {
     static let spec = VerbSpec(
         name: "let", aliases: ["derive", "extend"], category: .columns,
-        usage: "let NAME = EXPR [, NAME = EXPR …] [by KEY, …]",
+        usage: "let NAME = EXPR [, NAME = EXPR …] [by KEY, …] · let NAME = SUMMARY(x) over N rows | over SPAN [by KEY, …]",
         summary: "Add a column computed from others (or replace one of the same name); with by, from the rows of each group.",
         details: """
         Expressions use + - * / %, functions such as round(x, 1), lower(legend), len(note),
@@ -16,11 +16,23 @@ enum LetVerb {
         repeated on each. by KEY, … splits the rows into groups and each row looks only at its
         own group, in the order the rows are in (sort first). Where there is no such row the
         value is null.
+
+        Rolling windows: a summary (count, sum, avg, min, max) followed by over N rows or over
+        a span of time looks only at the rows near each one. over 3 rows is the row and the 2
+        before it in its group, in the rows' order; the first rows have fewer (a partial
+        window, never null for lack of rows). over 7 days (or 2h, 90 minutes) is the rows of
+        the group whose time — the table's time column — lies within the span before this
+        row's, the row's own time included and the time exactly 7 days before left out: a day
+        with no rows is a gap the window still spans, so it may hold fewer than 7 rows. A span
+        of whole days (1d, 7 days, 24h) counts days on the calendar of the table's zone, so on
+        the day the clocks change a day back is the same clock time the day before. Rows at
+        the same time are in each other's windows; a row without a time has none (null).
         """,
         examples: ["let moving = angle is not null | count by moving", "let px = round(x / 100) * 100 | count by px",
                    "count by legend | let share = count / sum(count)", "count by legend, hour | let share = count / sum(count) by hour",
                    "sort time | let gap = time - prev(time) by legend | avg gap by legend",
-                   "sort time | let nth = row_number() by legend | where nth <= 2"],
+                   "sort time | let nth = row_number() by legend | where nth <= 2",
+                   "count by day | let week = avg(count) over 7 days", "sort time | let recent = count() over 10 rows by legend"],
         parse: { p, _ in
             var items: [Assignment] = []
             repeat {

@@ -2,22 +2,36 @@
 enum PivotVerb {
     static let spec = VerbSpec(
         name: "pivot", category: .columns,
-        usage: "pivot KEY [values COLUMN]",
+        usage: "pivot KEY [values COLUMN] [with totals]",
         summary: "Turn each value of a key into a column of its own (the table long to wide).",
         details: """
         After a summary, pivot hour gives one row per value of the other keys and one column per
         hour, in the key's order, holding the summary's column (name it with values COLUMN when
         there are several; the others are left out). Columns named by numbers are written in
-        backquotes: sum `8`. A combination with no rows is 0 for counts and sums, null otherwise.
-        pivot makes at most 2,000 columns.
+        backquotes: sum `8`. A combination with no rows is 0 in a count (nothing was counted
+        there) and empty otherwise, as in a spreadsheet's pivot table: a sum or a mean of rows
+        that are not there is unknown, not 0. with totals adds a total column and a total row:
+        counts and sums add up, min and max take the least and the greatest (the total of a
+        mean is no sum of means: pivot count and sum, and divide). pivot makes at most 2,000
+        columns.
         """,
-        examples: ["count by legend, hour | pivot hour", "avg x, count by legend, hour | pivot hour values count"],
-        keywords: ["values"],
+        examples: ["count by legend, hour | pivot hour", "count by legend, hour | pivot hour with totals",
+                   "avg x, count by legend, hour | pivot hour values count"],
+        keywords: ["values", "with", "totals"],
         parse: { p, _ in
             let key = try p.name("the key whose values become columns")
             var value: (String, SourceSpan)? = nil
             if p.eatKeyword("values") || p.eatKeyword("value") { value = try p.name("the column whose values fill the table") }
-            return Syntax(key: key.0, keySpan: key.1, value: value?.0, valueSpan: value?.1)
+            var totals = false
+            if p.current.isKeyword("with") {
+                let at = p.advance().span
+                guard p.eatKeyword("totals") || p.eatKeyword("total") else {
+                    throw Diagnostic("expected totals after with", at: p.current.isEnd ? at : p.current.span,
+                                     hint: "for a total row and column: pivot \(key.0) with totals")
+                }
+                totals = true
+            }
+            return Syntax(key: key.0, keySpan: key.1, value: value?.0, valueSpan: value?.1, totals: totals)
         })
 
     /// The most columns a pivot makes.
@@ -28,8 +42,9 @@ enum PivotVerb {
         var keySpan: SourceSpan
         var value: String?
         var valueSpan: SourceSpan?
+        var totals = false
 
-        var syntax: String { key + (value.map { " values " + $0 } ?? "") }
+        var syntax: String { key + (value.map { " values " + $0 } ?? "") + (totals ? " with totals" : "") }
 
         func bind(_ input: LogicalPlan, _ binder: Binder) throws -> LogicalPlan {
             let schema = input.schema
@@ -92,9 +107,39 @@ enum PivotVerb {
             let fill = PivotVerb.zero(forValueOf: input, valueField)
             let fields = rowKeys.map { schema.fields[$0] } + names.map { Field(name: $0, type: valueField.type, unit: valueField.unit) }
             let spec = PivotSpec(key: k, value: v, rowKeys: rowKeys, values: values, names: names, fill: fill)
-            return LogicalPlan(PivotNode(source, spec, schema: Schema(fields: fields, zone: schema.zone, timeColumn: nil,
-                                                                     groupKeys: rowKeys.isEmpty ? nil : rowKeys.map { schema.fields[$0].name })))
+            let pivoted = LogicalPlan(PivotNode(source, spec, schema: Schema(fields: fields, zone: schema.zone, timeColumn: nil,
+                                                                            groupKeys: rowKeys.isEmpty ? nil : rowKeys.map { schema.fields[$0].name })))
+            return totals ? try PivotVerb.totals(pivoted, input: input, value: valueField, rowKeys: rowKeys.count, span: keySpan) : pivoted
         }
+    }
+
+    /// A total column and a total row after the pivot, when its cells add up (or are minima
+    /// or maxima).
+    static func totals(_ pivoted: LogicalPlan, input: LogicalPlan, value: Field, rowKeys: Int, span: SourceSpan) throws -> LogicalPlan {
+        let function = summary(of: input)?.aggregates.first(where: { $0.name == value.name })?.function
+        guard [.int, .double, .duration].contains(value.type) || (function == .min || function == .max) && value.type != .bool else {
+            throw Diagnostic("pivot with totals adds up the cells, but \(value.name) is \(value.type.displayName)", at: span,
+                             hint: "pivot a count or a sum: count by KEY, \(pivoted.schema.fields.first?.name ?? "KEY") | pivot KEY with totals")
+        }
+        guard let rule = TotalsRule.of(function) else {
+            throw Diagnostic("pivot with totals cannot total \(value.name): a total of \(function!.name) values is not found from the cells (the mean of means is not the mean)", at: span,
+                             hint: "pivot a count or a sum, or keep count and sum and divide after: let mean = sum_x / count")
+        }
+        var fields = pivoted.schema.fields
+        let cells = Array(rowKeys..<fields.count)
+        if rowKeys > 0 { fields[0].type = .string; fields[0].unit = .automatic }
+        var name = "total"
+        while fields.contains(where: { $0.name.lowercased() == name }) { name = "_" + name }
+        fields.append(Field(name: name, type: value.type == .int && rule == .sum ? .int : value.type, unit: value.unit))
+        let schema = Schema(fields: fields, zone: pivoted.schema.zone, timeColumn: nil, groupKeys: pivoted.schema.groupKeys)
+        return LogicalPlan(TotalsNode(pivoted, cells: cells, rule: rule, schema: schema))
+    }
+
+    /// The summary whose columns a plan shows, through the steps that keep them as they are.
+    static func summary(of plan: LogicalPlan) -> AggregateNode? {
+        var p = plan
+        while p.is(SortNode.self) || p.is(FilterNode.self) || p.is(LimitNode.self) || p.is(FillNode.self) { p = p.inputs[0] }
+        return p.as(AggregateNode.self)
     }
 
     /// A column's name from a key's value, as the value is shown (8, Mon, 2017-03-23).
@@ -107,13 +152,12 @@ enum PivotVerb {
         }
     }
 
-    /// Zero for a missing combination when the values are counts or sums (nothing counted is 0).
+    /// Zero for a missing combination when the values are counts: nothing counted is 0. A sum
+    /// or a mean of rows that are not there is unknown, and stays empty, as a spreadsheet's
+    /// pivot table leaves it.
     static func zero(forValueOf plan: LogicalPlan, _ field: Field) -> Value? {
-        var p = plan
-        // Through the steps that keep a summary's columns as they are.
-        while p.is(SortNode.self) || p.is(FilterNode.self) || p.is(LimitNode.self) || p.is(FillNode.self) { p = p.inputs[0] }
-        guard let summary = p.as(AggregateNode.self),
-              let a = summary.aggregates.first(where: { $0.name == field.name }), a.function == .count || a.function == .sum else { return nil }
+        guard let summary = summary(of: plan),
+              let a = summary.aggregates.first(where: { $0.name == field.name }), a.function == .count else { return nil }
         switch field.type {
         case .int: return .int(0)
         case .double: return .double(0)

@@ -2,10 +2,11 @@
 enum UnionVerb {
     static let spec = VerbSpec(
         name: "union", aliases: ["append"], category: .rows,
-        usage: "union TABLE [, TABLE …]",
+        usage: "union TABLE [, TABLE …] | union (PIPELINE)",
         summary: "Add the rows of other tables after these, matching columns by name (a column one lacks is null there).",
         details: """
-        Columns keep the order of the first table, then come those only the others have. A
+        A pipeline in parentheses stands for a table: where legend = "Bike" | union (market |
+        where legend = "Jogging"). Columns keep the order of the first table, then come those only the others have. A
         column of whole numbers in one table and numbers in another gives numbers; columns of
         the same name and different kinds are an error that names both.
         """,
@@ -13,16 +14,7 @@ enum UnionVerb {
         completes: .table,
         parse: { p, _ in
             var sources: [PipelineSource] = []
-            repeat {
-                let t = p.current
-                switch t.kind {
-                case .resultRef(let n): p.advance(); sources.append(.result(n, t.span))
-                case .identifier(let s, _) where s == "_": p.advance(); sources.append(.last(t.span))
-                default:
-                    let (name, span) = try p.name("a table to add")
-                    sources.append(.table(name, span))
-                }
-            } while p.eatSymbol(.comma)
+            repeat { sources.append(try p.parseTableSource("a table to add")) } while p.eatSymbol(.comma)
             return Syntax(tables: sources)
         })
 
@@ -33,7 +25,12 @@ enum UnionVerb {
 
         func bind(_ input: LogicalPlan, _ binder: Binder) throws -> LogicalPlan {
             var plans = [input]
-            for t in tables { plans.append(try binder.source(t)) }
+            for t in tables {
+                let plan = try binder.source(t)
+                // A pipeline in parentheses that waits for a probe makes the union wait too.
+                if plan.is(PendingNode.self) { return plan }
+                plans.append(plan)
+            }
             return try UnionVerb.union(plans) { k in k == 0 ? "the rows before union" : tables[k - 1].syntax.replacingOccurrences(of: "table ", with: "") }
         }
     }

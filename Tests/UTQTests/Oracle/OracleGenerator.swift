@@ -427,8 +427,9 @@ struct OracleGenerator {
         }
         // Then what is asked of them.
         // After a join, id repeats: only questions whose answer does not depend on an order.
-        var ask = g.int(0...10)
-        if joined && !orderFree && (ask == 3 || ask == 4 || ask >= 6) { ask = 0 }
+        var ask = g.int(0...14)
+        if joined && !orderFree && (ask == 3 || ask == 4 || (ask >= 6 && ask != 12)) { ask = 0 }
+        if joined && ask >= 13 { ask = 0 }
         if ask == 8 {
             // pivot on b of a summary of all the rows: one column per value of b present.
             let agg = g.pick(["count", "sum i", "avg d"])
@@ -438,7 +439,8 @@ struct OracleGenerator {
                 let cond = v.map { "b = \($0)" } ?? "b IS NULL"
                 switch agg {
                 case "count": cols.append("count(*) FILTER (WHERE \(cond))")
-                case "sum i": cols.append("CASE WHEN count(*) FILTER (WHERE \(cond)) = 0 THEN 0 ELSE sum(i) FILTER (WHERE \(cond)) END")
+                // A sum of no rows is unknown: empty, as a spreadsheet's pivot leaves it.
+                case "sum i": cols.append("sum(i) FILTER (WHERE \(cond))")
                 default:
                     let special = "count(*) FILTER (WHERE (\(cond)) AND (isnan(d) OR isinf(d)))"
                     let finiteD = "(CASE WHEN isnan(d) OR isinf(d) THEN NULL ELSE d END)::VARCHAR::DECIMAL(38,12)"
@@ -448,6 +450,7 @@ struct OracleGenerator {
             return OracleCase(id: id, area: "pivot", utq: "a | \(agg) by k, b | pivot b values \(name)",
                               sql: "SELECT k" + cols.map { ", " + $0 }.joined() + " FROM a GROUP BY k", ordered: false)
         }
+        if ask >= 11 { return nextQuestion(ask, id: id, utq: utq, sql: sql, joinArea: joinArea) }
         switch ask {
         case 0, 1:
             let keys = (0..<g.int(0...3)).map { _ in key() }
@@ -542,4 +545,85 @@ struct OracleGenerator {
         if let joinArea { area = joinArea }
         return OracleCase(id: id, area: area, utq: "a | " + utq.joined(separator: " | "), sql: sql, ordered: ordered, forces: forces, expressions: expressions)
     }
+
+    /// Rolling windows over rows and over time, union and join of pipelines, cross joins and
+    /// pivot totals, after the rows chosen so far (`utq`, `sql`).
+    mutating func nextQuestion(_ ask: Int, id: Int, utq: [String], sql: String, joinArea: String?) -> OracleCase {
+        var utq = utq
+        let f = g.pick(["count", "sum", "avg", "min", "max"])
+        let num = g.pick(["i", "d", "k"])
+        let byKey = g.chance(0.7) ? g.pick(["k", "b", "s"]) : nil
+        let partition = byKey.map { "PARTITION BY \($0) " } ?? ""
+        func windowSQL(_ frame: String) -> String {
+            let over = " OVER (\(partition)\(frame))"
+            if f == "count" { return num == "i" && g.chance(0.5) ? "count(*)\(over)" : "count(\(num))\(over)" }
+            if num == "d" && (f == "sum" || f == "avg") { return Self.exact(f, "d", over: over) }
+            return f == "avg" ? "avg(\(num))\(over)::DOUBLE" : "\(f)(\(num))\(over)"
+        }
+        switch ask {
+        case 11:
+            // Over the last N rows of the group, in a total order.
+            let keyCol = g.pick(["i", "d", "t", "k", "b"])
+            let desc = g.chance(0.5)
+            let n = g.int(1...4)
+            let order = "ORDER BY \(keyCol) \(desc ? "DESC" : "ASC") NULLS LAST, id ASC"
+            let ws = windowSQL("\(order) ROWS BETWEEN \(n - 1) PRECEDING AND CURRENT ROW")
+            var fu = "\(f)(\(num)) over \(n) row\(n == 1 ? "" : "s")"
+            if ws.hasPrefix("count(*)") { fu = "count() over \(n) rows" }
+            utq.append("sort \(keyCol)\(desc ? " desc" : ""), id | let w = \(fu)" + (byKey.map { " by \($0)" } ?? "") + " | select id, w")
+            return OracleCase(id: id, area: joinArea ?? "rolling rows", utq: "a | " + utq.joined(separator: " | "),
+                              sql: "SELECT id, \(ws) AS w FROM (\(sql)) q \(order)", ordered: true)
+        case 12:
+            // Over a span of time, by the table's time t: (t − span, t], rows at t included; a
+            // span of days on Oslo's calendar.
+            let span = g.pick(["30m", "2h", "1d", "90s"])
+            let micros: Int64 = ["30m": 1_800_000_000, "2h": 7_200_000_000, "1d": 86_400_000_000, "90s": 90_000_000][span]!
+            let interval = span == "1d" ? "(INTERVAL 1 DAY - INTERVAL 1 MICROSECOND)" : "INTERVAL \(micros - 1) MICROSECOND"
+            let ws = windowSQL("ORDER BY t RANGE BETWEEN \(interval) PRECEDING AND CURRENT ROW")
+            let fu = ws.hasPrefix("count(*)") ? "count() over \(span)" : "\(f)(\(num)) over \(span)"
+            utq.append("let w = \(fu)" + (byKey.map { " by \($0)" } ?? "") + " | select id, w")
+            return OracleCase(id: id, area: joinArea ?? "rolling time", utq: "a | " + utq.joined(separator: " | "),
+                              sql: "SELECT id, CASE WHEN t IS NULL THEN NULL ELSE \(ws) END AS w FROM (\(sql)) q", ordered: false)
+        case 13:
+            let c = condition(1)
+            let x = g.pick(Self.smallInts)
+            switch g.int(0...2) {
+            case 0:
+                // The rows so far, then those of another pipeline over a.
+                utq.append("union (a | where \(c.utq)) | count by k, b")
+                return OracleCase(id: id, area: "union of pipelines", utq: "a | " + utq.joined(separator: " | "),
+                                  sql: "SELECT k, b, count(*) FROM (SELECT * FROM (\(sql)) q UNION ALL BY NAME SELECT * FROM a WHERE \(c.sql)) u GROUP BY k, b",
+                                  ordered: false)
+            case 1:
+                utq.append("join (r | where v > \(x)) on k | count by k, w")
+                return OracleCase(id: id, area: "join of a pipeline", utq: "a | " + utq.joined(separator: " | "),
+                                  sql: "SELECT q.k, r.w, count(*) FROM (\(sql)) q JOIN (SELECT * FROM r WHERE v > \(x)) r ON q.k = r.k GROUP BY q.k, r.w",
+                                  ordered: false)
+            default:
+                utq.append("cross join (r | where v > \(x)) | count by k, w")
+                return OracleCase(id: id, area: "cross join", utq: "a | " + utq.joined(separator: " | "),
+                                  sql: "SELECT q.k, r.w, count(*) FROM (\(sql)) q CROSS JOIN (SELECT * FROM r WHERE v > \(x)) r GROUP BY q.k, r.w",
+                                  ordered: false)
+            }
+        default:
+            // A pivot of counts or sums of all the rows (a column for each value of b in a),
+            // with its total column and total row; the row key is written as text so the
+            // total row can be named.
+            let sum = g.chance(0.5)
+            let agg = sum ? "sum i" : "count"
+            let name = sum ? "sum_i" : "count"
+            var cols: [String] = []
+            for v in bValues {
+                let cond = v.map { "b = \($0)" } ?? "b IS NULL"
+                cols.append(sum ? "sum(i) FILTER (WHERE \(cond))" : "count(*) FILTER (WHERE \(cond))")
+            }
+            let total = sum ? "sum(i)" : "count(*)"
+            let rows = "SELECT CAST(k AS VARCHAR) AS k" + cols.map { ", " + $0 }.joined() + ", \(total) AS total FROM a GROUP BY a.k"
+            let totalRow = "SELECT 'total'" + cols.map { ", " + $0 }.joined() + ", \(total) FROM a HAVING count(*) > 0"
+            return OracleCase(id: id, area: "pivot totals", utq: "a | \(agg) by k, b | pivot b values \(name) with totals",
+                              sql: "\(rows) UNION ALL \(totalRow)", ordered: false)
+        }
+    }
+
+    static let smallInts = [-1, 0, 1, 7, 42, 100]
 }

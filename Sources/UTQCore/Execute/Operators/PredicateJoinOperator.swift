@@ -7,7 +7,8 @@ extension PredicateJoinNode: MemoryOperator {
         let (pairs, overflow) = l.rowCount.multipliedReportingOverflow(by: r.rowCount)
         guard !overflow, pairs <= Self.maxPairs else {
             throw Diagnostic("this join tests each row against each other: \(NumberText.grouped(l.rowCount)) × \(NumberText.grouped(r.rowCount)) pairs, more than \(NumberText.grouped(Self.maxPairs))",
-                             hint: "keep fewer rows on either side first (where …), or join on a key: join TABLE on KEY and CONDITION")
+                             hint: kind == .cross ? "keep fewer rows on either side first (where …), or summarise one side (count by …) before the cross join"
+                                : "keep fewer rows on either side first (where …), or join on a key: join TABLE on KEY and CONDITION")
         }
         let width = l.columns.count
         let read = predicate.columnsRead
@@ -32,14 +33,23 @@ extension PredicateJoinNode: MemoryOperator {
             }
             leftRows.removeAll(keepingCapacity: true); rightRows.removeAll(keepingCapacity: true)
         }
-        for i in 0..<l.rowCount {
-            try executor.checkCancelled()
-            for j in 0..<r.rowCount {
-                leftRows.append(Int32(i)); rightRows.append(Int32(j))
-                if leftRows.count == block { try test() }
+        if kind == .cross {
+            // Every pair is kept: nothing to test.
+            matchedLeft.reserveCapacity(pairs); matchedRight.reserveCapacity(pairs)
+            for i in 0..<Int32(l.rowCount) {
+                try executor.checkCancelled()
+                for j in 0..<Int32(r.rowCount) { matchedLeft.append(i); matchedRight.append(j) }
             }
+        } else {
+            for i in 0..<l.rowCount {
+                try executor.checkCancelled()
+                for j in 0..<r.rowCount {
+                    leftRows.append(Int32(i)); rightRows.append(Int32(j))
+                    if leftRows.count == block { try test() }
+                }
+            }
+            try test()
         }
-        try test()
         // A left join keeps each left row without a match once, in its place.
         if kind == .left {
             var keptLeft: [Int32] = [], keptRight: [Int32] = []

@@ -21,3 +21,9 @@ extension UnionNode: MemoryOperator {
         try Reshape.union(inputs, schema: schema)
     }
 }
+
+extension TotalsNode: MemoryOperator {
+    func run(_ inputs: [Table], _ executor: Executor) throws -> Table {
+        Totals.add(inputs[0], cells: cells, rule: rule, schema: schema)
+    }
+}

@@ -23,5 +23,7 @@ public struct PredicateJoinNode: PlanNode {
         PredicateJoinNode(inputs[0], inputs[1], kind: kind, predicate: predicate, schema: schema)
     }
     public var stepName: String { "join" }
-    public var explainLine: String { "\(kind.rawValue) join on \(predicate.describeBare) (each pair of rows tested)" }
+    public var explainLine: String {
+        kind == .cross ? "cross join (every row with every row)" : "\(kind.rawValue) join on \(predicate.describeBare) (each pair of rows tested)"
+    }
 }
