@@ -181,4 +181,33 @@ import Testing
         let plan = try s.plan("count by day | let week = avg(count) over 7 days by day")
         #expect(PlanPrinter.text(plan).contains("avg(count) over 7 days"))
     }
+
+    @Test func headwaysWithoutADirectionGoByHeadsign() throws {
+        // The headways fixture with its direction_id emptied and a headsign for each way, as
+        // some feeds (Vilnius's) publish them: the gaps must be those of the directed feed.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("utq-nodirection-\(getpid())")
+        try? FileManager.default.removeItem(at: dir)
+        try FileManager.default.copyItem(atPath: Repo.path("Tests/Fixtures/gtfs-headways"), toPath: dir.path)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let trips = dir.appendingPathComponent("trips.txt").path
+        var lines = try String(contentsOfFile: trips, encoding: .utf8).split(separator: "\n").map(String.init)
+        let header = lines[0].split(separator: ",").map(String.init)
+        let d = try #require(header.firstIndex(of: "direction_id"))
+        lines = lines.enumerated().map { k, line in
+            var cells = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            if k == 0 { return line + ",trip_headsign" }
+            let way = cells[d] == "0" ? "Centre" : "Airport"
+            cells[d] = ""
+            return cells.joined(separator: ",") + "," + way
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: trips, atomically: true, encoding: .utf8)
+        let directed = makeSession(), undirected = makeSession()
+        try directed.table("load Tests/Fixtures/gtfs-headways as feed; count")
+        try undirected.table("load \(dir.path) as feed; count")
+        let question = "feed | headways on 2026-03-09 by route_id"
+        var notes: [String] = []
+        let fallback = try undirected.table(question) { notes.append($0) }
+        #expect(fallback.strings("min_headway") == (try directed.table(question)).strings("min_headway"))
+        #expect(notes.contains { $0.contains("no direction_id") && $0.contains("trip_headsign") })
+    }
 }

@@ -32,6 +32,29 @@ public struct Lexer {
         "h": 3_600_000_000, "d": 86_400_000_000, "w": 604_800_000_000,
     ]
 
+    /// `7h30m`: whole numbers each followed by a unit, the units from larger to smaller.
+    static func compoundDuration(_ text: String) -> Int64? {
+        var total: Int64 = 0, digits = "", unit = "", last = Int64.max, parts = 0
+        func close() -> Bool {
+            guard let n = Int64(digits), let size = durationUnits[unit.lowercased()], size < last,
+                  let (product, o1) = Optional(n.multipliedReportingOverflow(by: size)), !o1,
+                  let (sum, o2) = Optional(total.addingReportingOverflow(product)), !o2 else { return false }
+            total = sum; last = size; digits = ""; unit = ""; parts += 1
+            return true
+        }
+        for c in text {
+            if c.isASCII, c.isNumber {
+                if !unit.isEmpty { guard close() else { return nil } }
+                digits.append(c)
+            } else {
+                guard !digits.isEmpty else { return nil }
+                unit.append(c)
+            }
+        }
+        guard !digits.isEmpty, !unit.isEmpty, close(), parts >= 2 else { return nil }
+        return total
+    }
+
     @inline(__always) func peek(_ k: Int = 0) -> UInt8? { pos + k < end ? bytes[pos + k] : nil }
 
     static func isIdentStart(_ c: UInt8) -> Bool {
@@ -146,6 +169,11 @@ public struct Lexer {
             var k = pos
             while k < end, Lexer.isIdentChar(bytes[k]) { k += 1 }
             let unit = String(decoding: bytes[pos..<k], as: UTF8.self).lowercased()
+            if Lexer.durationUnits[unit] == nil, isInteger, let micros = Lexer.compoundDuration(String(decoding: bytes[s..<k], as: UTF8.self)) {
+                // 7h30m, 1d12h, 2m30s: parts from the largest unit down, as people write them.
+                pos = k
+                return .duration(micros)
+            }
             if let micros = Lexer.durationUnits[unit] {
                 let span = SourceSpan(s, k)
                 pos = k

@@ -273,6 +273,29 @@ public struct Parser {
         }
     }
 
+    /// `SELECT legend, count(*) FROM market GROUP BY legend`: SQL, answered with the utq that
+    /// asks the same, when the words after select include FROM.
+    func sqlQuery() -> Diagnostic? {
+        var k = index + 1
+        var from: String? = nil, groups: [String] = [], counts = false
+        var inGroup = false
+        while k < tokens.count, !tokens[k].isEnd {
+            if case .identifier(let w, false) = tokens[k].kind {
+                let lower = w.lowercased()
+                if lower == "from", case .identifier(let t, _) = tokens[min(k + 1, tokens.count - 1)].kind { from = t }
+                if lower == "count" { counts = true }
+                if lower == "by", k > 0, tokens[k - 1].isKeyword("group") { inGroup = true; k += 1; continue }
+                if ["order", "having", "limit"].contains(lower) { inGroup = false }
+                if inGroup { groups.append(w) }
+            }
+            k += 1
+        }
+        guard let from else { return nil }
+        let ask = counts ? "count" + (groups.isEmpty ? "" : " by " + groups.joined(separator: ", ")) : "select COLUMNS"
+        return Diagnostic("utq is not SQL: a line starts from a table and goes through verbs joined by |", at: current.span,
+                          hint: "write: \(from) | \(ask)")
+    }
+
     /// `(market | where legend = "Jogging")`: a pipeline in parentheses, where a verb takes
     /// a table. Its rows are shown by the verb around it, so it has no sink of its own.
     public mutating func parseSubPipeline() throws -> Pipeline {
@@ -317,6 +340,7 @@ public struct Parser {
         if spec.role == .statement && known == nil {
             throw Diagnostic(.statementInPipeline(verb: spec.name), at: t.span)
         }
+        if spec.name == "select", let sql = sqlQuery() { throw sql }
         let verbToken = advance()
         do {
             let syntax = try spec.parse(&self, verbToken)

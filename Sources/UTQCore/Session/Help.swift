@@ -58,6 +58,9 @@ public enum Help {
         // `help chart bar` is the same as `help bar`.
         if topic.hasPrefix("chart "), let kind = ChartKind.named(String(topic.dropFirst(6))) { return chartKind(kind) }
         if let found = registry.first(where: { $0.names.contains(topic) }) { return found.text() }
+        // `help time of day` is time_of_day; `help day-of-month` is day_of_month.
+        let joined = topic.replacingOccurrences(of: " ", with: "_").replacingOccurrences(of: "-", with: "_")
+        if let found = registry.first(where: { $0.names.contains(joined) }) { return found.text() }
         if AggregateFunction.percentile(from: topic) != nil, let p = registry.first(where: { $0.names.contains("p90") }) { return p.text() }
         throw Diagnostic("no help on \"\(topic)\"" + Suggest.didYouMean(topic, among: topicNames), at: span,
                          hint: "type help for the list of verbs and topics")

@@ -92,7 +92,27 @@ public enum HelpTopics {
             "let busy = count by hour; busy | chart column",
             ":record! class.md; count by legend; :record off",
             "count by legend; history; :save! session.utq",
-        ], aliases: ["notebook", "results", "history", "record", "lessons", "teaching"]),
+        ], aliases: ["notebook", "results", "history", "record", "teaching"]),
+        Entry(name: "lesson", summary: "A script with exercises: questions, answers, hints and wrong answers.", details: """
+        A lesson is a script (.utq) whose ## Exercise… (or ### Exercise…) headings each hold a
+        question, its answer and hints, in lines that start with:
+          #     the question, as prose
+          #>    the answer: a command, run like any line of the script
+          #?    a hint, shown one at a time when the student types hint
+          #x    a wrong answer, which the grader must reject
+        For example:
+          ### Exercise 1
+          # How many people were standing still?
+          #> where legend = "Standing" | count
+          #? Keep only the rows whose legend is Standing, then count them.
+          #x count
+        Answers are graded by their results, not their text: on the lesson's data and on
+        copies with rows shuffled, some left out and numbers changed. From the shell:
+          utq lesson FILE.utq                          the lesson for a student, at a lesson> prompt
+          utq lesson check FILE.utq                    every answer runs, every #x is rejected
+          utq notebook FILE.utq --no-answers -o x.html a handout without the answers
+        At the lesson> prompt: hint, skip, back, quit. Lessons to start from: examples/lessons/.
+        """, examples: [], aliases: ["lessons", "exercise", "exercises", "grader"]),
     ]
 }
 

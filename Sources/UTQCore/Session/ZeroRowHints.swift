@@ -1,8 +1,25 @@
-/// When a `where` keeps no rows, the likely slip: a text value the column never holds,
+/// When a `where` keeps no rows (or its count is 0), the likely slip: a text value the column never holds,
 /// written in another case or with a typo (`legend has no value "bike" — did you mean
 /// "Bike"?`). A note, not an error: no rows may well be the answer.
 struct ZeroRowHints {
     let interpreter: Interpreter
+
+    /// No rows, or one row of nothing but zeros and nulls (`where legend = "bike" | count`
+    /// gives a count of 0): the answer a mistyped value would give.
+    static func looksEmpty(_ t: Table) -> Bool {
+        if t.rowCount == 0 { return true }
+        guard t.rowCount == 1 else { return false }
+        var numbers = 0
+        for c in t.columns {
+            switch c.value(at: 0) {
+            case .int(0), .null: numbers += 1
+            case .double(let d) where d == 0: numbers += 1
+            case .int, .double: return false
+            default: continue
+            }
+        }
+        return numbers > 0
+    }
 
     func notes(for plan: LogicalPlan) -> [String] {
         var out: [String] = []

@@ -16,6 +16,9 @@ enum TopVerb {
             if p.eatKeyword("by") {
                 // `top 3 by count` means the largest counts unless asc is written.
                 keys = try SortVerb.parseKeys(&p, defaultDescending: true)
+            } else if case .identifier(let word, _) = p.current.kind, !p.current.isSymbol(.pipe) {
+                // `top 5 count`: the key needs its by.
+                throw Diagnostic("top takes its key after by", at: p.current.span, hint: "write: top \(n) by \(word)")
             }
             return Syntax(count: n, keys: keys)
         })

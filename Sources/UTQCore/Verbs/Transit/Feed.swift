@@ -97,6 +97,30 @@ struct ServiceDay {
     var weekdayColumn: String { Self.weekdays[CivilTime.isoWeekday(days: days) - 1] }
     var weekdayName: String { weekdayColumn.prefix(1).uppercased() + weekdayColumn.dropFirst() }
 
+    /// How a date written another way is written here: 12/05/2026 is 2026-05-12 or
+    /// 2026-12-05, whichever was meant; 25/12/2026 can only be 2026-12-25.
+    static func hint(for word: String) -> String {
+        let parts = word.split(whereSeparator: { "/.-".contains($0) }).map(String.init)
+        guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) else {
+            return "a date is written year-month-day: 2007-06-04"
+        }
+        let n = parts.map { Int($0)! }
+        func iso(_ y: Int, _ m: Int, _ d: Int) -> String? {
+            guard (1...12).contains(m), (1...31).contains(d) else { return nil }
+            return "\(TimeText.four(y))-\(TimeText.two(m))-\(TimeText.two(d))"
+        }
+        if parts[0].count == 4, let one = iso(n[0], n[1], n[2]) { return "a date is written year-month-day: \(one)" }
+        guard parts[2].count == 4 else { return "a date is written year-month-day: 2007-06-04" }
+        let dayFirst = iso(n[2], n[1], n[0]), monthFirst = iso(n[2], n[0], n[1])
+        switch (dayFirst, monthFirst) {
+        case let (a?, b?) where a != b:
+            return "a date is written year-month-day: \(a) (day first) or \(b) (month first)"
+        case let (a?, _): return "a date is written year-month-day: \(a)"
+        case let (nil, b?): return "a date is written year-month-day: \(b)"
+        default: return "a date is written year-month-day: 2007-06-04"
+        }
+    }
+
     static func parse(_ p: inout Parser) throws -> ServiceDay {
         let (word, span) = try p.path("a date, as 2007-06-04")
         let digits = word.filter(\.isNumber)
@@ -109,7 +133,7 @@ struct ServiceDay {
             ymd = (Int(digits.prefix(4))!, Int(digits.dropFirst(4).prefix(2))!, Int(digits.suffix(2))!)
         }
         guard let (y, m, d) = ymd, (1...12).contains(m), (1...31).contains(d) else {
-            throw Diagnostic("\(word) is not a date", at: span, hint: "write it as 2007-06-04")
+            throw Diagnostic("\(word) is not a date", at: span, hint: Self.hint(for: word))
         }
         let days = CivilTime.daysFromCivil(year: y, month: m, day: d)
         guard CivilTime.civilFromDays(days) == (y, m, d) else {

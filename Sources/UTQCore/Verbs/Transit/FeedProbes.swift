@@ -74,6 +74,15 @@ struct FeedProbes {
         }))
     }
 
+    /// Trips of trips.txt with a direction_id, or nil until the probe has answered (0 when
+    /// the column is missing).
+    func tripsWithDirection() throws -> Int? {
+        guard feed.has("trips", column: "direction_id") else { return 0 }
+        return try count(try ask("trips", "the trips of \(feed.ref("trips")) with a direction_id", {
+            try build.summarize(try build.filter($0, build.column("direction_id").isNotNull), [(.count, nil, as: "trips")], by: [])
+        }))
+    }
+
     /// Trips that repeat by frequencies.txt, or nil until the probe has answered.
     func repeatingTrips() throws -> Int? {
         guard feed.has("frequencies", column: "trip_id") else { return 0 }

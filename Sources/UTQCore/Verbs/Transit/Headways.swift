@@ -6,7 +6,8 @@ enum HeadwaysVerb {
         usage: "FEED | headways [on DATE] [between \"HH:MM\" and \"HH:MM\"] [by KEY, …]",
         summary: "Departures and the min / median / max gap between consecutive departures at each stop, on a day, summed up by keys.",
         details: """
-        The trips of the day are those of `service on DATE`. At each stop, in each direction (and \
+        The trips of the day are those of `service on DATE`. At each stop, in each direction \
+        (direction_id; where a feed leaves it empty, each trip_headsign, said in a note) (and \
         for each value of the keys), departures are put in time order and each one's headway is \
         the time since the one before; the first of the day has none. Times past 24:00 (a trip \
         that leaves after midnight on the day's service) count as they are written, after the \
@@ -61,6 +62,7 @@ enum HeadwaysVerb {
             let probes = FeedProbes(feed: feed, build: build)
             // What the notes need is asked with the calendar, in one round of probes.
             let notes = (untimed(try probes.untimedStopTimes(), feed), try probes.repeatsNote())
+            let directed = try probes.tripsWithDirection()
             guard let day = try probes.day(day, verb: Self.verb) else { return probes.pending(Self.verb, day: day) }
             let trips = try ServiceVerb.trips(feed, on: day, build)
             let departure = build.column("departure_time")
@@ -73,14 +75,22 @@ enum HeadwaysVerb {
             // Gaps are between departures at one stop, one way, for one value of the keys.
             var apart = [build.key("stop_id")]
             var names: Set<String> = ["stop_id"]
-            if rows.schema.index(of: "direction_id") != nil { apart.append(build.key("direction_id")); names.insert("direction_id") }
+            // One way is a direction_id; where the feed leaves it empty, a headsign (or the
+            // trip's shape), so buses that pass a stop both ways are not one queue.
+            var wayNote: [String] = []
+            if rows.schema.index(of: "direction_id") != nil, (directed ?? 1) > 0 {
+                apart.append(build.key("direction_id")); names.insert("direction_id")
+            } else if let way = ["trip_headsign", "shape_id"].first(where: { rows.schema.index(of: $0) != nil }) {
+                apart.append(build.key(way)); names.insert(way)
+                wayNote = ["\(feed.ref("trips")) has no direction_id, so each \(way) is a direction of its own: departures one way are not gaps of the other"]
+            }
             for k in keys where names.insert(k.name.lowercased()).inserted { apart.append(k.groupKey) }
             let gaps = try build.derive(try build.sort(rows, [departure]), [("headway", departure.minus(build.call("prev", departure)))], by: apart)
             let headway = build.column("headway")
             let plan = try build.summarize(gaps, [(.count, nil, as: "departures"), (.min, headway, as: "min_headway"),
                                                   (.median, headway, as: "median_headway"), (.max, headway, as: "max_headway")],
                                            by: keys.map(\.groupKey))
-            return FeedPlan(plan: plan, notes: try probes.whyNone(day) + probes.choiceNote(day) + notes.0 + notes.1)
+            return FeedPlan(plan: plan, notes: try probes.whyNone(day) + probes.choiceNote(day) + notes.0 + notes.1 + wayNote)
         }
 
         /// Stops that are no timepoints have no departure time, so no headway; say how many.

@@ -25,6 +25,14 @@ enum TripTimes {
                 let (name, span) = try p.name("a column to sum up by")
                 keys.append(KeyName(name: name, span: span))
             } while p.eatSymbol(.comma)
+            // `headways by route_id on 2007-06-04`: the day (and the hours) come first.
+            if p.current.isKeyword("on") || p.current.isKeyword("between") {
+                let at = p.current.span
+                var rest = ""
+                if p.eatKeyword("on"), let (day, _) = try? p.path("a date") { rest = "on \(day) " }
+                throw Diagnostic("the day and the hours come before by", at: at,
+                                 hint: "write: … \(rest.isEmpty ? "on DATE " : rest)by \(keys.map(\.name).joined(separator: ", "))")
+            }
         }
         return keys
     }
