@@ -175,6 +175,16 @@ public struct Parser {
                 // `count * 2` is an expression over a column called count.
                 let next = tokens[min(i + 1, tokens.count - 1)]
                 if case .symbol(let sym) = next.kind, sym != .pipe, sym != .comma, sym != .lparen { return false }
+                // `sum(price) over 1d`: a rolling window, an expression over each row.
+                if next.isSymbol(.lparen) {
+                    var depth = 0, k = i + 1
+                    while k < tokens.count, !tokens[k].isEnd {
+                        if tokens[k].isSymbol(.lparen) { depth += 1 }
+                        if tokens[k].isSymbol(.rparen) { depth -= 1; if depth == 0 { break } }
+                        k += 1
+                    }
+                    if k + 1 < tokens.count, tokens[k + 1].isKeyword("over") { return false }
+                }
                 return true
             }
             let next = tokens[min(i + 1, tokens.count - 1)]
