@@ -48,7 +48,7 @@ struct Stepper {
             case .hint(let text):
                 Terminal.out(dim("Hint: " + text) + "\n")
                 session.remark(block)
-            case .wrong:
+            case .wrong, .alternative, .rule:
                 continue
             case .command(let command), .answer(let command):
                 step = (steps.firstIndex(of: k - 1) ?? 0) + 1

@@ -43,7 +43,7 @@ import Testing
                 if let o = open { Issue.record("\(path): \(o) has no answer") }
                 open = t.hasPrefix("Exercise ") ? t : nil
             case .command, .answer: open = nil
-            case .prose, .hint, .wrong: break
+            case .prose, .hint, .wrong, .alternative, .rule: break
             }
         }
         #expect(open == nil, "\(path): the last exercise has no answer")

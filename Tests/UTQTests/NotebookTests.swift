@@ -14,6 +14,8 @@ import Testing
             case .answer(let c): return "a " + c.text.trimmingCharacters(in: .whitespaces)
             case .hint(let text): return "? " + text
             case .wrong(let c): return "x " + c.map { $0.text.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
+            case .alternative(let c): return "+ " + c.map { $0.text.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
+            case .rule(let words): return "= " + words
             }
         }
     }

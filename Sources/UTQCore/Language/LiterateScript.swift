@@ -13,6 +13,11 @@ public enum ScriptBlock: Sendable {
     /// `#x PIPELINE`: a wrong answer a lesson's check must see rejected; never run or shown.
     /// One line (and the lines it goes on over) is one wrong answer, of one or more commands.
     case wrong([ScriptCommand])
+    /// `#+ PIPELINE`: another right answer (`count by status | where status = "cancelled"`
+    /// beside `where status = "cancelled" | count`); graded as the answer is, never run or shown.
+    case alternative([ScriptCommand])
+    /// `#= exact`: how an exercise is graded; `exact` asks for the answer's columns and no more.
+    case rule(String)
 }
 
 /// Reads a script as a literate file, so one `.utq` file is both a runnable script and the
@@ -72,8 +77,8 @@ public enum LiterateScript {
                     var nextEnd = end + 1
                     while nextEnd < bytes.count && bytes[nextEnd] != 0x0A { nextEnd += 1 }
                     let following = String(decoding: bytes[(end + 1)..<nextEnd], as: UTF8.self).trimmingCharacters(in: .whitespaces)
-                    guard kind != "?", ExerciseLines.kind(following) == kind else { break }
-                    if kind == "x" && !(current.hasSuffix("|") || current.hasSuffix(",")) { break }
+                    guard kind != "?", kind != "=", ExerciseLines.kind(following) == kind else { break }
+                    if (kind == "x" || kind == "+") && !(current.hasSuffix("|") || current.hasSuffix(",")) { break }
                     end = nextEnd
                     current = following
                 }
@@ -103,11 +108,12 @@ public enum LiterateScript {
     }
 }
 
-/// The lines of an exercise: `#>` answers, `#?` hints, `#x` wrong answers.
+/// The lines of an exercise: `#>` answers, `#+` other right answers, `#?` hints, `#x` wrong
+/// answers, `#=` how it is graded.
 enum ExerciseLines {
-    /// ">", "?" or "x" for a line that starts with one of the marks, else nil.
+    /// ">", "?", "x", "+" or "=" for a line that starts with one of the marks, else nil.
     static func kind(_ trimmed: String) -> String? {
-        for mark in [">", "?", "x"] where trimmed.hasPrefix("#" + mark) {
+        for mark in [">", "?", "x", "+", "="] where trimmed.hasPrefix("#" + mark) {
             let after = trimmed.dropFirst(2).first
             if after == nil || after == " " { return mark }
         }
@@ -119,9 +125,9 @@ enum ExerciseLines {
     static func blocks(_ kind: String, _ source: SourceText, _ start: Int, _ end: Int) -> [ScriptBlock] {
         var bytes = source.bytes
         let text = String(decoding: bytes[start..<end], as: UTF8.self)
-        if kind == "?" {
-            let hint = text.trimmingCharacters(in: .whitespaces).dropFirst(2).trimmingCharacters(in: .whitespaces)
-            return hint.isEmpty ? [] : [.hint(hint)]
+        if kind == "?" || kind == "=" {
+            let words = text.trimmingCharacters(in: .whitespaces).dropFirst(2).trimmingCharacters(in: .whitespaces)
+            return words.isEmpty ? [] : [kind == "?" ? .hint(words) : .rule(words.lowercased())]
         }
         for i in bytes.indices where (i < start || i >= end) && bytes[i] != 0x0A { bytes[i] = 0x20 }
         // Blank each line's mark (`#>`, `#x`) too.
@@ -134,7 +140,8 @@ enum ExerciseLines {
         }
         let masked = SourceText(name: source.name, text: String(decoding: bytes, as: UTF8.self))
         let commands = Script.commands(in: masked)
-        return kind == ">" ? commands.map { .answer($0) } : commands.isEmpty ? [] : [.wrong(commands)]
+        if kind == ">" { return commands.map { .answer($0) } }
+        return commands.isEmpty ? [] : [kind == "+" ? .alternative(commands) : .wrong(commands)]
     }
 }
 

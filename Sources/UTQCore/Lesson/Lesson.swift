@@ -11,6 +11,11 @@ public struct Lesson: Sendable {
         public var hints: [String]
         /// Each wrong answer: its commands (usually one).
         public var wrong: [[ScriptCommand]]
+        /// Other right answers (`#+`): a result that matches any of them is right too.
+        public var alternatives: [[ScriptCommand]] = []
+        /// `#= exact`: the result has the answer's columns and no others. Without it, columns
+        /// the answer does not name may be there too (a key kept beside the count).
+        public var exactColumns = false
         /// Where the exercise starts among the lesson's blocks: the blocks before it set it up.
         public var blockIndex: Int
     }
@@ -58,6 +63,13 @@ public struct Lesson: Sendable {
             case .wrong(let c):
                 if current == nil { problems.append("\(source.name):\(c[0].line): a wrong answer (#x) outside an exercise") }
                 current?.wrong.append(c)
+            case .alternative(let c):
+                if current == nil { problems.append("\(source.name):\(c[0].line): another answer (#+) outside an exercise") }
+                current?.alternatives.append(c)
+            case .rule(let words):
+                if current == nil { problems.append("\(source.name): a rule (#=) outside an exercise: \(words)") }
+                if words == "exact" { current?.exactColumns = true }
+                else { problems.append("\(source.name): \(current?.title ?? "a rule"): #= \(words) is no rule utq knows (#= exact)") }
             case .command:
                 break
             }
@@ -70,7 +82,7 @@ public struct Lesson: Sendable {
         for block in blocks[k...] {
             switch block {
             case .command(let c), .answer(let c): return c.line
-            case .wrong(let c): return c[0].line
+            case .wrong(let c), .alternative(let c): return c[0].line
             default: continue
             }
         }

@@ -15,7 +15,6 @@ public final class LessonGrader {
     /// The grader's sessions write no files: the lesson's commands and the answers run on
     /// altered copies of the data, again and again.
     let unwritten = UnwrittenFiles(reason: "checking a lesson writes no files")
-    private var prepared: (index: Int, session: Session, state: Workspace.State, settings: Settings)?
 
     public init(lesson: Lesson, workingDirectory: String, zone: ZoneRules) {
         self.lesson = lesson
@@ -23,34 +22,35 @@ public final class LessonGrader {
         self.zone = zone
     }
 
-    /// A session that has run everything before exercise k, once per exercise.
-    func setup(_ k: Int) throws -> (Session, Workspace.State, Settings) {
-        if let p = prepared, p.index == k { return (p.session, p.state, p.settings) }
-        let session = Session(workingDirectory: workingDirectory, defaultZone: zone)
-        session.files.unwritten = unwritten
-        for block in lesson.blocks[..<lesson.exercises[k].blockIndex] {
+    /// The lesson's commands and answers before exercise k: what a student has run on reaching it.
+    func prefix(_ k: Int) -> [ScriptCommand] {
+        lesson.blocks[..<lesson.exercises[k].blockIndex].compactMap { block in
             switch block {
-            case .command(let c), .answer(let c):
-                let outcome = session.execute(c)
-                if let e = outcome.error {
-                    throw Diagnostic("\(lesson.name):\(c.line): the lesson stops before \(lesson.exercises[k].title): \(e.message)")
-                }
-            default: continue
+            case .command(let c), .answer(let c): return c
+            default: return nil
             }
         }
-        prepared = (k, session, session.workspace.state, session.settings)
-        return (session, session.workspace.state, session.settings)
     }
 
-    /// The last table of commands run from the state the exercise starts in, with the
-    /// lesson's tables altered (or not).
-    func run(_ commands: [ScriptCommand], _ k: Int, _ alteration: AlteredData?) throws -> Result<(Table, LogicalPlan?), Diagnostic> {
-        let (session, state, settings) = try setup(k)
-        session.workspace.state = state
-        session.settings = settings
-        if let alteration {
-            let changed = state.catalog.loadedTables.map(alteration.apply)
-            session.workspace.put(changed, makeCurrent: false)
+    /// Runs `before` (a lesson's commands, or what a student has run) in a session of its own,
+    /// each table a load brings in altered as it comes, then `commands`: the last table they
+    /// give, and the plan of the last query. Tables kept with let and results ($n, _) are made
+    /// from the altered tables, as they were from the real ones.
+    func replay(_ before: [ScriptCommand], then commands: [ScriptCommand], _ alteration: AlteredData?) throws -> Result<(Table, LogicalPlan?), Diagnostic> {
+        let session = Session(workingDirectory: workingDirectory, defaultZone: zone)
+        session.files.unwritten = unwritten
+        for c in before {
+            let loads: Bool
+            if case .command(let stage)? = try? Session.parse(c), stage.verb == "load" { loads = true } else { loads = false }
+            let had = loads ? Dictionary(session.workspace.catalog.loadedTables.map { ($0.name, $0.rowCount) }, uniquingKeysWith: { a, _ in a }) : [:]
+            let outcome = session.execute(c)
+            if let e = outcome.error {
+                throw Diagnostic("\(lesson.name): `\(c.text.trimmingCharacters(in: .whitespacesAndNewlines))` no longer runs on a changed copy of the data: \(e.message)")
+            }
+            if loads, let alteration {
+                let brought = session.workspace.catalog.loadedTables.filter { had[$0.name] != $0.rowCount }
+                session.workspace.put(brought.map(alteration.apply), makeCurrent: false)
+            }
         }
         var last: Table? = nil
         var plan: LogicalPlan? = nil
@@ -67,7 +67,27 @@ public final class LessonGrader {
         return .success((last, plan))
     }
 
-    /// Grades a student's text for exercise k.
+    /// The answers' results for exercise k on one version of the data, kept: the answer's,
+    /// then each other right answer's.
+    private var expectedCache: [String: [(Table, ResultMatch.Order)]] = [:]
+
+    func expected(_ k: Int, _ alteration: AlteredData?) throws -> [(Table, ResultMatch.Order)] {
+        let key = "\(k) \(alteration.map { "\($0)" } ?? "-")"
+        if let kept = expectedCache[key] { return kept }
+        let exercise = lesson.exercises[k]
+        var out: [(Table, ResultMatch.Order)] = []
+        for (n, answer) in ([exercise.answer] + exercise.alternatives).enumerated() {
+            switch try replay(prefix(k), then: answer, alteration) {
+            case .success(let (table, plan)): out.append((table, ResultMatch.order(of: plan)))
+            case .failure(let e):
+                throw Diagnostic("\(lesson.describe(k)): its \(n == 0 ? "answer" : "other answer \(n)") fails: \(e.message)")
+            }
+        }
+        expectedCache[key] = out
+        return out
+    }
+
+    /// Grades a student's text for exercise k, run after the lesson's commands before it.
     public func grade(_ k: Int, _ text: String, name: String = "<lesson>") throws -> Verdict {
         let commands = Script.commands(in: SourceText(name: name, text: text))
         guard !commands.isEmpty else { return .rejected("type a pipeline, or hint, skip, back, quit") }
@@ -75,23 +95,29 @@ public final class LessonGrader {
     }
 
     func grade(_ k: Int, _ commands: [ScriptCommand]) throws -> Verdict {
-        let exercise = lesson.exercises[k]
+        try grade(k, commands, after: prefix(k), saw: nil)
+    }
+
+    /// Grades what a student ran for exercise k (`commands`) after everything their session
+    /// ran before (`after`): `saw` is the table they were shown, graded as it is; on each
+    /// changed copy of the data their whole session runs again, so `_`, `$n` and their own
+    /// let tables mean what they meant.
+    public func grade(_ k: Int, _ commands: [ScriptCommand], after: [ScriptCommand], saw: Table?) throws -> Verdict {
+        let exact = lesson.exercises[k].exactColumns
         for alteration in [nil] + AlteredData.allCases.map(Optional.some) {
-            let expected: (Table, LogicalPlan?)
-            switch try run(exercise.answer, k, alteration) {
-            case .success(let t): expected = t
-            case .failure(let e):
-                throw Diagnostic("\(lesson.describe(k)): its answer fails: \(e.message)")
-            }
+            let answers = try expected(k, alteration)
             let got: Table
-            switch try run(commands, k, alteration) {
-            case .success(let t): got = t.0
-            case .failure(let e): return .failed(e)
+            if alteration == nil, let saw {
+                got = saw
+            } else {
+                switch try replay(after, then: commands, alteration) {
+                case .success(let t): got = t.0
+                case .failure(let e): return .failed(e)
+                }
             }
-            // The answer's plan was bound before the rows ran: re-bind it here to see if it sorts.
-            let ordered = expected.1?.sortsOutput ?? false
-            if let difference = ResultMatch.difference(expected: expected.0, got: got, ordered: ordered) {
-                return .rejected(alteration == nil ? difference : difference + " (on a changed copy of the data: a right pipeline works on any data)")
+            let differences = answers.map { ResultMatch.difference(expected: $0.0, got: got, order: $0.1, exact: exact) }
+            if let difference = differences.first, differences.allSatisfy({ $0 != nil }) {
+                return .rejected(alteration == nil ? difference! : difference! + " (on a changed copy of the data: a right pipeline works on any data)")
             }
         }
         return .accepted

@@ -14,6 +14,9 @@ public final class LessonTutor {
     private var hintsShown = 0
     private var ranUpTo = 0
     private var right = Set<Int>()
+    /// Every command the student's session has run, the lesson's and theirs, in order: the
+    /// grader runs them again on changed copies of the data.
+    private var transcript: [ScriptCommand] = []
 
     public init(lesson: Lesson, session: Session, progress: LessonProgress?) {
         self.lesson = lesson
@@ -66,13 +69,29 @@ public final class LessonTutor {
         default:
             var out: [Output] = []
             var failed = false
-            session.run(line, name: "<lesson>") { _, outcome in
+            var ran: [ScriptCommand] = []
+            var saw: Table? = nil
+            var kept: String? = nil
+            let commands = Script.commands(in: SourceText(name: "<lesson>", text: line))
+            for c in commands {
+                let outcome = session.execute(c)
                 out += outcome.outputs
-                if let e = outcome.error { out.append(.text(DiagnosticRenderer.render(e, showLocation: false))); failed = true }
+                if let e = outcome.error { out.append(.text(DiagnosticRenderer.render(e, showLocation: false))); failed = true; break }
+                ran.append(c)
+                for case .table(let r) in outcome.outputs { saw = r.table; kept = r.keptAs }
+                // A chart keeps the rows it drew as a result: those are what it answers.
+                if case .chart? = outcome.outputs.last, let n = session.workspace.lastResult { saw = session.workspace.results[n] }
             }
+            let before = transcript
+            transcript += ran
             if failed { return out + [.info("that did not run; this is still exercise \(current + 1)")] }
+            // `let standing = where …` keeps a table to use next: it is no answer yet.
+            if let kept, saw != nil {
+                return out + [.info("\(kept) is kept; now answer with it, as in: \(kept) | …")]
+            }
+            guard saw != nil else { return out }
             do {
-                switch try grader.grade(current, line) {
+                switch try grader.grade(current, ran, after: before, saw: saw) {
                 case .accepted:
                     right.insert(current)
                     return out + [.info("right!")] + advance()
@@ -102,7 +121,7 @@ public final class LessonTutor {
             k += 1
         }
         if ranUpTo < after {
-            for c in exercise.answer { _ = session.execute(c) }
+            for c in exercise.answer { run(c) }
             ranUpTo = after
         }
         hintsShown = 0
@@ -140,11 +159,11 @@ public final class LessonTutor {
                 out.append(.text(text + "\n"))
             case .command(let c):
                 out.append(.text("utq> " + c.shownText + "\n"))
-                let outcome = session.execute(c)
+                let outcome = run(c)
                 out += outcome.outputs
                 if let e = outcome.error { out.append(.text(DiagnosticRenderer.render(e, showLocation: true))) }
             case .answer(let c):
-                _ = session.execute(c)
+                run(c)
             default:
                 continue
             }
@@ -152,10 +171,18 @@ public final class LessonTutor {
         return out
     }
 
+    /// A command of the lesson, run in the student's session and kept in its transcript.
+    @discardableResult
+    func run(_ c: ScriptCommand) -> CommandOutcome {
+        let outcome = session.execute(c)
+        if outcome.error == nil { transcript.append(c) }
+        return outcome
+    }
+
     func silently(upTo end: Int) {
         while ranUpTo < end {
             switch lesson.blocks[ranUpTo] {
-            case .command(let c), .answer(let c): _ = session.execute(c)
+            case .command(let c), .answer(let c): run(c)
             default: break
             }
             ranUpTo += 1

@@ -100,6 +100,8 @@ public enum HelpTopics {
           #>    the answer: a command, run like any line of the script
           #?    a hint, shown one at a time when the student types hint
           #x    a wrong answer, which the grader must reject
+          #+    another right answer, graded as the answer is
+          #=    how it is graded: #= exact asks for the answer's columns and no others
         For example:
           ### Exercise 1
           # How many people were standing still?
@@ -107,7 +109,9 @@ public enum HelpTopics {
           #? Keep only the rows whose legend is Standing, then count them.
           #x count
         Answers are graded by their results, not their text: on the lesson's data and on
-        copies with rows shuffled, some left out and numbers changed. From the shell:
+        copies with rows shuffled, some left out and numbers changed. Other columns beside the
+        answer's are allowed; order counts only by the answer's own sort keys. At lesson> the
+        student's session is graded as it stands: _, $n and let tables work. From the shell:
           utq lesson FILE.utq                          the lesson for a student, at a lesson> prompt
           utq lesson check FILE.utq                    every answer runs, every #x is rejected
           utq notebook FILE.utq --no-answers -o x.html a handout without the answers

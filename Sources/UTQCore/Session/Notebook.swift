@@ -132,7 +132,7 @@ extension Session {
             case .answer(let command):
                 afterAnswer = true
                 if answers, execute(command).quit { return notebook! }
-            case .wrong:
+            case .wrong, .alternative, .rule:
                 continue
             case .hint:
                 remark(block)
@@ -151,7 +151,7 @@ extension Session {
         case .heading(let level, let text): entry = .heading(level: level, text: text)
         case .prose(let text): entry = .prose(text)
         case .hint(let text): entry = .prose("Hint: " + text)
-        case .command, .answer, .wrong: return
+        case .command, .answer, .wrong, .alternative, .rule: return
         }
         note(entry)
     }

@@ -54,7 +54,7 @@ market | join weather on hour | count by temperature_c, sky, wind
                 out += "       " + command.text.replacingOccurrences(of: "\n", with: "\n       ") + "\n"
             case .command(let command):
                 out += "\n       " + command.text + "\n"
-            case .prose, .hint, .wrong, .answer:
+            case .prose, .hint, .wrong, .answer, .alternative, .rule:
                 continue
             }
         }
