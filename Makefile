@@ -1,6 +1,13 @@
 # utq — the two commands a new user needs are `make demo` and `make test`.
 SWIFT ?= swift
 UTQ_RELEASE := .build/release/utq
+# SwiftPM gives the compiler -color-diagnostics when its output is a terminal and not in a
+# pipe, and any change of flags rebuilds everything (swift-package-manager#8253): `make demo`
+# at a terminal and then `make jupyter` compiled the whole package twice. Builds always write
+# into a pipe, so their flags never change; pipefail keeps a failed build failed.
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -c
+PIPE := 2>&1 | cat
 
 .PHONY: demo test build release deps pg-deps oracle-deps oracle oracle-pg tour datasets bench clean fuzz fuzz-build sanitize sanitize-address sanitize-thread install dist jupyter
 
@@ -19,10 +26,10 @@ pg-deps:
 	  else sudo apt-get update -qq && sudo apt-get install -y -qq postgresql; fi; }
 
 build: deps
-	$(SWIFT) build
+	$(SWIFT) build $(PIPE)
 
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib --product utq
+	$(SWIFT) build -c release --static-swift-stdlib --product utq $(PIPE)
 
 # Opens utq with the market-square study loaded; without a terminal, runs the tour instead.
 demo: release
@@ -36,7 +43,7 @@ tour: release
 	$(UTQ_RELEASE) --echo examples/tour.utq
 
 test: deps pg-deps oracle-deps
-	$(SWIFT) test
+	$(SWIFT) test $(PIPE)
 
 # The binary, its man page (made from its help) and shell completions under PREFIX.
 PREFIX ?= /usr/local
@@ -73,7 +80,7 @@ dist: deps
 	  [ -n "$$a" ] || { echo "make dist needs lib$$l.a (apt-get install libedit-dev libncurses-dev libbsd-dev libmd-dev zlib1g-dev)"; exit 1; }; \
 	  ln -sf "$$a" $(STATIC_LIBS)/lib$$l.a; done
 	@printf 'Name: libedit\nDescription: libedit and what it needs, linked statically\nVersion: 3.1\nLibs: -L%s -ledit -ltinfo -lbsd -lmd\nCflags: -I/usr/include/editline\n' $(STATIC_LIBS) > $(STATIC_LIBS)/libedit.pc
-	PKG_CONFIG_PATH=$(STATIC_LIBS) $(SWIFT) build -c release --static-swift-stdlib --product utq --scratch-path .build-dist
+	PKG_CONFIG_PATH=$(STATIC_LIBS) $(SWIFT) build -c release --static-swift-stdlib --product utq --scratch-path .build-dist $(PIPE)
 	rm -rf dist/$(DIST) && mkdir -p dist
 	$(MAKE) install UTQ_RELEASE=.build-dist/release/utq PREFIX=/ DESTDIR=$(CURDIR)/dist/$(DIST) -o release
 	strip dist/$(DIST)/bin/utq
@@ -94,18 +101,18 @@ oracle-deps:
 SEED ?= 1
 CASES ?= 1000
 oracle: deps oracle-deps
-	UTQ_ORACLE_SEED=$(SEED) UTQ_ORACLE_CASES=$(CASES) $(SWIFT) test --filter "OracleTests|OracleRoundTripTests"
+	UTQ_ORACLE_SEED=$(SEED) UTQ_ORACLE_CASES=$(CASES) $(SWIFT) test --filter "OracleTests|OracleRoundTripTests" $(PIPE)
 
 # The differential suite on PostgreSQL, any size: each random case (and the fixed tables of
 # ties, NaN, Unicode and zones) in memory, on one throwaway server, and on the same tables
 # hash-partitioned over two shards; all three must agree. make test runs 120 cases of seeds
 # 1, 2 and 3; make oracle-pg SEED=7 CASES=500 runs any other.
 oracle-pg: deps pg-deps
-	UTQ_ORACLE_SEED=$(SEED) UTQ_ORACLE_CASES=$(CASES) $(SWIFT) test --filter PostgresOracleTests
+	UTQ_ORACLE_SEED=$(SEED) UTQ_ORACLE_CASES=$(CASES) $(SWIFT) test --filter PostgresOracleTests $(PIPE)
 
 # Rebuilds the shipped datasets from their generators (the files are committed).
 datasets: deps
-	$(SWIFT) run -c release utq-datagen all datasets
+	$(SWIFT) run -c release utq-datagen all datasets $(PIPE)
 
 # The test suite under AddressSanitizer and ThreadSanitizer, each in a scratch path of its own
 # so the normal build stays as it is. The thread run reads in two parts with small chunks, so
