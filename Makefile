@@ -56,6 +56,9 @@ install: release
 	$(UTQ_RELEASE) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/utq
 	$(UTQ_RELEASE) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_utq
 	$(UTQ_RELEASE) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/utq.fish
+	@# The shipped data and lessons, from git only, where load datasets/… finds them from any folder.
+	install -d $(DESTDIR)$(PREFIX)/share/utq
+	git archive --format=tar HEAD datasets examples | tar -x -C $(DESTDIR)$(PREFIX)/share/utq
 	@echo "installed utq in $(DESTDIR)$(PREFIX)/bin (man utq for the manual)"
 
 # utq and its Jupyter kernel into the active Python environment (a virtual environment,
@@ -84,7 +87,7 @@ dist: deps
 	rm -rf dist/$(DIST) && mkdir -p dist
 	$(MAKE) install UTQ_RELEASE=.build-dist/release/utq PREFIX=/ DESTDIR=$(CURDIR)/dist/$(DIST) -o release
 	strip dist/$(DIST)/bin/utq
-	cp -R datasets examples README.md dist/$(DIST)/
+	cp README.md dist/$(DIST)/
 	tar -C dist -czf dist/$(DIST).tar.gz $(DIST)
 	@echo "wrote dist/$(DIST).tar.gz"; ldd dist/$(DIST)/bin/utq
 

@@ -6,10 +6,25 @@ import Foundation
 /// that a write never replaces a file found elsewhere.
 public struct FileOutput: Sendable {
     public var workingDirectory: String
-    /// Commands typed outside a script (a notebook's cells) also find files to read in the
-    /// folders above the working directory, as a script finds them above its own folder: a
-    /// lesson notebook in examples/lessons reads the project's datasets/.
-    public var searchesFoldersAbove = false
+    /// Commands typed outside a script (at the prompt, with -c, from standard input, in a
+    /// notebook's cells) also find files to read in the folders above the working directory,
+    /// as a script finds them above its own folder: a lesson notebook in examples/lessons
+    /// reads the project's datasets/.
+    public var searchesFoldersAbove = true
+    /// Folders of shipped data looked in last (an install's share/utq, or UTQ_DATA): where
+    /// `load datasets/market.json` finds the project's datasets outside the project.
+    public var dataFolders: [String] = FileOutput.shippedData
+
+    /// UTQ_DATA (folders split by :), then share/utq beside the program's bin folder, where
+    /// `make install` puts datasets/, examples/ and the lessons.
+    static let shippedData: [String] = {
+        var folders = (ProcessInfo.processInfo.environment["UTQ_DATA"] ?? "").split(separator: ":").map(String.init)
+        if let exe = Bundle.main.executablePath {
+            let prefix = ((URL(fileURLWithPath: exe).resolvingSymlinksInPath().path as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+            folders.append((prefix as NSString).appendingPathComponent("share/utq"))
+        }
+        return folders.filter { FileManager.default.fileExists(atPath: $0) }
+    }()
     /// When set, this session writes no files: each one asked for is listed there instead,
     /// and the command says it was not written.
     public var unwritten: UnwrittenFiles?
@@ -33,18 +48,24 @@ public struct FileOutput: Sendable {
         if path.hasPrefix("/") || path.hasPrefix("~/") { return (fromCwd, nil) }
         let here = FileManager.default.fileExists(atPath: fromCwd)
         let dir: String
+        let typed: Bool
         if let source, source.name.contains("/") || source.name.hasSuffix(".utq") {
             dir = (source.name as NSString).deletingLastPathComponent
+            typed = false
         } else if searchesFoldersAbove {
             dir = workingDirectory
+            typed = true
         } else {
             return (fromCwd, nil)
         }
+        if here && typed { return (fromCwd, nil) }
         var folder = ((dir as NSString).isAbsolutePath ? dir : (workingDirectory as NSString).appendingPathComponent(dir) as String)
         folder = (folder as NSString).standardizingPath
         for _ in 0..<8 {
             let candidate = (folder as NSString).appendingPathComponent(path)
             if FileManager.default.fileExists(atPath: candidate) {
+                // Typed outside a script, a file found above is said: it is not where you are.
+                if typed { return (candidate, "\(path): not in this folder; read from \(FileOutput.tilde(folder))") }
                 guard here else { return (candidate, nil) }
                 let same = (candidate as NSString).standardizingPath == (fromCwd as NSString).standardizingPath
                 return (fromCwd, same ? nil : "\(path): read from the current folder; \(candidate) is there too, beside the script")
@@ -53,7 +74,30 @@ public struct FileOutput: Sendable {
             if up == folder || up.isEmpty { break }
             folder = up
         }
+        if !here, let shipped = dataFolders.first(where: { FileManager.default.fileExists(atPath: ($0 as NSString).appendingPathComponent(path)) }) {
+            return ((shipped as NSString).appendingPathComponent(path), "\(path): read from utq's shipped data in \(shipped)")
+        }
         return (fromCwd, nil)
+    }
+
+    /// A path with the home folder written ~.
+    static func tilde(_ path: String) -> String {
+        let home = NSHomeDirectory()
+        return path.hasPrefix(home + "/") ? "~" + path.dropFirst(home.count) : path
+    }
+
+    /// Where a file to read was looked for, for the message when it is nowhere.
+    public func lookedIn(relativeTo source: SourceText? = nil) -> String {
+        var places: [String] = []
+        if let source, source.name.contains("/") || source.name.hasSuffix(".utq") {
+            places.append("this folder, the script's folder and the folders above it")
+        } else if searchesFoldersAbove {
+            places.append("\(FileOutput.tilde(workingDirectory)) and the folders above it")
+        } else {
+            places.append(FileOutput.tilde(workingDirectory))
+        }
+        if !dataFolders.isEmpty { places.append("utq's shipped data (\(dataFolders.joined(separator: ", ")))") }
+        return "looked in " + places.joined(separator: " and in ")
     }
 
     /// Writes a file atomically. An existing file is kept unless `replace`; the message then

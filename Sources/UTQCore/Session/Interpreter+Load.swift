@@ -33,11 +33,14 @@ extension Interpreter {
             // A pattern's loader names its files as the pattern does already.
             if pattern == nil { e.path = Self.asWritten(e.path, full: full, written: path) }
             var message = "cannot load \(e.description)"
+            var hint: String? = nil
             if e.kind == .noSuchFile, let near = FileOutput.nearestFile(to: full) {
                 let folder = (path as NSString).deletingLastPathComponent
                 message += " — did you mean \(folder.isEmpty ? near : (folder as NSString).appendingPathComponent(near))?"
+            } else if e.kind == .noSuchFile, !path.hasPrefix("/"), !path.hasPrefix("~/") {
+                hint = session.files.lookedIn(relativeTo: source)
             }
-            throw Diagnostic(message)
+            throw Diagnostic(message, hint: hint)
         }
         workspace.put(result.tables, makeCurrent: true)
         if let current = result.current, workspace.catalog[current] != nil { workspace.use(current) }
