@@ -53,18 +53,24 @@ struct Stepper {
             case .command(let command), .answer(let command):
                 step = (steps.firstIndex(of: k - 1) ?? 0) + 1
                 var decided = false
+                let shown = "utq> " + command.shownText.replacingOccurrences(of: "\n", with: "\n ...> ")
                 while !decided {
-                    Terminal.out("utq> " + command.shownText.replacingOccurrences(of: "\n", with: "\n ...> ") + "\n")
+                    Terminal.out(shown + "\n")
                     switch waitForEnter(step: step, of: total) {
                     case .run:
                         decided = true
                     case .quit:
                         return .quit
                     case .back:
-                        // The step before: its command shows again and runs on Enter.
-                        if step > 1 { k = steps[step - 2]; decided = true }
+                        // The step before: its command shows again and runs on Enter; this
+                        // one, not run, leaves the screen.
+                        if step > 1 { erase(shown); k = steps[step - 2]; decided = true }
                         else { Terminal.err("this is the first step\n") }
                     case .typed(let line):
+                        // What was typed stays on screen above its output, in place of the
+                        // step's command, which shows again after it.
+                        erase(shown)
+                        Terminal.out("utq> " + line + "\n")
                         session.run(line, name: "<step>", keepGoing: true) { _, outcome in printer.print(outcome) }
                     }
                 }
@@ -79,6 +85,13 @@ struct Stepper {
     }
 
     enum Key { case run, quit, back, typed(String) }
+
+    /// Takes lines just shown off a terminal's screen (nothing elsewhere: a pipe keeps all).
+    func erase(_ text: String) {
+        guard Terminal.stdinIsTTY && Terminal.stderrIsTTY && Terminal.stdoutIsTTY else { return }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+        Terminal.err("\u{1B}[\(lines)A\r\u{1B}[J")
+    }
 
     /// Shows what the keys do and waits; false when asked to stop.
     func waitForEnter(step: Int, of total: Int) -> Key {

@@ -48,3 +48,4 @@ import Testing
         #expect(shipped.err.contains("read from utq's shipped data in \(Repo.root)"))
     }
 }
+
