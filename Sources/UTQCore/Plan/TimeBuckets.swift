@@ -49,7 +49,7 @@ public enum TimeBuckets {
                    sql: local("(extract(month FROM {local})::int8 - 1)"), codes: CivilTime.monthNames),
         BucketSpec("day_of_month", aliases: ["dayofmonth", "mday"], bucket: .dayOfMonth,
                    summary: "The day of the month, 1 to 31, in the table's time zone.",
-                   examples: ["count by day_of_month", "where day_of_month(requested_at) <= 7 | count"],
+                   examples: ["count by day_of_month", "where day_of_month(time) <= 7 | count"],
                    fill: { _, _ in .integer }, sql: local("extract(day FROM {local})::int8")),
         BucketSpec("day_of_year", aliases: ["dayofyear", "doy"], bucket: .dayOfYear,
                    summary: "The day of the year, 1 to 366 (1 January is 1).", examples: ["count by day_of_year"],
