@@ -30,10 +30,12 @@ struct REPL {
                 editor.saveHistory()
                 return
             case .interrupted:
-                // Ctrl-C at the prompt: drop what was typed, start a fresh line.
+                // Ctrl-C at the prompt: drop what was typed and start a fresh line, as bash
+                // does: ^C after the whole line (the cursor may have been inside it), so what
+                // was abandoned stays readable above the new prompt.
                 interruptFlag.reset()
                 pending = ""
-                Terminal.out("^C\n")
+                editor.moveBelowLine(suffix: "^C")
                 continue
             case .line(let line):
                 pending += pending.isEmpty ? line : "\n" + line
