@@ -16,7 +16,8 @@ struct REPL {
     func run(banner: Bool = true) {
         let editor = LineEditor(historyFile: HistoryFile.checked(REPL.historyPath), complete: { [session] line in session.complete(line) })
         Signals.onTerminate = { editor.saveHistory() }
-        let printer = Printer(session: session, showLocation: false)
+        var printer = Printer(session: session, showLocation: false)
+        printer.pages = true
         if banner {
             Terminal.out("utq — type help for the verbs, Tab to complete, Ctrl-D to leave.\n")
         }
