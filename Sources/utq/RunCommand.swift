@@ -13,7 +13,7 @@ struct Run: ParsableCommand {
 
         Examples:
           utq run examples/tour.utq --echo
-          utq --keep-going -c 'load datasets/market.json; count by legnd; count'
+          utq --keep-going lesson.utq      report errors and go on
         """
     )
 

@@ -20,7 +20,8 @@ struct UTQ: ParsableCommand {
           utq lesson.utq --set city=Prishtina      run it with ${city} as Prishtina
           utq notebook lesson.utq -o lesson.html   write a notebook of a script
 
-        Running scripts takes -c TEXT, --echo, --keep-going, --step, --set NAME=VALUE and --interactive: see utq run --help (run is what utq does without a subcommand).
+        Running scripts takes -c TEXT, --echo, --keep-going, --step, --set NAME=VALUE and
+        --interactive: see utq run --help (run is what utq does without a subcommand).
         """,
         version: "0.1.0",
         subcommands: [Run.self, NotebookCommand.self, LessonCommand.self, KernelCommand.self, ManualCommand.self],
