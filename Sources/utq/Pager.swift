@@ -42,7 +42,7 @@ enum Pager {
 
     /// Runs the pager with the text as its standard input, from a temporary file rather than
     /// a pipe: a pager quit early (q) then costs utq no SIGPIPE. Waits for it; false when it
-    /// could not be started.
+    /// could not be started or the shell found no such program.
     static func run(_ arguments: [String], input: String) -> Bool {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("utq-help-\(getpid()).txt").path
         guard FileManager.default.createFile(atPath: path, contents: Data(input.utf8), attributes: [.posixPermissions: 0o600]) else { return false }
@@ -73,7 +73,9 @@ enum Pager {
         var status: Int32 = 0
         // Ctrl-C in the pager reaches utq too (one terminal, one process group): keep waiting.
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return true
+        // A PAGER the shell could not find or run (127, 126) showed nothing: utq pages.
+        let exited = status & 0x7F == 0
+        return !(exited && [126, 127].contains((status >> 8) & 0xFF))
     }
 
     /// utq's own pager, for a system without less: a screen, then `-- more (space, q) --`;

@@ -63,6 +63,14 @@ import Testing
         #expect(!r.screen.contains(Self.lastLine), "\(r.screen.debugDescription)")
     }
 
+    @Test func aPagerThatCannotRunLeavesTheHelpToUtqsOwn() throws {
+        let r = try runUTQInTerminal([(0.3, "help\n"), (0.5, "q"), (0.5, "\u{4}")],
+                                     environment: Self.terminal.merging(["PAGER": "no-such-pager-here"]) { $1 },
+                                     seen: [0: "utq> ", 1: "-- more (space, q) --", 2: "utq> "])
+        #expect(r.status == 0)
+        #expect(r.screen.contains("Loading and tables") && r.screen.contains("-- more (space, q) --"), "\(r.screen.debugDescription)")
+    }
+
     @Test func turnedOffByUTQ_PAGERorSetPagerHelpIsPrintedWhole() throws {
         let pager = try recordingPager()
         let env = Self.terminal.merging(["PAGER": pager.command]) { $1 }
