@@ -39,6 +39,13 @@ static inline int utq_el_set_refresh(EditLine *el) {
     return el_set(el, EL_REFRESH);
 }
 
+/* The terminal's width as libedit sees it (it wraps the line there). */
+static inline int utq_el_columns(EditLine *el) {
+    int n = 0;
+    if (el_get(el, EL_GETTC, "co", &n) != 0) return 0;
+    return n;
+}
+
 static inline int utq_history_setsize(History *h, int size) {
     HistEvent ev;
     return history(h, &ev, H_SETSIZE, size);
@@ -67,6 +74,18 @@ static inline int utq_history_getsize(History *h) {
 static inline int utq_history_clear(History *h) {
     HistEvent ev;
     return history(h, &ev, H_CLEAR);
+}
+
+/* The newest line, then older ones: NULL past the oldest. */
+static inline const char *utq_history_first(History *h) {
+    HistEvent ev;
+    if (history(h, &ev, H_FIRST) < 0) return NULL;
+    return ev.str;
+}
+static inline const char *utq_history_next(History *h) {
+    HistEvent ev;
+    if (history(h, &ev, H_NEXT) < 0) return NULL;
+    return ev.str;
 }
 
 #endif

@@ -7,15 +7,15 @@ import UTQCore
 final class LineEditor {
     enum Read { case line(String), interrupted, end }
 
-    private let el: OpaquePointer
-    private let history: OpaquePointer
+    let el: OpaquePointer
+    let history: OpaquePointer
     let historyFile: String?
     let historyLimit: Int
     /// Returns the completion for the line so far.
     let complete: (String) -> Completion
     nonisolated(unsafe) static var current: LineEditor?
     private static let saving = NSLock()
-    private var prompt: String = "utq> "
+    private(set) var prompt: String = "utq> "
     private var promptBuffer: UnsafeMutablePointer<CChar>?
 
     init(historyFile: String?, historyLimit: Int = 1000, complete: @escaping (String) -> Completion) {
@@ -36,9 +36,18 @@ final class LineEditor {
             return editor.completeWord(editLine)
         })
         utq_el_bind(el, "^I", "utq-complete")
-        // Ctrl-R searches history backwards, as in bash.
-        utq_el_bind(el, "^R", "em-inc-search-prev")
-        utq_el_bind(el, "^S", "em-inc-search-next")
+        // Ctrl-R searches history backwards, as in bash, with a prompt that says so
+        // (libedit's own search shows only "bck:"); Ctrl-S searches forwards.
+        utq_el_add_function(el, "utq-search-back", "Search the history backwards", { editLine, _ in
+            guard let editLine, let editor = LineEditor.current else { return UInt8(CC_ERROR) }
+            return editor.searchHistory(editLine, backwards: true)
+        })
+        utq_el_add_function(el, "utq-search-forward", "Search the history forwards", { editLine, _ in
+            guard let editLine, let editor = LineEditor.current else { return UInt8(CC_ERROR) }
+            return editor.searchHistory(editLine, backwards: false)
+        })
+        utq_el_bind(el, "^R", "utq-search-back")
+        utq_el_bind(el, "^S", "utq-search-forward")
         // libedit restores the terminal and redraws the line when utq is stopped (Ctrl-Z)
         // and brought back (fg), and follows a resized window.
         utq_el_set_signal(el, 1)
@@ -130,47 +139,30 @@ final class LineEditor {
         return h
     }
 
-    /// Tab: complete the word before the cursor, or list the choices.
+    /// Tab: complete the word before the cursor, or list the choices (Completion.tabStep).
     private func completeWord(_ editLine: OpaquePointer) -> UInt8 {
         guard let info = el_line(editLine)?.pointee else { return UInt8(CC_ERROR) }
         let length = info.cursor - info.buffer
-        let bytes = UnsafeRawBufferPointer(start: info.buffer, count: length)
-        let before = String(decoding: bytes, as: UTF8.self)
+        let before = String(decoding: UnsafeRawBufferPointer(start: info.buffer, count: length), as: UTF8.self)
         let completion = complete(before)
-        let typed = Array(before.utf8)[completion.start...]
-        let typedWord = String(decoding: typed, as: UTF8.self)
-        let candidates = completion.candidates
-        if candidates.isEmpty { return UInt8(CC_REFRESH_BEEP) }
-        if candidates.count == 1 {
-            var insert = String(candidates[0].utf8.dropFirst(typed.count)) ?? ""
-            if !candidates[0].lowercased().hasPrefix(typedWord.lowercased()) || candidates[0].utf8.count < typed.count {
-                insert = candidates[0]
-            }
-            // Replace the typed word when its case differs from the candidate's.
-            if !candidates[0].hasPrefix(typedWord) {
-                el_deletestr(editLine, Int32(typed.count))
-                insert = candidates[0]
-            }
-            if completion.appendSpace { insert += " " }
-            el_insertstr(editLine, insert)
+        // A Ctrl-C pressed while the completions were being found (no read to interrupt).
+        if interruptFlag.isCancelled { return UInt8(CC_EOF) }
+        let typed = String(decoding: Array(before.utf8)[min(completion.start, before.utf8.count)...], as: UTF8.self)
+        switch completion.tabStep(typed: typed) {
+        case .nothing:
+            return UInt8(CC_REFRESH_BEEP)
+        case .replace(let word):
+            // libedit counts characters, not bytes.
+            el_deletestr(editLine, Int32(typed.unicodeScalars.count))
+            el_insertstr(editLine, word)
             return UInt8(CC_REFRESH)
+        case .list:
+            // Below the whole line (the cursor may be inside it), then the prompt and the
+            // line drawn again under the list.
+            moveBelowLine()
+            Terminal.out(completion.listing(width: Terminal.width))
+            redrawBelow()
+            return UInt8(CC_NORM)
         }
-        // Several: extend to their common prefix, then list them.
-        let common = commonPrefix(candidates)
-        if common.utf8.count > typed.count && common.lowercased().hasPrefix(typedWord.lowercased()) {
-            el_deletestr(editLine, Int32(typed.count))
-            el_insertstr(editLine, common)
-            return UInt8(CC_REFRESH)
-        }
-        Terminal.out("\n" + completion.listing(width: Terminal.width))
-        return UInt8(CC_REDISPLAY)
-    }
-
-    private func commonPrefix(_ words: [String]) -> String {
-        guard var prefix = words.first else { return "" }
-        for w in words.dropFirst() {
-            while !w.lowercased().hasPrefix(prefix.lowercased()) && !prefix.isEmpty { prefix.removeLast() }
-        }
-        return prefix
     }
 }

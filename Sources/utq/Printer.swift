@@ -9,12 +9,40 @@ struct Printer {
     let showLocation: Bool
     /// A script or `-c` run: tables kept with `let` are not printed, only their note.
     var batch = false
+    /// The prompt: help taller than the window goes through the pager (Pager).
+    var pages = false
 
     var infoToStdout: Bool { Terminal.stdoutIsTTY }
 
     func print(_ outcome: CommandOutcome) {
-        for output in outcome.outputs { print(output) }
+        if outcome.isHelp {
+            printHelp(outcome)
+        } else {
+            for output in outcome.outputs { print(output) }
+        }
         if let error = outcome.error { print(error) }
+    }
+
+    /// Help is fitted to the terminal's width (80 columns in a pipe) between words, and at
+    /// the prompt a text taller than the window is paged.
+    func printHelp(_ outcome: CommandOutcome) {
+        let width = Terminal.textWidth
+        let outputs = outcome.outputs.map { output -> Output in
+            if case .text(let s) = output { return .text(TextWrap.fit(s, width: width)) }
+            return output
+        }
+        if pages {
+            let text = outputs.compactMap { output -> String? in
+                if case .text = output { return OutputText.text(output, settings: session.settings) }
+                return nil
+            }.joined()
+            if Pager.wanted(for: text, session: session) {
+                Pager.show(text)
+                for output in outputs { if case .text = output {} else { print(output) } }
+                return
+            }
+        }
+        for output in outputs { print(output) }
     }
 
     func print(_ output: Output) {

@@ -16,7 +16,8 @@ struct REPL {
     func run(banner: Bool = true) {
         let editor = LineEditor(historyFile: HistoryFile.checked(REPL.historyPath), complete: { [session] line in session.complete(line) })
         Signals.onTerminate = { editor.saveHistory() }
-        let printer = Printer(session: session, showLocation: false)
+        var printer = Printer(session: session, showLocation: false)
+        printer.pages = true
         if banner {
             Terminal.out("utq — type help for the verbs, Tab to complete, Ctrl-D to leave.\n")
         }
@@ -30,10 +31,12 @@ struct REPL {
                 editor.saveHistory()
                 return
             case .interrupted:
-                // Ctrl-C at the prompt: drop what was typed, start a fresh line.
+                // Ctrl-C at the prompt: drop what was typed and start a fresh line, as bash
+                // does: ^C after the whole line (the cursor may have been inside it), so what
+                // was abandoned stays readable above the new prompt.
                 interruptFlag.reset()
                 pending = ""
-                Terminal.out("^C\n")
+                editor.moveBelowLine(suffix: "^C")
                 continue
             case .line(let line):
                 pending += pending.isEmpty ? line : "\n" + line

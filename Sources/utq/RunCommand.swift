@@ -9,16 +9,18 @@ struct Run: ParsableCommand {
         commandName: "run",
         abstract: "Run scripts and commands, or open the prompt (what utq does without a subcommand).",
         discussion: """
+        utq run FILE is the same as utq FILE.
+
         Examples:
-          utq run examples/tour.utq --echo           the same as: utq examples/tour.utq --echo
-          utq --keep-going -c 'load datasets/market.json; count by legnd; count'
+          utq run examples/tour.utq --echo
+          utq --keep-going lesson.utq      report errors and go on
         """
     )
 
     @Argument(help: "Scripts (.utq) to run in order.", completion: .file(extensions: ["utq"]))
     var scripts: [String] = []
 
-    @Option(name: .shortAndLong, help: "Run these commands (separated by ; or new lines). May be given more than once.")
+    @Option(name: .shortAndLong, help: ArgumentHelp("Run these commands (separated by ; or new lines). May be given more than once.", valueName: "text"))
     var command: [String] = []
 
     @Flag(name: .long, help: "Report errors and go on with the next command instead of stopping.")
@@ -57,6 +59,7 @@ struct Run: ParsableCommand {
         session.settings.render.color = Terminal.colorAllowed
         if !Terminal.stdoutIsTTY { session.settings.render.maxRows = 10_000_000 }
         session.settings.replaceFiles = force
+        if Pager.offByEnvironment { session.settings.pager = false }
         let batch = Batch(session: session, keepGoing: keepGoing, echo: echo)
         let input = ScriptInput(values: try variables.values())
         // Every script is read (and its ${…} filled in) before any runs, so a missing file or

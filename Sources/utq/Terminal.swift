@@ -15,6 +15,13 @@ enum Terminal {
         return 100
     }
 
+    /// Columns for help and usage text: the terminal's (or COLUMNS), and 80 in a pipe or a
+    /// file, where no window says otherwise and 80 is what text is read at.
+    static var textWidth: Int {
+        if let n = SizeLimits.environment("COLUMNS", Settings.widthRange) { return n }
+        return stdoutIsTTY ? width : 80
+    }
+
     /// Lines: LINES when it is a height `set height` takes, else the terminal's, else 40.
     static var height: Int {
         if let n = SizeLimits.environment("LINES", Settings.heightRange) { return n }

@@ -11,14 +11,15 @@ struct UTQ: ParsableCommand {
         abstract: "Count, chart and compare how a town moves: mapping entries, bus lines, GTFS feeds, ride logs.",
         discussion: """
         With no arguments utq opens a prompt (or reads commands from standard input when it is not a terminal).
+
         Examples:
-          utq                                        open the prompt
-          utq examples/tour.utq                      run a script
+          utq                                      open the prompt
+          utq examples/tour.utq                    run a script
           utq -c 'load datasets/market.json; count by legend, hour'
-          utq --step examples/lessons/01-counting.utq
-                                                     present a lesson, one command per Enter
-          utq lesson.utq --set city=Prishtina        run a script with Prishtina for ${city}
-          utq notebook lesson.utq -o lesson.html     write a notebook of a script
+          utq --step lesson.utq                    present a lesson, a command per Enter
+          utq lesson.utq --set city=Prishtina      run it with ${city} as Prishtina
+          utq notebook lesson.utq -o lesson.html   write a notebook of a script
+
         Running scripts takes -c TEXT, --echo, --keep-going, --step, --set NAME=VALUE and
         --interactive: see utq run --help (run is what utq does without a subcommand).
         """,
@@ -28,4 +29,23 @@ struct UTQ: ParsableCommand {
     )
 }
 
-UTQ.main()
+/// ArgumentParser's `main`, but its help and messages are laid out by utq: made without
+/// wrapping, then fitted to the terminal between words (TextWrap), so lists and examples
+/// keep their shape at any width.
+func main() -> Never {
+    do {
+        var command = try UTQ.parseAsRoot()
+        try command.run()
+        exit(0)
+    } catch {
+        let code = UTQ.exitCode(for: error)
+        let message = UTQ.fullMessage(for: error, columns: 10_000)
+        if !message.isEmpty {
+            let text = TextWrap.fit(message, width: Terminal.textWidth) + "\n"
+            if code == .success { Terminal.out(text) } else { Terminal.err(text) }
+        }
+        exit(code.rawValue)
+    }
+}
+
+main()

@@ -5,6 +5,9 @@ little, then types its text. Prints what the terminal showed; exits with the pro
 
     pty_run.py STEPS_JSON PROGRAM [ARG ...]
 
+PTY_WINSIZE=ROWSxCOLUMNS in the environment gives the terminal that size (else the system's
+0x0, which programs read as "unknown").
+
 STEPS_JSON is a list of [seconds_to_wait, text_to_type] or [seconds_to_wait, text_to_type,
 text_to_see]: with the third, the terminal must first show that text (since the step before
 typed; at most 30 s), then the wait follows — so a loaded machine slows a step down instead
@@ -12,7 +15,7 @@ of typing into a program not yet ready. The text "\\u0004" is Ctrl-D, and
 "<SIGSTOP>" and "<SIGCONT>" send those signals instead of typing (as Ctrl-Z and `fg` do at a
 shell; a terminal with no shell ignores Ctrl-Z).
 """
-import json, os, pty, select, signal, sys, time
+import fcntl, json, os, pty, select, signal, struct, sys, termios, time
 
 steps = json.loads(sys.argv[1])
 pid, fd = pty.fork()
@@ -22,6 +25,10 @@ if pid == 0:
     for sig in (signal.SIGINT, signal.SIGQUIT, signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU, signal.SIGPIPE, signal.SIGHUP, signal.SIGTERM):
         signal.signal(sig, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    size = os.environ.get("PTY_WINSIZE")
+    if size:
+        rows, cols = (int(n) for n in size.split("x"))
+        fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
     os.execvp(sys.argv[2], sys.argv[2:])
 out = bytearray()
 

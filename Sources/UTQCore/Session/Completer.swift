@@ -9,6 +9,43 @@ public struct Completion: Sendable, Equatable {
     public var candidates: [String]
     /// Whether a unique candidate should be followed by a space.
     public var appendSpace: Bool
+    /// How many of the first candidates are columns of the table at that point: they are
+    /// what a word in a pipeline most often names, so they come before functions and words.
+    public var columns: Int = 0
+
+    /// What Tab does with the word typed so far, as bash and zsh do: one candidate (or one
+    /// column among functions and keywords) replaces the word whole, with the space after;
+    /// several that share more than was typed extend it to what they share; otherwise the
+    /// candidates are listed. Tab again after an extension lists them, since there is
+    /// nothing more to add.
+    public enum TabStep: Equatable, Sendable {
+        /// The word's new text (the candidate's spelling, so case typed differently follows it).
+        case replace(String)
+        case list
+        case nothing
+    }
+
+    public func tabStep(typed: String) -> TabStep {
+        guard let first = candidates.first else { return .nothing }
+        if candidates.count == 1 || columns == 1 {
+            return .replace(first + (appendSpace && !first.hasSuffix("/") ? " " : ""))
+        }
+        let shared = Completion.sharedPrefix(candidates)
+        if shared.count > typed.count && shared.lowercased().hasPrefix(typed.lowercased()) { return .replace(shared) }
+        return .list
+    }
+
+    /// The longest start all the words share, ignoring case, in the first word's spelling.
+    static func sharedPrefix(_ words: [String]) -> String {
+        guard var prefix = words.first.map(Array.init) else { return "" }
+        for word in words.dropFirst() {
+            let chars = Array(word)
+            var n = 0
+            while n < min(prefix.count, chars.count) && String(prefix[n]).lowercased() == String(chars[n]).lowercased() { n += 1 }
+            prefix = Array(prefix[..<n])
+        }
+        return String(prefix)
+    }
 
     /// The candidates as a list for the terminal, in columns: names from files and tables
     /// are shown with their control characters escaped, like every other text utq prints.
@@ -53,6 +90,8 @@ struct Completer {
         let atStageStart = stageWords.isEmpty
 
         var pool: [String] = []
+        // The columns among the pool, listed first.
+        var columnNames: Set<String> = []
         var space = true
         if atStageStart {
             // After a pipe, only verbs that can stand in a pipeline.
@@ -98,20 +137,24 @@ struct Completer {
                 case .topic?:
                     pool = Help.topicNames
                 default:
-                    pool = currentColumns(before: before) + (spec?.keywords ?? []) + TimeBucket.names + Functions.all.map(\.name)
-                    if word.hasPrefix("$") { pool = workspace.results.keys.sorted().map { "$\($0)" } }
+                    let columns = currentColumns(before: before)
+                    columnNames = Set(columns)
+                    pool = columns + (spec?.keywords ?? []) + TimeBucket.names + Functions.all.map(\.name)
+                    if word.hasPrefix("$") { pool = workspace.results.keys.sorted().map { "$\($0)" }; columnNames = [] }
                 }
-                if spec?.name == "load" && argIndex > 1 { pool = spec?.keywords ?? [] }
+                if spec?.name == "load" && argIndex > 1 { pool = spec?.keywords ?? []; columnNames = [] }
             }
         }
         let lower = word.lowercased()
-        var matches = Array(Set(pool.filter { $0.lowercased().hasPrefix(lower) })).sorted { TextOrder.less($0, $1) }
+        let found = Set(pool.filter { $0.lowercased().hasPrefix(lower) })
+        let columnMatches = found.filter(columnNames.contains).sorted { TextOrder.less($0, $1) }
+        var matches = columnMatches + found.subtracting(columnMatches).sorted { TextOrder.less($0, $1) }
         // Columns whose names need quoting are offered in backticks.
         matches = matches.map { m in
             m.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "." || $0 == "$" || $0 == ":" || $0 == "/" || $0 == "+" || $0 == "-" }) ? m : "`\(m)`"
         }
         if matches.count == 1 && matches[0].hasSuffix("/") { space = false }
-        return Completion(start: start, candidates: matches, appendSpace: space)
+        return Completion(start: start, candidates: matches, appendSpace: space, columns: columnMatches.count)
     }
 
     /// Columns available at the end of `before`: the pipeline so far is bound, so after

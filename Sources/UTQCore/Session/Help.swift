@@ -86,9 +86,13 @@ public enum Help {
             }
             out += "\n"
         }
-        out += "More: help VERB, help functions, help buckets, help settings, help charts, help syntax, help commands.\n"
-        out += "Teaching: help notebooks (results, :save, :record, utq notebook, --step), help tour.\n"
-        out += "A line runs on the current table; start it with a table name to use another: rides | count by hour.\n"
+        // Lines that end short of 78 columns stay lines of their own when help is fitted to
+        // a narrower terminal (TextWrap).
+        out += "More: help VERB (help count), help functions, help buckets, help settings,\n"
+        out += "help charts, help syntax, help commands, help keys.\n"
+        out += "Teaching: help notebooks (results, :save, :record, --step), help tour.\n"
+        out += "A line runs on the current table; start it with a table name to use another:\n"
+        out += "  rides | count by hour\n"
         return out
     }
 
@@ -164,7 +168,9 @@ public enum Help {
     }
 
     static func list(_ title: String, _ entries: [(name: String, summary: String)]) -> String {
-        title + "\n" + entries.map { "  " + $0.name.padding(toLength: 14, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n") + "\n"
+        // Two spaces at least after the longest name: the summaries stand as a column.
+        let column = max(14, (entries.map(\.name.count).max() ?? 0) + 2)
+        return title + "\n" + entries.map { "  " + $0.name.padding(toLength: column, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n") + "\n"
     }
 }
 

@@ -117,6 +117,23 @@ public enum HelpTopics {
           utq notebook FILE.utq --no-answers -o x.html a handout without the answers
         At the lesson> prompt: hint, skip, back, quit. Lessons to start from: examples/lessons/.
         """, examples: [], aliases: ["lessons", "exercise", "exercises", "grader"]),
+        Entry(name: "keys", summary: "The keys of the prompt: completing, the history, stopping and leaving.", details: """
+          Tab             complete the word: one Tab writes what the choices share (a column
+                          of the table comes first, written whole with a space after), a
+                          second Tab lists the choices
+          Up, Down        the lines typed before, kept in ~/.utq_history (UTQ_HISTORY names
+                          another file; empty keeps none)
+          Ctrl-R          search them: type part of a line, Ctrl-R again for an older one;
+                          Enter runs it, an arrow or Ctrl-E keeps it to edit, Ctrl-G gives
+                          back the line as it was
+          Ctrl-A, Ctrl-E  the start and the end of the line (the keys of bash)
+          Ctrl-C          abandon the line being typed, or stop the command that runs
+          Ctrl-D          leave utq (on an empty line)
+          Ctrl-Z          stop utq; fg brings it back with the line as it was
+        A line that ends in | goes on at the next prompt ( ...>). Help taller than the window
+        opens in a pager: $PAGER, else less (space for the next page, q to stop); set pager off
+        or UTQ_PAGER=off prints it whole.
+        """, examples: ["set pager off", "set pager on"], aliases: ["keyboard", "prompt", "repl"]),
     ]
 }
 

@@ -33,6 +33,9 @@ public struct CommandOutcome: Sendable {
     public var cancelled = false
     /// Parts of the command's time that a backend measured (`in db`), for `set timer on`.
     public var timings: [(label: String, seconds: Double)] = []
+    /// The text is help (`help`, `:help`): a terminal wraps it to its width, and pages it
+    /// when it is taller than the window.
+    public var isHelp = false
     /// Commands about the recording itself (`:record off`) are not part of it.
     var keepOutOfNotebook = false
 

@@ -33,6 +33,7 @@ public enum SessionCommands {
     public static let all: [SessionCommandSpec] = [
         SessionCommandSpec(name: "help", aliases: ["h"], usage: ":help [TOPIC]", summary: "The same as help.", bare: false) { call, outcome in
             outcome.outputs.append(.text(try Help.text(for: call.argument)))
+            outcome.isHelp = true
         },
         SessionCommandSpec(name: "history", aliases: [], usage: "history", summary: "The commands of this session that worked.", bare: true) { call, outcome in
             let lines = call.session.history.enumerated().map { "\(String($0.offset + 1).leftPadded(4))  \($0.element)" }

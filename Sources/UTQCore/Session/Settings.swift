@@ -12,6 +12,8 @@ public struct Settings: Sendable {
     public var replaceFiles = false
     /// Bytes a load may take (`set memory-limit`); nil: what the system has free.
     public var memoryLimit: Int?
+    /// Help taller than the window opens in a pager at the prompt (`set pager off`, UTQ_PAGER=off).
+    public var pager = true
 
     /// The widths and heights `set width` and `set height` take. Charts are laid out on
     /// grids of this size, so the command line's options and the terminal's size are held
@@ -166,6 +168,11 @@ public enum SettingsRegistry {
                     examples: ["set csv-safe on", "set csv-safe off"], values: SettingSpec.onOff,
                     apply: { c in c.settings.csvSafe = try c.flag(); return nil },
                     current: { SettingSpec.onOff($0.settings.csvSafe) }),
+        SettingSpec("pager", summary: "on or off: help taller than the window opens in a pager at the prompt ($PAGER, else less).",
+                    details: "Only at the prompt, in a terminal: never in a pipe, a script, -c or a notebook. UTQ_PAGER=off starts with it off.",
+                    examples: ["set pager off", "set pager on"], values: SettingSpec.onOff,
+                    apply: { c in c.settings.pager = try c.flag(); return nil },
+                    current: { SettingSpec.onOff($0.settings.pager) }),
         SettingSpec("memory-limit", aliases: ["memorylimit"],
                     summary: "The most memory a load or a database's result may take: a size such as 2GB, or auto (what the system has free).",
                     details: "A file whose columns would not fit is refused before anything is read, with a message that says how much it needs; a database's result that passes it stops, with the database's estimate of the whole.",

@@ -16,6 +16,7 @@ enum HelpVerb {
 
         func perform(_ interpreter: Interpreter, into outcome: inout CommandOutcome) throws {
             outcome.outputs.append(.text(try Help.text(for: topic)))
+            outcome.isHelp = true
         }
     }
 }
