@@ -66,6 +66,8 @@ install: release
 jupyter:
 	@python3 -c "import sys" || { echo "make jupyter needs python3"; exit 1; }
 	$(MAKE) install PREFIX="$$(python3 -c 'import sys; print(sys.prefix)')"
+	@# JupyterLab itself when the environment has none, so jupyter lab opens with the kernel.
+	python3 -c "import jupyterlab" 2>/dev/null || python3 -m pip install -q jupyterlab
 	python3 -m pip install -q ./jupyter
 	python3 -m utq_kernel.install --utq "$$(python3 -c 'import sys; print(sys.prefix)')/bin/utq" \
 	  $$(python3 -c 'import sys; print("--sys-prefix" if sys.prefix != sys.base_prefix else "--user")')
@@ -87,7 +89,9 @@ dist: deps
 	rm -rf dist/$(DIST) && mkdir -p dist
 	$(MAKE) install UTQ_RELEASE=.build-dist/release/utq PREFIX=/ DESTDIR=$(CURDIR)/dist/$(DIST) -o release
 	strip dist/$(DIST)/bin/utq
-	cp README.md dist/$(DIST)/
+	@# The kernel package from git, and a one-line install of it for a machine without Swift.
+	git archive --format=tar HEAD jupyter | tar -x -C dist/$(DIST)
+	cp README.md dist-files/install.sh dist/$(DIST)/
 	tar -C dist -czf dist/$(DIST).tar.gz $(DIST)
 	@echo "wrote dist/$(DIST).tar.gz"; ldd dist/$(DIST)/bin/utq
 
