@@ -33,7 +33,7 @@ extension WindowNode: SQLStep {
                 sql = "CASE WHEN \(x!) IS NULL THEN NULL ELSE rank() OVER (\(over) ORDER BY \(x!) DESC NULLS LAST) END"
             case .summary(let f):
                 // The registry's summary, over the whole partition.
-                sql = try c.summary(f, call.argument, schema, codes: below.codes, over: " OVER (\(over))")
+                sql = try c.summary(f, [call.argument, call.second].compactMap { $0 }, schema, codes: below.codes, over: " OVER (\(over))")
             }
             list.append("\(sql) AS \(connection.identifier(call.name))")
         }

@@ -164,6 +164,10 @@ enum Accumulate {
             }
             return try typed(out, a.type, has, a)
 
+        case .corr, .covar, .covarPop, .regrSlope, .regrIntercept, .regrR2:
+            guard let second = a.second else { return Column.constant(.null, type: .double, count: groups, name: a.name) }
+            return CoMoments.run(a, y: arg, x: try ev.column(second), groupOf: groupOf, groups: groups, rows: n)
+
         case .min, .max, .first, .last:
             var best = [Int32](repeating: -1, count: groups)
             let cmp = Sorting.comparator(arg)

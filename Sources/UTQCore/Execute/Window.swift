@@ -153,7 +153,8 @@ struct Window {
                 return Column(name: "", storage: call.type == .int ? .int(out.map { Int64($0) }) : .double(out), validity: valid)
             }
         case .summary(let f):
-            let aggregate = BoundAggregate(function: f, argument: call.argument, distinct: false, name: call.name, type: call.type)
+            let aggregate = BoundAggregate(function: f, argument: call.argument, distinct: false, name: call.name, type: call.type,
+                                           second: call.second)
             let perGroup = try Accumulate.run(aggregate, table: table, evaluator: ev, groupOf: groupOf, groups: groups, rows: n)
             return perGroup.gather(groupOf)
         }

@@ -79,7 +79,8 @@ public enum Help {
             if specs.isEmpty { continue }
             out += category.rawValue + "\n"
             for s in specs {
-                out += "  " + s.name.padding(toLength: 10, withPad: " ", startingAt: 0) + s.summary + "\n"
+                // Names longer than the column (regr_intercept) keep a space after them.
+                out += "  " + s.name.padding(toLength: max(10, s.name.count + 1), withPad: " ", startingAt: 0) + s.summary + "\n"
             }
             out += "\n"
         }

@@ -13,6 +13,15 @@ public enum AggregateFunction: Sendable, Hashable {
     case last
     /// The mean direction of angles in degrees, by the vector mean (−180 to 180).
     case circmean
+    /// Summaries of two columns, over the rows where both have a value. Their arguments are
+    /// in SQL's order: `regr_slope(y, x)` is the slope of y against x.
+    case corr
+    /// The sample covariance (`covar_samp`, pandas' `cov`); `covarPop` divides by n.
+    case covar
+    case covarPop
+    case regrSlope
+    case regrIntercept
+    case regrR2
 
     public var name: String {
         switch self {
@@ -27,17 +36,28 @@ public enum AggregateFunction: Sendable, Hashable {
         case .first: return "first"
         case .last: return "last"
         case .circmean: return "circmean"
+        case .corr: return "corr"
+        case .covar: return "covar"
+        case .covarPop: return "covar_pop"
+        case .regrSlope: return "regr_slope"
+        case .regrIntercept: return "regr_intercept"
+        case .regrR2: return "regr_r2"
         }
     }
 
+    /// Whether the summary takes two columns (`corr(x, y)`).
+    public var isPaired: Bool { Self.paired.contains(self) }
+
+    static let paired: [AggregateFunction] = [.corr, .covar, .covarPop, .regrSlope, .regrIntercept, .regrR2]
+
     /// Other words for a summary, each also a verb: `total x by legend` is `sum x by legend`.
     static let aliasTable: [String: [String]] = [
-        "sum": ["total"], "avg": ["mean", "average"], "stddev": ["sd", "stdev"],
+        "sum": ["total"], "avg": ["mean", "average"], "stddev": ["sd", "stdev"], "covar": ["covar_samp"],
     ]
 
     static func aliases(of name: String) -> [String] { aliasTable[name] ?? [] }
 
-    static let plain: [AggregateFunction] = [.count, .sum, .avg, .min, .max, .median, .stddev, .first, .last, .circmean]
+    static let plain: [AggregateFunction] = [.count, .sum, .avg, .min, .max, .median, .stddev, .first, .last, .circmean] + paired
 
     public static func named(_ word: String) -> AggregateFunction? {
         let w = word.lowercased()
@@ -60,6 +80,8 @@ public enum AggregateFunction: Sendable, Hashable {
         if lower == "count" { return true }
         guard let underscore = lower.firstIndex(of: "_") else { return false }
         let prefix = String(lower[..<underscore])
+        // Two-word names (`regr_slope_y_x`) are matched whole.
+        if paired.contains(where: { lower.hasPrefix($0.name + "_") }) { return true }
         return named(prefix) != nil && prefix != "n"
     }
 
@@ -182,6 +204,45 @@ extension AggregateFunction {
             }, otherwise: { _ in "first and last take a window's rows in their order, which SQL's windows do not keep" })
         case .circmean:
             return .none("the vector mean of angles is utq's own")
+        case .corr, .covar, .covarPop, .regrSlope, .regrIntercept, .regrR2:
+            let name = self.name
+            return .build({ c in pairSQL(c) }, otherwise: { c in
+                c.distinct ? "\(name) takes no distinct values" : "\(name) of \(c.types.map(\.displayName).joined(separator: " and ")) has no SQL form"
+            })
         }
+    }
+
+    /// A two-column summary in PostgreSQL, which has all six natively, with utq's answers
+    /// where PostgreSQL's differ: its running sums leave a remainder for decimals that do
+    /// not vary (seven of 0.1 against 1…7 correlate 0.79 there), so a column the same in
+    /// every pair is told apart by its least and greatest; NaN and the infinities make NaN
+    /// wherever there are enough pairs (PostgreSQL keeps y's sums apart from x's, and finds
+    /// regr_r2 1 beside an x of NaN).
+    func pairSQL(_ c: SQLCall) -> String? {
+        guard !c.distinct, c.types.count == 2, c.types.allSatisfy(\.isNumeric) else { return nil }
+        let (y, x) = (c.arguments[0], c.arguments[1])
+        let pair = "\(y) IS NOT NULL AND \(x) IS NOT NULL"
+        func over(_ aggregate: String, _ condition: String = "") -> String {
+            "\(aggregate) FILTER (WHERE \(pair)\(condition))\(c.over)"
+        }
+        func constant(_ v: String) -> String { "\(over("min(\(v))")) = \(over("max(\(v))"))" }
+        let sqlName = self == .covar ? "covar_samp" : name
+        var cases: [String] = []
+        // NaN first, then a column that does not vary: as utq's own (CoMoments) decides.
+        let special = zip(c.arguments, c.types).filter { $0.1 == .double }
+            .map { "\($0.0) IN ('NaN'::float8, 'Infinity'::float8, '-Infinity'::float8)" }
+        if !special.isEmpty {
+            let enough = self == .covarPop ? 1 : 2
+            cases.append("WHEN \(over("count(*)")) >= \(enough) AND \(over("count(*)", " AND (" + special.joined(separator: " OR ") + ")")) > 0 THEN 'NaN'::float8")
+        }
+        switch self {
+        case .covar, .covarPop: cases.append("WHEN \(constant(x)) OR \(constant(y)) THEN 0::float8")
+        case .corr: cases.append("WHEN \(constant(x)) OR \(constant(y)) THEN NULL")
+        case .regrSlope, .regrIntercept: cases.append("WHEN \(constant(x)) THEN NULL")
+        case .regrR2: cases.append("WHEN \(constant(x)) THEN NULL WHEN \(constant(y)) THEN 1::float8")
+        default: return nil
+        }
+        let call = "\(sqlName)(\(c.number(0)), \(c.number(1)))\(c.over)"
+        return cases.isEmpty ? call : "CASE " + cases.joined(separator: " ") + " ELSE \(call) END"
     }
 }

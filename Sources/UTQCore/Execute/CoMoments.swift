@@ -1,0 +1,145 @@
+/// The two-column summaries — corr, covar, covar_pop, regr_slope, regr_intercept, regr_r2 —
+/// for every group, given each row's group. Only rows where both columns have a value count
+/// (a pair); the first column is y and the second x, in SQL's order: regr_slope(y, x).
+///
+/// The sums of products are taken around each group's mean, found first (whole numbers add
+/// exactly in 128 bits, others with compensation), then corrected by what the mean's own
+/// rounding leaves: the corrected two-pass algorithm. Around 1e9 with a spread of 1, sums
+/// of the raw squares would lose every digit; these keep about fifteen.
+///
+/// What comes out where the answer is not a number, as PostgreSQL gives it (and the SQL
+/// standard asks): no pairs → null for all; one pair → null for all but covar_pop (0);
+/// a column that does not vary among the pairs → corr null, and regr_slope,
+/// regr_intercept and regr_r2 null when x does not vary (regr_r2 is 1 when only y does
+/// not); NaN or an infinity among the pairs → NaN (past the cases that are null).
+enum CoMoments {
+    /// Per group: how many pairs, the means, the sums of products around them, whether a
+    /// column is the same in every pair, and whether a pair holds NaN or an infinity.
+    struct Moments {
+        var count: [Int]
+        var meanY: [Double], meanX: [Double]
+        var sxy: [Double], sxx: [Double], syy: [Double]
+        var constantY: [Bool], constantX: [Bool]
+        var notFinite: [Bool]
+    }
+
+    static func run(_ a: BoundAggregate, y: Column, x: Column, groupOf: [Int32], groups: Int, rows n: Int) -> Column {
+        if case .null = y.storage { return Column.constant(.null, type: .double, count: groups, name: a.name) }
+        if case .null = x.storage { return Column.constant(.null, type: .double, count: groups, name: a.name) }
+        let m = moments(y: y, x: x, groupOf: groupOf, groups: groups, rows: n)
+        var out = [Double](repeating: 0, count: groups)
+        var has = Bitmap(count: groups, value: false)
+        for g in 0..<groups {
+            if let v = finish(a.function, m, g) { out[g] = v; has[g] = true }
+        }
+        return Column(name: a.name, storage: .double(out), validity: has)
+    }
+
+    /// One group's answer, or nil for null.
+    static func finish(_ f: AggregateFunction, _ m: Moments, _ g: Int) -> Double? {
+        let n = m.count[g]
+        if f == .covarPop {
+            guard n >= 1 else { return nil }
+            return m.notFinite[g] ? .nan : m.sxy[g] / Double(n)
+        }
+        guard n >= 2 else { return nil }
+        if m.notFinite[g] { return .nan }
+        let (sxy, sxx, syy) = (m.sxy[g], m.sxx[g], m.syy[g])
+        // A correlation is between -1 and 1; rounding may put a perfect one a last place past.
+        func r() -> Double { Swift.min(1, Swift.max(-1, sxy / (sxx.squareRoot() * syy.squareRoot()))) }
+        switch f {
+        case .covar:
+            return sxy / Double(n - 1)
+        case .corr:
+            if m.constantX[g] || m.constantY[g] || sxx <= 0 || syy <= 0 { return nil }
+            return r()
+        case .regrSlope, .regrIntercept:
+            if m.constantX[g] || sxx <= 0 { return nil }
+            let slope = sxy / sxx
+            return f == .regrSlope ? slope : m.meanY[g] - slope * m.meanX[g]
+        case .regrR2:
+            if m.constantX[g] || sxx <= 0 { return nil }
+            if m.constantY[g] || syy <= 0 { return 1 }
+            let v = r()
+            return v * v
+        default:
+            return nil
+        }
+    }
+
+    static func moments(y: Column, x: Column, groupOf: [Int32], groups: Int, rows n: Int) -> Moments {
+        // A pair is a row where both have a value.
+        var both: Bitmap? = nil
+        switch (y.validity, x.validity) {
+        case (nil, nil): both = nil
+        case (let v?, nil), (nil, let v?): both = v
+        case (let v?, let w?):
+            var b = Bitmap(count: n, value: false)
+            for i in 0..<n where v[i] && w[i] { b[i] = true }
+            both = b
+        }
+        let my = means(y, both, groupOf, groups, n)
+        let mx = means(x, both, groupOf, groups, n)
+        let ys = Accumulate.rawDoubles(y), xs = Accumulate.rawDoubles(x)
+        var sxy = [CompensatedSum](repeating: CompensatedSum(), count: groups)
+        var sxx = sxy, syy = sxy, ex = sxy, ey = sxy
+        var notFinite = [Bool](repeating: false, count: groups)
+        ys.withUnsafeBufferPointer { yv in xs.withUnsafeBufferPointer { xv in groupOf.withUnsafeBufferPointer { gr in
+            for i in 0..<n where both?[i] ?? true {
+                let g = Int(gr[i])
+                let (u, v) = (yv[i], xv[i])
+                if !u.isFinite || !v.isFinite { notFinite[g] = true; continue }
+                let dy = u - my.mean[g], dx = v - mx.mean[g]
+                sxy[g].add(dx * dy); sxx[g].add(dx * dx); syy[g].add(dy * dy)
+                ex[g].add(dx); ey[g].add(dy)
+            }
+        } } }
+        var m = Moments(count: my.count, meanY: my.mean, meanX: mx.mean,
+                        sxy: [Double](repeating: 0, count: groups), sxx: [Double](repeating: 0, count: groups),
+                        syy: [Double](repeating: 0, count: groups),
+                        constantY: my.constant, constantX: mx.constant, notFinite: notFinite)
+        for g in 0..<groups where m.count[g] > 0 && !notFinite[g] {
+            // The differences from a mean that is a last place off add up to a little more
+            // than zero: what that adds to each sum is taken back out.
+            let k = Double(m.count[g]), dx = ex[g].value, dy = ey[g].value
+            m.sxy[g] = m.constantX[g] || m.constantY[g] ? 0 : sxy[g].value - dx * dy / k
+            m.sxx[g] = m.constantX[g] ? 0 : Swift.max(0, sxx[g].value - dx * dx / k)
+            m.syy[g] = m.constantY[g] ? 0 : Swift.max(0, syy[g].value - dy * dy / k)
+        }
+        return m
+    }
+
+    /// Each group's count of pairs, the mean of one column over them, and whether the
+    /// column is one value throughout (then that value is the mean, exactly).
+    static func means(_ c: Column, _ both: Bitmap?, _ groupOf: [Int32], _ groups: Int, _ n: Int)
+        -> (count: [Int], mean: [Double], constant: [Bool]) {
+        var count = [Int](repeating: 0, count: groups)
+        var mean = [Double](repeating: 0, count: groups)
+        var constant = [Bool](repeating: false, count: groups)
+        switch c.storage {
+        case .int(let v):
+            let (sums, _) = Accumulate.fold(v, groupOf, both, n, groups, (Int128(0), 0, Int64.max, Int64.min),
+                                            merge: { $0.0 += $1.0; $0.1 += $1.1; $0.2 = Swift.min($0.2, $1.2); $0.3 = Swift.max($0.3, $1.3) }) {
+                $0.0 += Int128($1); $0.1 += 1; $0.2 = Swift.min($0.2, $1); $0.3 = Swift.max($0.3, $1)
+            }
+            for g in 0..<groups where sums[g].1 > 0 {
+                count[g] = sums[g].1
+                constant[g] = sums[g].2 == sums[g].3
+                // The mean as the values are seen below: as doubles (past 2^53, rounded).
+                mean[g] = constant[g] ? Double(sums[g].2) : Accumulate.divide(sums[g].0, count[g])
+            }
+        default:
+            let values = Accumulate.rawDoubles(c)
+            let (sums, _) = Accumulate.fold(values, groupOf, both, n, groups, (CompensatedSum(), 0, Double.infinity, -Double.infinity),
+                                            merge: { $0.0.merge($1.0); $0.1 += $1.1; $0.2 = Swift.min($0.2, $1.2); $0.3 = Swift.max($0.3, $1.3) }) {
+                $0.0.add($1); $0.1 += 1; $0.2 = Swift.min($0.2, $1); $0.3 = Swift.max($0.3, $1)
+            }
+            for g in 0..<groups where sums[g].1 > 0 {
+                count[g] = sums[g].1
+                constant[g] = sums[g].2 == sums[g].3
+                mean[g] = constant[g] ? sums[g].2 : sums[g].0.value / Double(count[g])
+            }
+        }
+        return (count, mean, constant)
+    }
+}
