@@ -233,7 +233,8 @@ extension AggregateFunction {
             .map { "\($0.0) IN ('NaN'::float8, 'Infinity'::float8, '-Infinity'::float8)" }
         if !special.isEmpty {
             let enough = self == .covarPop ? 1 : 2
-            cases.append("WHEN \(over("count(*)")) >= \(enough) AND \(over("count(*)", " AND (" + special.joined(separator: " OR ") + ")")) > 0 THEN 'NaN'::float8")
+            // regr_count counts the pairs.
+            cases.append("WHEN regr_count(\(y), \(x))\(c.over) >= \(enough) AND \(over("count(*)", " AND (" + special.joined(separator: " OR ") + ")")) > 0 THEN 'NaN'::float8")
         }
         switch self {
         case .covar, .covarPop: cases.append("WHEN \(constant(x)) OR \(constant(y)) THEN 0::float8")
