@@ -138,6 +138,27 @@ import Testing
         }
     }
 
+    @Test func productsThatNearlyCancel() throws {
+        // The exact answers (in fractions) where the products of differences from the mean
+        // are near 1e15 and their sum a few units: in every order of the rows. DuckDB's
+        // running sums give -1.56, -1.11 or -1.33 for the first by the order.
+        let cases: [(k: [Int64], i: [Int64], covar: Double)] = [
+            ([3, 5, 5], [2, 1_000_000_000_000_000, -1_000_000_000_000_000], -4.0 / 3),
+            ([1, 1, 4], [1_000_000_000_000_000, -1_000_000_000_000_000, 2], 2),
+        ]
+        for c in cases {
+            for order in [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]] {
+                let s = session([Column.ints("k", order.map { c.k[$0] }), Column.ints("i", order.map { c.i[$0] })])
+                let t = try s.table("covar(k, i), covar_pop(i, k)")
+                #expect(close(number(t, "covar_k_i"), c.covar, 1e-15), "\(c.k) \(c.i) in order \(order): \(number(t, "covar_k_i") ?? .nan)")
+                #expect(close(number(t, "covar_pop_i_k"), c.covar * 2 / 3, 1e-15), "\(order)")
+            }
+        }
+        // Of 1, -1e15, 7 against -1e15, -2.5, 1e15 the sample covariance is 3833333333333336.5.
+        let t = try session([Column.ints("i", [1, -1_000_000_000_000_000, 7]), Column.doubles("d", [-1e15, -2.5, 1e15])]).table("covar(i, d)")
+        #expect(number(t, "covar_i_d") == 3_833_333_333_333_336.5)
+    }
+
     @Test func wholeNumbersAsDecimals() throws {
         // Whole numbers near 1e15 (past where their squares fit) give what the same values
         // as decimals give.

@@ -4,8 +4,11 @@
 ///
 /// The sums of products are taken around each group's mean, found first (whole numbers add
 /// exactly in 128 bits, others with compensation), then corrected by what the mean's own
-/// rounding leaves: the corrected two-pass algorithm. Around 1e9 with a spread of 1, sums
-/// of the raw squares would lose every digit; these keep about fifteen.
+/// rounding leaves: the corrected two-pass algorithm. Each difference from the mean, its
+/// products and their sums are kept to about 32 digits (DoubleDouble), so the answer is the
+/// exact one for the values as doubles, to a last place or so, even where the products
+/// nearly cancel: 1e15 and −1e15 beside 1 and 2, or values near 1e9 with a spread of 1,
+/// where sums of raw squares lose every digit and a plain two-pass sum some of them.
 ///
 /// What comes out where the answer is not a number, as PostgreSQL gives it (and the SQL
 /// standard asks): no pairs → null for all; one pair → null for all but covar_pop (0);
@@ -17,8 +20,9 @@ enum CoMoments {
     /// column is the same in every pair, and whether a pair holds NaN or an infinity.
     struct Moments {
         var count: [Int]
-        var meanY: [Double], meanX: [Double]
-        var sxy: [Double], sxx: [Double], syy: [Double]
+        /// The exact means, as far as 32 digits go.
+        var meanY: [DoubleDouble], meanX: [DoubleDouble]
+        var sxy: [DoubleDouble], sxx: [DoubleDouble], syy: [DoubleDouble]
         var constantY: [Bool], constantX: [Bool]
         var notFinite: [Bool]
     }
@@ -40,11 +44,11 @@ enum CoMoments {
         let n = m.count[g]
         if f == .covarPop {
             guard n >= 1 else { return nil }
-            return m.notFinite[g] ? .nan : m.sxy[g] / Double(n)
+            return m.notFinite[g] ? .nan : m.sxy[g].value / Double(n)
         }
         guard n >= 2 else { return nil }
         if m.notFinite[g] { return .nan }
-        let (sxy, sxx, syy) = (m.sxy[g], m.sxx[g], m.syy[g])
+        let (sxy, sxx, syy) = (m.sxy[g].value, m.sxx[g].value, m.syy[g].value)
         // A correlation is between -1 and 1; rounding may put a perfect one a last place past.
         func r() -> Double { Swift.min(1, Swift.max(-1, sxy / (sxx.squareRoot() * syy.squareRoot()))) }
         switch f {
@@ -53,10 +57,14 @@ enum CoMoments {
         case .corr:
             if m.constantX[g] || m.constantY[g] || sxx <= 0 || syy <= 0 { return nil }
             return r()
-        case .regrSlope, .regrIntercept:
+        case .regrSlope:
             if m.constantX[g] || sxx <= 0 { return nil }
-            let slope = sxy / sxx
-            return f == .regrSlope ? slope : m.meanY[g] - slope * m.meanX[g]
+            return sxy / sxx
+        case .regrIntercept:
+            // The mean of y less the slope times the mean of x, which may nearly cancel:
+            // all of it to 32 digits.
+            if m.constantX[g] || sxx <= 0 { return nil }
+            return (m.meanY[g] - (m.sxy[g] / m.sxx[g]) * m.meanX[g]).value
         case .regrR2:
             if m.constantX[g] || sxx <= 0 { return nil }
             if m.constantY[g] || syy <= 0 { return 1 }
@@ -81,7 +89,7 @@ enum CoMoments {
         let my = means(y, both, groupOf, groups, n)
         let mx = means(x, both, groupOf, groups, n)
         let ys = Accumulate.rawDoubles(y), xs = Accumulate.rawDoubles(x)
-        var sxy = [CompensatedSum](repeating: CompensatedSum(), count: groups)
+        var sxy = [DoubleDouble](repeating: .zero, count: groups)
         var sxx = sxy, syy = sxy, ex = sxy, ey = sxy
         var notFinite = [Bool](repeating: false, count: groups)
         ys.withUnsafeBufferPointer { yv in xs.withUnsafeBufferPointer { xv in groupOf.withUnsafeBufferPointer { gr in
@@ -89,22 +97,25 @@ enum CoMoments {
                 let g = Int(gr[i])
                 let (u, v) = (yv[i], xv[i])
                 if !u.isFinite || !v.isFinite { notFinite[g] = true; continue }
-                let dy = u - my.mean[g], dx = v - mx.mean[g]
-                sxy[g].add(dx * dy); sxx[g].add(dx * dx); syy[g].add(dy * dy)
-                ex[g].add(dx); ey[g].add(dy)
+                // The differences exactly (two doubles each), their products to 32 digits.
+                let dy = DoubleDouble.sum(u, -my.mean[g]), dx = DoubleDouble.sum(v, -mx.mean[g])
+                sxy[g] += dx * dy; sxx[g] += dx * dx; syy[g] += dy * dy
+                ex[g] += dx; ey[g] += dy
             }
         } } }
-        var m = Moments(count: my.count, meanY: my.mean, meanX: mx.mean,
-                        sxy: [Double](repeating: 0, count: groups), sxx: [Double](repeating: 0, count: groups),
-                        syy: [Double](repeating: 0, count: groups),
-                        constantY: my.constant, constantX: mx.constant, notFinite: notFinite)
+        var m = Moments(count: my.count, meanY: my.mean.map { DoubleDouble($0) }, meanX: mx.mean.map { DoubleDouble($0) },
+                        sxy: sxy, sxx: sxx, syy: syy, constantY: my.constant, constantX: mx.constant, notFinite: notFinite)
         for g in 0..<groups where m.count[g] > 0 && !notFinite[g] {
             // The differences from a mean that is a last place off add up to a little more
-            // than zero: what that adds to each sum is taken back out.
-            let k = Double(m.count[g]), dx = ex[g].value, dy = ey[g].value
-            m.sxy[g] = m.constantX[g] || m.constantY[g] ? 0 : sxy[g].value - dx * dy / k
-            m.sxx[g] = m.constantX[g] ? 0 : Swift.max(0, sxx[g].value - dx * dx / k)
-            m.syy[g] = m.constantY[g] ? 0 : Swift.max(0, syy[g].value - dy * dy / k)
+            // than zero: what that adds to each sum is taken back out, and to the mean.
+            let k = DoubleDouble(Double(m.count[g]))
+            let (dx, dy) = (ex[g] / k, ey[g] / k)
+            m.meanX[g] += dx; m.meanY[g] += dy
+            m.sxy[g] = m.constantX[g] || m.constantY[g] ? .zero : sxy[g] - ex[g] * dy
+            m.sxx[g] = m.constantX[g] ? .zero : sxx[g] - ex[g] * dx
+            m.syy[g] = m.constantY[g] ? .zero : syy[g] - ey[g] * dy
+            if m.sxx[g].hi < 0 { m.sxx[g] = .zero }
+            if m.syy[g].hi < 0 { m.syy[g] = .zero }
         }
         return m
     }
