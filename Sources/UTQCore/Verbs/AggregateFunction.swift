@@ -212,12 +212,13 @@ extension AggregateFunction {
         }
     }
 
-    /// A two-column summary in PostgreSQL, which has all six natively, with utq's answers
-    /// where PostgreSQL's differ: its running sums leave a remainder for decimals that do
-    /// not vary (seven of 0.1 against 1…7 correlate 0.79 there), so a column the same in
-    /// every pair is told apart by its least and greatest; NaN and the infinities make NaN
-    /// wherever there are enough pairs (PostgreSQL keeps y's sums apart from x's, and finds
-    /// regr_r2 1 beside an x of NaN).
+    /// A two-column summary in PostgreSQL with utq's answers. PostgreSQL has all six, but
+    /// its running sums in float8 lose digits where products nearly cancel (seven of 0.1
+    /// against 1…7 correlate 0.79 there; the intercept of d against itself comes out
+    /// 0.03125), so the sums are taken exactly in numeric, as sum and avg do: n·Σxy − Σx·Σy
+    /// and its like are exact, and each answer is one division of them. Too few pairs, NaN
+    /// and the infinities, and a column that does not vary are told apart first, as utq's
+    /// own (CoMoments) does.
     func pairSQL(_ c: SQLCall) -> String? {
         guard !c.distinct, c.types.count == 2, c.types.allSatisfy(\.isNumeric) else { return nil }
         let (y, x) = (c.arguments[0], c.arguments[1])
@@ -225,25 +226,37 @@ extension AggregateFunction {
         func over(_ aggregate: String, _ condition: String = "") -> String {
             "\(aggregate) FILTER (WHERE \(pair)\(condition))\(c.over)"
         }
-        func constant(_ v: String) -> String { "\(over("min(\(v))")) = \(over("max(\(v))"))" }
-        let sqlName = self == .covar ? "covar_samp" : name
-        var cases: [String] = []
-        // NaN first, then a column that does not vary: as utq's own (CoMoments) decides.
+        let (ey, ex) = (Self.exactNumeric(y, c.types[0]), Self.exactNumeric(x, c.types[1]))
+        func total(_ e: String) -> String { over("sum(\(e))") }
+        let n = "(\(over("count(*)")))::numeric"
+        // n² times the population covariance, and the variances so.
+        let nxy = "(\(n) * \(total("\(ex) * \(ey)")) - \(total(ex)) * \(total(ey)))"
+        let nxx = "(\(n) * \(total("\(ex) * \(ex)")) - \(total(ex)) * \(total(ex)))"
+        let nyy = "(\(n) * \(total("\(ey) * \(ey)")) - \(total(ey)) * \(total(ey)))"
+        var cases = ["WHEN \(over("count(*)")) < \(self == .covarPop ? 1 : 2) THEN NULL"]
         let special = zip(c.arguments, c.types).filter { $0.1 == .double }
             .map { "\($0.0) IN ('NaN'::float8, 'Infinity'::float8, '-Infinity'::float8)" }
         if !special.isEmpty {
-            let enough = self == .covarPop ? 1 : 2
-            // regr_count counts the pairs.
-            cases.append("WHEN regr_count(\(y), \(x))\(c.over) >= \(enough) AND \(over("count(*)", " AND (" + special.joined(separator: " OR ") + ")")) > 0 THEN 'NaN'::float8")
+            cases.append("WHEN \(over("count(*)", " AND (" + special.joined(separator: " OR ") + ")")) > 0 THEN 'NaN'::float8")
         }
+        let value: String
         switch self {
-        case .covar, .covarPop: cases.append("WHEN \(constant(x)) OR \(constant(y)) THEN 0::float8")
-        case .corr: cases.append("WHEN \(constant(x)) OR \(constant(y)) THEN NULL")
-        case .regrSlope, .regrIntercept: cases.append("WHEN \(constant(x)) THEN NULL")
-        case .regrR2: cases.append("WHEN \(constant(x)) THEN NULL WHEN \(constant(y)) THEN 1::float8")
+        case .covarPop: value = "\(nxy) / (\(n) * \(n))"
+        case .covar: value = "\(nxy) / (\(n) * (\(n) - 1))"
+        case .corr:
+            cases.append("WHEN \(nxx) = 0 OR \(nyy) = 0 THEN NULL")
+            value = "\(nxy) / sqrt(\(nxx) * \(nyy))"
+        case .regrSlope:
+            cases.append("WHEN \(nxx) = 0 THEN NULL")
+            value = "\(nxy) / \(nxx)"
+        case .regrIntercept:
+            cases.append("WHEN \(nxx) = 0 THEN NULL")
+            value = "(\(total(ey)) * \(nxx) - \(nxy) * \(total(ex))) / (\(n) * \(nxx))"
+        case .regrR2:
+            cases.append("WHEN \(nxx) = 0 THEN NULL WHEN \(nyy) = 0 THEN 1::float8")
+            value = "(\(nxy) * \(nxy)) / (\(nxx) * \(nyy))"
         default: return nil
         }
-        let call = "\(sqlName)(\(c.number(0)), \(c.number(1)))\(c.over)"
-        return cases.isEmpty ? call : "CASE " + cases.joined(separator: " ") + " ELSE \(call) END"
+        return "CASE " + cases.joined(separator: " ") + " ELSE (\(value))::float8 END"
     }
 }
