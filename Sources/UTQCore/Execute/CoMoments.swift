@@ -25,12 +25,34 @@ enum CoMoments {
         var sxy: [DoubleDouble], sxx: [DoubleDouble], syy: [DoubleDouble]
         var constantY: [Bool], constantX: [Bool]
         var notFinite: [Bool]
+
+        /// The same pairs with the columns the other way round.
+        var swapped: Moments {
+            Moments(count: count, meanY: meanX, meanX: meanY, sxy: sxy, sxx: syy, syy: sxx,
+                    constantY: constantX, constantX: constantY, notFinite: notFinite)
+        }
     }
 
-    static func run(_ a: BoundAggregate, y: Column, x: Column, groupOf: [Int32], groups: Int, rows n: Int) -> Column {
+    /// The moments of the pairs one stage has found, so `regr_slope(y, x), regr_intercept(y, x),
+    /// corr(x, y)` go over the rows once.
+    final class Cache {
+        private var found: [String: Moments] = [:]
+
+        func moments(_ a: BoundAggregate, make: () -> Moments) -> Moments {
+            let (y, x) = (a.argument?.describe ?? "", a.second?.describe ?? "")
+            if let m = found[y + "\u{1}" + x] { return m }
+            if let m = found[x + "\u{1}" + y] { return m.swapped }
+            let m = make()
+            found[y + "\u{1}" + x] = m
+            return m
+        }
+    }
+
+    static func run(_ a: BoundAggregate, y: Column, x: Column, groupOf: [Int32], groups: Int, rows n: Int, cache: Cache? = nil) -> Column {
         if case .null = y.storage { return Column.constant(.null, type: .double, count: groups, name: a.name) }
         if case .null = x.storage { return Column.constant(.null, type: .double, count: groups, name: a.name) }
-        let m = moments(y: y, x: x, groupOf: groupOf, groups: groups, rows: n)
+        let make = { moments(y: y, x: x, groupOf: groupOf, groups: groups, rows: n) }
+        let m = cache?.moments(a, make: make) ?? make()
         var out = [Double](repeating: 0, count: groups)
         var has = Bitmap(count: groups, value: false)
         for g in 0..<groups {
@@ -89,20 +111,23 @@ enum CoMoments {
         let my = means(y, both, groupOf, groups, n)
         let mx = means(x, both, groupOf, groups, n)
         let ys = Accumulate.rawDoubles(y), xs = Accumulate.rawDoubles(x)
-        var sxy = [DoubleDouble](repeating: .zero, count: groups)
-        var sxx = sxy, syy = sxy, ex = sxy, ey = sxy
+        var sums = [PairSums](repeating: PairSums(), count: groups)
         var notFinite = [Bool](repeating: false, count: groups)
         ys.withUnsafeBufferPointer { yv in xs.withUnsafeBufferPointer { xv in groupOf.withUnsafeBufferPointer { gr in
-            for i in 0..<n where both?[i] ?? true {
-                let g = Int(gr[i])
-                let (u, v) = (yv[i], xv[i])
-                if !u.isFinite || !v.isFinite { notFinite[g] = true; continue }
-                // The differences exactly (two doubles each), their products to 32 digits.
-                let dy = DoubleDouble.sum(u, -my.mean[g]), dx = DoubleDouble.sum(v, -mx.mean[g])
-                sxy[g] += dx * dy; sxx[g] += dx * dx; syy[g] += dy * dy
-                ex[g] += dx; ey[g] += dy
-            }
+            my.mean.withUnsafeBufferPointer { meanY in mx.mean.withUnsafeBufferPointer { meanX in
+                sums.withUnsafeMutableBufferPointer { s in notFinite.withUnsafeMutableBufferPointer { bad in
+                    @inline(__always) func add(_ i: Int) {
+                        let g = Int(gr[i])
+                        let (u, v) = (yv[i], xv[i])
+                        if !u.isFinite || !v.isFinite { bad[g] = true; return }
+                        // The differences exactly (two doubles each), their products to 32 digits.
+                        s[g].add(DoubleDouble.sum(u, -meanY[g]), DoubleDouble.sum(v, -meanX[g]))
+                    }
+                    if let both { for i in 0..<n where both[i] { add(i) } } else { for i in 0..<n { add(i) } }
+                } }
+            } }
         } } }
+        let sxy = sums.map(\.xy), sxx = sums.map(\.xx), syy = sums.map(\.yy), ex = sums.map(\.x), ey = sums.map(\.y)
         var m = Moments(count: my.count, meanY: my.mean.map { DoubleDouble($0) }, meanX: mx.mean.map { DoubleDouble($0) },
                         sxy: sxy, sxx: sxx, syy: syy, constantY: my.constant, constantX: mx.constant, notFinite: notFinite)
         for g in 0..<groups where m.count[g] > 0 && !notFinite[g] {
@@ -118,6 +143,18 @@ enum CoMoments {
             if m.syy[g].hi < 0 { m.syy[g] = .zero }
         }
         return m
+    }
+
+    /// One group's running sums around the means: of the products and of the differences.
+    struct PairSums {
+        var xy = DoubleDouble.zero, xx = DoubleDouble.zero, yy = DoubleDouble.zero
+        var x = DoubleDouble.zero, y = DoubleDouble.zero
+
+        @inline(__always)
+        mutating func add(_ dy: DoubleDouble, _ dx: DoubleDouble) {
+            xy.accumulate(.times(dx, dy)); xx.accumulate(.times(dx, dx)); yy.accumulate(.times(dy, dy))
+            x.accumulate(dx); y.accumulate(dy)
+        }
     }
 
     /// Each group's count of pairs, the mean of one column over them, and whether the

@@ -48,6 +48,27 @@ struct DoubleDouble {
     @inline(__always)
     static func += (a: inout DoubleDouble, b: DoubleDouble) { a = a + b }
 
+    /// b added into a running sum over many rows: the high parts exactly, the low parts
+    /// plainly, with no renormalizing between rows. The low part only gathers what each
+    /// addition rounds away, so its own rounding stays far below the last place of the sum.
+    @inline(__always)
+    mutating func accumulate(_ b: DoubleDouble) {
+        let s = hi + b.hi
+        guard s.isFinite else { hi = s; lo = 0; return }
+        let v = s - hi
+        lo += ((hi - (s - v)) + (b.hi - v)) + b.lo
+        hi = s
+    }
+
+    /// a × b for a running sum: the product of the high parts exactly, the cross terms
+    /// plainly, not renormalized (accumulate takes it as it is).
+    @inline(__always)
+    static func times(_ a: DoubleDouble, _ b: DoubleDouble) -> DoubleDouble {
+        let p = a.hi * b.hi
+        guard p.isFinite else { return DoubleDouble(p) }
+        return DoubleDouble(p, (-p).addingProduct(a.hi, b.hi) + (a.hi * b.lo + a.lo * b.hi))
+    }
+
     static prefix func - (a: DoubleDouble) -> DoubleDouble { DoubleDouble(-a.hi, -a.lo) }
 
     static func - (a: DoubleDouble, b: DoubleDouble) -> DoubleDouble { a + (-b) }
