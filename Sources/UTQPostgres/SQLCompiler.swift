@@ -173,13 +173,13 @@ struct SQLCompiler {
     }
 
     func aggregate(_ a: BoundAggregate, _ schema: Schema) throws -> String {
-        try summary(a.function, a.argument, schema, distinct: a.distinct)
+        try summary(a.function, a.arguments, schema, distinct: a.distinct)
     }
 
     /// A summary in SQL from the registry's form: over a group, or over a window (`over`).
-    func summary(_ f: AggregateFunction, _ argument: BoundExpr?, _ schema: Schema, codes: [String: [String]] = [:],
+    func summary(_ f: AggregateFunction, _ arguments: [BoundExpr], _ schema: Schema, codes: [String: [String]] = [:],
                  distinct: Bool = false, over: String = "") throws -> String {
-        let call = SQLCall(arguments: try argument.map { [try expr($0, schema, codes)] } ?? [], types: argument.map { [$0.type] } ?? [],
+        let call = SQLCall(arguments: try arguments.map { try expr($0, schema, codes) }, types: arguments.map(\.type),
                            distinct: distinct, over: over)
         guard let sql = f.sql.sql(call) else {
             throw NotInSQL(f.sql.reason(for: call) ?? "\(f.name) has no SQL form")

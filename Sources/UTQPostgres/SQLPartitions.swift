@@ -16,7 +16,7 @@ extension SQLCompiler {
         guard !keys.contains(where: { $0.sql.contains("'") }) else { return nil }
         var partColumns: [String] = [], combined: [String] = []
         for a in aggregates {
-            let call = SQLCall(arguments: try a.argument.map { [try expr($0, schema, below.codes)] } ?? [], types: a.argument.map { [$0.type] } ?? [],
+            let call = SQLCall(arguments: try a.arguments.map { try expr($0, schema, below.codes) }, types: a.arguments.map(\.type),
                                distinct: a.distinct)
             guard let (parts, combine) = a.function.splitSQL(call), !call.arguments.contains(where: { $0.contains("'") }) else { return nil }
             let names = parts.indices.map { "\"utq_part\(partColumns.count + $0)\"" }

@@ -32,7 +32,7 @@ extension WindowNode: SQLStep {
                 guard let arg = call.argument, [.int, .double, .timestamp, .duration].contains(arg.type) else { throw NotInSQL("rank of text ranks in utq's natural order, which no collation of the database gives") }
                 sql = "CASE WHEN \(x!) IS NULL THEN NULL ELSE rank() OVER (\(over) ORDER BY \(x!) DESC NULLS LAST) END"
             case .rolling(let f, .rows(let size)):
-                sql = try c.summary(f, call.argument, schema, codes: below.codes,
+                sql = try c.summary(f, call.argument.map { [$0] } ?? [], schema, codes: below.codes,
                                     over: " OVER (\(over) ORDER BY \"utq_row\" ROWS BETWEEN \(size - 1) PRECEDING AND CURRENT ROW)")
                 needsOrder = true
             case .rolling(let f, .time(let span, let column)):
@@ -42,12 +42,12 @@ extension WindowNode: SQLStep {
                     throw NotInSQL("a window of days follows the calendar of \(schema.zone.identifier), where a day may have 23 or 25 hours")
                 }
                 let time = connection.identifier(schema.fields[column].name)
-                let window = try c.summary(f, call.argument, schema, codes: below.codes,
+                let window = try c.summary(f, call.argument.map { [$0] } ?? [], schema, codes: below.codes,
                                            over: " OVER (\(over) ORDER BY \(time) RANGE BETWEEN INTERVAL '\(span - 1) microseconds' PRECEDING AND CURRENT ROW)")
                 sql = "CASE WHEN \(time) IS NULL THEN NULL ELSE \(window) END"
             case .summary(let f):
                 // The registry's summary, over the whole partition.
-                sql = try c.summary(f, call.argument, schema, codes: below.codes, over: " OVER (\(over))")
+                sql = try c.summary(f, [call.argument, call.second].compactMap { $0 }, schema, codes: below.codes, over: " OVER (\(over))")
             }
             list.append("\(sql) AS \(connection.identifier(call.name))")
         }

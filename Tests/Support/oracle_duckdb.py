@@ -11,7 +11,7 @@ runs in one connection with the session time zone set. RESULTS.json holds, per c
 numbers (as text when past 2^53, so no digit is lost), other numbers, text, booleans as
 {"b": v} and times as microseconds since 1970 (UTC) in {"t": n}.
 """
-import datetime, decimal, json, math, sys
+import datetime, decimal, fractions, json, math, sys
 
 import duckdb
 
@@ -26,6 +26,45 @@ def utq_round(x, d):
         return 0.0 * x
     q = decimal.Decimal(x).quantize(decimal.Decimal(1).scaleb(-d), rounding=decimal.ROUND_HALF_UP)
     return math.copysign(float(q), x) if q == 0 else float(q)
+
+
+def utq_pair(f, pairs):
+    """A summary of two columns (corr, covar, covar_pop, regr_slope, regr_intercept, regr_r2)
+    of [y, x] pairs, exactly: the doubles as fractions, the answer rounded once. DuckDB's
+    own running sums lose digits where the products nearly cancel (1e15 and -1e15 beside 1
+    and 2); utq keeps them. None where there is no answer (fewer than two pairs, a column
+    that does not vary), NaN with NaN or an infinity among the pairs."""
+    if f is None or pairs is None:
+        return None
+    n = len(pairs)
+    if any(not math.isfinite(v) for p in pairs for v in p):
+        return float("nan")
+    if n == 0 or (n < 2 and f != "covar_pop"):
+        return None
+    ys = [fractions.Fraction(p[0]) for p in pairs]
+    xs = [fractions.Fraction(p[1]) for p in pairs]
+    my, mx = sum(ys) / n, sum(xs) / n
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+    sxx = sum((x - mx) ** 2 for x in xs)
+    syy = sum((y - my) ** 2 for y in ys)
+    if f == "covar_pop":
+        return float(sxy / n)
+    if f in ("covar", "covar_samp"):
+        return float(sxy / (n - 1))
+    if sxx == 0 or (f == "corr" and syy == 0):
+        return None
+    if f == "regr_slope":
+        return float(sxy / sxx)
+    if f == "regr_intercept":
+        return float(my - sxy / sxx * mx)
+    if f == "regr_r2":
+        return 1.0 if syy == 0 else float(sxy * sxy / (sxx * syy))
+    # corr: the square root of r², to 60 digits, with r's sign.
+    r2 = sxy * sxy / (sxx * syy)
+    with decimal.localcontext() as c:
+        c.prec = 60
+        r = (decimal.Decimal(r2.numerator) / decimal.Decimal(r2.denominator)).sqrt()
+    return math.copysign(float(r), sxy)
 
 
 def canonical(v):
@@ -61,6 +100,7 @@ def main():
     con.execute(f"SET TimeZone = '{spec['zone']}'")
     con.execute("SET threads = 1")
     con.create_function("utq_round", utq_round, ["DOUBLE", "BIGINT"], "DOUBLE", null_handling="special")
+    con.create_function("utq_pair", utq_pair, ["VARCHAR", "DOUBLE[][]"], "DOUBLE", null_handling="special")
     for t in spec["tables"]:
         cols = ", ".join(f"'{n}': '{ty}'" for n, ty in t["columns"])
         con.execute(f"CREATE TABLE \"{t['name']}\" AS SELECT * FROM read_csv('{t['path']}', header = true, "

@@ -144,6 +144,9 @@ struct DifferentialTables: Sendable {
             "nums | union keys | sort v",
             "nums | sort v | let k = row_number()",
             "nums | let m = min(v) by g",
+            "nums | corr(v, w), covar(v, w), covar_pop(w, v), regr_slope(v, w), regr_intercept(v, w), regr_r2(w, v) by g",
+            "nums | where v < 1e300 and v > -1e300 | corr(v, w), covar(w, v), regr_slope(v, w), regr_intercept(v, w), regr_r2(v, w) by g",
+            "nums | where v < 1e300 and v > -1e300 | let r = corr(w, v), b = regr_slope(w, v) by g",
         ], known: [
             "nums | let x = v * 2 | sort x": "PostgreSQL's float8 arithmetic refuses a result out of range (1e308 * 2), where utq's gives ∞",
         ])

@@ -260,6 +260,8 @@ import Testing
             "span": "feed | span on 2007-06-04 by route_id", "peak": "feed | peak vehicles on 2007-06-04",
             "route": "feed | route stats by route_id, direction_id", "echo": "echo \"hello, world\"",
             "attach": "attach postgresql:///mobility?host=/tmp/pg as db",
+            "corr": "corr(x, y) by legend", "covar": "covar x, y", "covar_pop": "covar_pop(x, y), count",
+            "regr_slope": "regr_slope y, x by legend", "regr_intercept": "regr_intercept(y, x) as b", "regr_r2": "regr_r2(y, x)",
         ]
         for spec in Verbs.all {
             guard let line = lines[spec.name] else { Issue.record("no parse test for \(spec.name)"); continue }

@@ -2,7 +2,9 @@ import Foundation
 
 /// Computes one aggregate for every group, given each row's group.
 enum Accumulate {
-    static func run(_ a: BoundAggregate, table: Table, evaluator ev: Evaluator, groupOf: [Int32], groups: Int, rows n: Int) throws -> Column {
+    /// `pairs` keeps what summaries of two columns find, for others over the same columns.
+    static func run(_ a: BoundAggregate, table: Table, evaluator ev: Evaluator, groupOf: [Int32], groups: Int, rows n: Int,
+                    pairs: CoMoments.Cache? = nil) throws -> Column {
         if a.function == .count && a.argument == nil {
             // One group (a count of the whole table) is its row count; no need to look at the rows.
             if groups == 1 { return Column(name: a.name, storage: .int([Int64(n)])) }
@@ -163,6 +165,10 @@ enum Accumulate {
                 }
             }
             return try typed(out, a.type, has, a)
+
+        case .corr, .covar, .covarPop, .regrSlope, .regrIntercept, .regrR2:
+            guard let second = a.second else { return Column.constant(.null, type: .double, count: groups, name: a.name) }
+            return CoMoments.run(a, y: arg, x: try ev.column(second), groupOf: groupOf, groups: groups, rows: n, cache: pairs)
 
         case .min, .max, .first, .last:
             var best = [Int32](repeating: -1, count: groups)

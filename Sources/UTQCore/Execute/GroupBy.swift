@@ -96,8 +96,9 @@ struct GroupBy {
         let groups = firstRow.count
         // No rows and no keys: one row of empty aggregates (count 0), as SQL does.
         var columns = keyColumns.map { $0.gather(firstRow) }
+        let pairs = CoMoments.Cache()
         for a in aggregates {
-            var c = try Accumulate.run(a, table: table, evaluator: ev, groupOf: groupOf, groups: groups, rows: n)
+            var c = try Accumulate.run(a, table: table, evaluator: ev, groupOf: groupOf, groups: groups, rows: n, pairs: pairs)
             c.name = a.name
             columns.append(c)
         }

@@ -16,8 +16,9 @@ struct Window {
         if cancel?.isCancelled == true { throw CancellationError() }
         var layout: Layout? = nil
         var out = table
+        let pairs = CoMoments.Cache()
         for call in calls {
-            var c = try column(call, ev: ev, groupOf: groupOf, groups: groups) {
+            var c = try column(call, ev: ev, groupOf: groupOf, groups: groups, pairs: pairs) {
                 if layout == nil { layout = Layout(groupOf: groupOf, groups: groups) }
                 return layout!
             }
@@ -61,7 +62,8 @@ struct Window {
         }
     }
 
-    func column(_ call: WindowCall, ev: Evaluator, groupOf: [Int32], groups: Int, layout: () -> Layout) throws -> Column {
+    func column(_ call: WindowCall, ev: Evaluator, groupOf: [Int32], groups: Int, pairs: CoMoments.Cache,
+                layout: () -> Layout) throws -> Column {
         let n = table.rowCount
         switch call.kind {
         case .prev(let k), .next(let k):
@@ -157,8 +159,9 @@ struct Window {
             return try Rolling(function: f, frame: frame, type: call.type, cancel: cancel)
                 .column(arg, table: table, groupOf: groupOf, layout: layout())
         case .summary(let f):
-            let aggregate = BoundAggregate(function: f, argument: call.argument, distinct: false, name: call.name, type: call.type)
-            let perGroup = try Accumulate.run(aggregate, table: table, evaluator: ev, groupOf: groupOf, groups: groups, rows: n)
+            let aggregate = BoundAggregate(function: f, argument: call.argument, distinct: false, name: call.name, type: call.type,
+                                           second: call.second)
+            let perGroup = try Accumulate.run(aggregate, table: table, evaluator: ev, groupOf: groupOf, groups: groups, rows: n, pairs: pairs)
             return perGroup.gather(groupOf)
         }
     }

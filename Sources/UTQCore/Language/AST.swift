@@ -77,6 +77,8 @@ public struct GroupKey: Sendable {
 public struct AggregateItem: Sendable {
     public var function: AggregateFunction
     public var argument: Expr?
+    /// The second column of a two-column summary: x in `regr_slope(y, x)`.
+    public var second: Expr? = nil
     public var distinct: Bool
     public var alias: String?
     public var span: SourceSpan

@@ -171,10 +171,14 @@ public struct Parser {
         case .identifier(let s, let quoted):
             if quoted { return false }
             if s == "_" { return true }
-            if Verbs.spec(for: s) != nil {
+            if let spec = Verbs.spec(for: s) {
                 // `count * 2` is an expression over a column called count.
                 let next = tokens[min(i + 1, tokens.count - 1)]
                 if case .symbol(let sym) = next.kind, sym != .pipe, sym != .comma, sym != .lparen { return false }
+                // `let m = max(x) by g`, `let r = corr(x, y) by g`: a summary written as a call
+                // is a column over each row's group, as it is after a pipe; a summary's table
+                // is kept by writing it as a verb (`let busy = count by hour`).
+                if spec.category == .summary, next.isSymbol(.lparen), !next.spaceBefore { return false }
                 // `sum(price) over 1d`: a rolling window, an expression over each row.
                 if next.isSymbol(.lparen) {
                     var depth = 0, k = i + 1

@@ -112,7 +112,9 @@ extension AggregateItem {
     var syntax: String {
         var text = function.name
         if distinct { text += " distinct" }
-        if let argument { text += " " + argument.syntax }
+        // Two columns are shown as a call, whichever way they were written: they are one pair.
+        if let argument, let second { text += "(" + argument.syntax + ", " + second.syntax + ")" }
+        else if let argument { text += " " + argument.syntax }
         if let alias { text += " as " + alias }
         return text
     }

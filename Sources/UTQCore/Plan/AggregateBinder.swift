@@ -47,13 +47,16 @@ struct AggregateBinder {
         var aggregateFields: [Field] = []
         for item in items {
             let argument = try item.argument.map(exprs.bind)
-            let type = try resultType(item, argument)
+            let second = try item.second.map(exprs.bind)
+            let type = try resultType(item, argument, second)
             var base = item.function.name
             if item.distinct { base = "distinct" }
-            if let arg = item.argument { base += "_" + ExprNaming.name(arg) }
+            // `corr_miles_price`: both columns, in the order written.
+            for arg in [item.argument, item.second].compactMap({ $0 }) { base += "_" + ExprNaming.name(arg) }
             if item.function == .count && !item.distinct && item.argument != nil { base = "count_" + ExprNaming.name(item.argument!) }
             let name = unique(item.alias ?? base)
-            aggregates.append(BoundAggregate(function: item.function, argument: argument, distinct: item.distinct, name: name, type: type))
+            aggregates.append(BoundAggregate(function: item.function, argument: argument, distinct: item.distinct, name: name, type: type,
+                                             second: second))
             var unit = DisplayUnit.automatic
             if let argument, type == argument.type, [.timestamp, .duration].contains(type) { unit = argument.unit }
             aggregateFields.append(Field(name: name, type: type, unit: unit == .clock && item.function == .sum ? .automatic : unit))
@@ -79,9 +82,10 @@ struct AggregateBinder {
         }
     }
 
-    func resultType(_ item: AggregateItem, _ argument: BoundExpr?) throws -> DataType {
+    func resultType(_ item: AggregateItem, _ argument: BoundExpr?, _ second: BoundExpr? = nil) throws -> DataType {
         let f = item.function
         if f == .count { return .int }
+        if f.isPaired { return try pairType(item, argument, second) }
         guard let argument else { throw Diagnostic("\(f.name) needs a column", at: item.span) }
         let t = argument.type
         let what = ExprNaming.name(item.argument!)
@@ -112,7 +116,31 @@ struct AggregateBinder {
         case .min, .max, .first, .last:
             if t == .null { throw Diagnostic("\(what) has no values", at: item.span) }
             return t
+        case .corr, .covar, .covarPop, .regrSlope, .regrIntercept, .regrR2:
+            return try pairType(item, argument, second)
         }
+    }
+
+    /// Two-column summaries take numbers (whole or not) and give a number. A column of
+    /// nulls only is allowed: the answer is null.
+    func pairType(_ item: AggregateItem, _ first: BoundExpr?, _ second: BoundExpr?) throws -> DataType {
+        let f = item.function
+        guard let first, let second, let a = item.argument, let b = item.second else {
+            throw Diagnostic("\(f.name) takes two columns, as in \(f.name)(a, b)", at: item.span)
+        }
+        for (bound, written) in [(first, a), (second, b)] where !(bound.type.isNumeric || bound.type == .null) {
+            // A column by its name; anything else as written (`picked_up_at - requested_at`).
+            let what = written.syntax
+            var hint: String
+            switch bound.type {
+            case .duration: hint = "to use a duration as a number, write it in a unit: \(f.name)(minutes(\(what)), …)"
+            case .bool: hint = "to count true as 1 and false as 0, write: \(f.name)(int(\(what)), …)"
+            case .string: hint = "\(f.name) pairs two columns of numbers; for one value per \(what), put it after by: \(f.name)(a, b) by \(what)"
+            default: hint = "\(f.name) measures how two numeric columns vary together"
+            }
+            throw Diagnostic("\(f.name) needs two columns of numbers, but \(what) is \(bound.type.displayName)", at: written.span, hint: hint)
+        }
+        return .double
     }
 }
 

@@ -272,12 +272,16 @@ struct ExprBinder {
         let lower = name.lowercased()
         let isRowFunction = WindowCall.rowFunctions.contains(lower)
         let summary = lower == "n" ? nil : AggregateFunction.named(lower)
-        let isSummary = summary != nil && (Functions.spec(lower) == nil || args.count <= 1)
+        let isSummary = summary != nil && (Functions.spec(lower) == nil || args.count <= 1 || summary!.isPaired)
         if isRowFunction || isSummary {
             guard let windows else {
                 if isRowFunction {
                     throw Diagnostic("\(lower) looks at the rows around each row; it belongs in let", at: span,
                                      hint: "for example: sort time | let gap = time - prev(time) by stop_id")
+                }
+                if summary?.isPaired == true {
+                    throw Diagnostic("\(name) is a summary, used as a verb", at: span,
+                                     hint: "write it as a stage: \(name)(a, b) by KEY; or in let, over each group: let r = \(name)(a, b) by KEY")
                 }
                 throw Diagnostic("\(name) is a summary, used as a verb", at: span,
                                  hint: "write it as a stage: \(name) COLUMN by KEY; or in let, over each group: let share = count / sum(count)")
@@ -390,6 +394,14 @@ struct ExprBinder {
             call = WindowCall(kind: .runningSum, argument: x, name: written, type: type, unit: x.type == .duration ? x.unit : .automatic)
         default:
             guard let f = summary else { throw Diagnostic("unknown function \(name)", at: span) }
+            if f.isPaired {
+                guard args.count == 2 else { throw Diagnostic("\(name) takes two columns, as in \(name)(a, b)", at: span) }
+                let (y, x) = (try plain.bind(args[0]), try plain.bind(args[1]))
+                let item = AggregateItem(function: f, argument: args[0], second: args[1], distinct: false, alias: nil, span: span)
+                let type = try AggregateBinder(schema: schema).resultType(item, y, x)
+                call = WindowCall(kind: .summary(f), argument: y, name: written, type: type, unit: .automatic, second: x)
+                break
+            }
             guard args.count <= 1 else { throw Diagnostic("\(name) over a group takes one column, as in \(name)(x)", at: span) }
             let argument = try args.first.map(plain.bind)
             if f.needsArgument && argument == nil { throw Diagnostic("\(name) needs a column, as in \(name)(x)", at: span) }

@@ -129,7 +129,8 @@ public enum PlanPrinter {
     }
 
     static func describe(_ a: BoundAggregate) -> String {
-        let call = a.function.name + (a.argument.map { "(" + (a.distinct ? "distinct " : "") + $0.describe + ")" } ?? "")
+        let arguments = a.arguments.map(\.describe).joined(separator: ", ")
+        let call = a.function.name + (arguments.isEmpty ? "" : "(" + (a.distinct ? "distinct " : "") + arguments + ")")
         return call == a.name ? call : "\(a.name) = \(call)"
     }
 

@@ -21,6 +21,8 @@ public struct WindowCall: Sendable {
     public var name: String
     public var type: DataType
     public var unit: DisplayUnit
+    /// The second column of a two-column summary: x in `regr_slope(y, x)`.
+    public var second: BoundExpr? = nil
 
     public var describe: String {
         switch kind {
@@ -30,7 +32,7 @@ public struct WindowCall: Sendable {
         case .rowNumber: return "row_number()"
         case .rank: return "rank(\(argument?.describeBare ?? ""))"
         case .runningSum: return "running_sum(\(argument?.describeBare ?? ""))"
-        case .summary(let f): return "\(f.name)(\(argument?.describeBare ?? ""))"
+        case .summary(let f): return "\(f.name)(" + [argument, second].compactMap { $0?.describeBare }.joined(separator: ", ") + ")"
         case .rolling(let f, let frame): return "\(f.name)(\(argument?.describeBare ?? "")) over \(frame.describe)"
         }
     }

@@ -81,8 +81,10 @@ public enum Help {
             let specs = Verbs.all.filter { $0.category == category }
             if specs.isEmpty { continue }
             out += category.rawValue + "\n"
+            // A heading whose names are longer than the usual column (regr_intercept) widens its own.
+            let width = max(10, (specs.map(\.name.count).max() ?? 0) + 1)
             for s in specs {
-                out += "  " + s.name.padding(toLength: 10, withPad: " ", startingAt: 0) + s.summary + "\n"
+                out += "  " + s.name.padding(toLength: width, withPad: " ", startingAt: 0) + s.summary + "\n"
             }
             out += "\n"
         }

@@ -141,14 +141,6 @@ struct Interpreter {
         workspace.put([table], makeCurrent: false)
         outcome.outputs.append(.table(TableResult(number: n, table: table, elapsed: 0, keptAs: name)))
         outcome.outputs.append(.info("\(name): kept as a table (\(NumberText.counted(table.rowCount, "row")))"))
-        // `let m = max(x)` written as a function: perhaps a column of each row was meant.
-        if case .current = p.source, p.stages.count == 1, let stage = p.stages.first, stage.spec.category == .summary,
-           let current = workspace.currentTable {
-            let written = source.slice(stage.span)
-            if written.range(of: #"^[A-Za-z_0-9]+\("#, options: .regularExpression) != nil {
-                outcome.outputs.append(.info("to add \(name) as a column to every row of \(current) instead, write: \(current) | let \(name) = \(written)"))
-            }
-        }
     }
 }
 

@@ -13,6 +13,15 @@ public enum AggregateFunction: Sendable, Hashable {
     case last
     /// The mean direction of angles in degrees, by the vector mean (−180 to 180).
     case circmean
+    /// Summaries of two columns, over the rows where both have a value. Their arguments are
+    /// in SQL's order: `regr_slope(y, x)` is the slope of y against x.
+    case corr
+    /// The sample covariance (`covar_samp`, pandas' `cov`); `covarPop` divides by n.
+    case covar
+    case covarPop
+    case regrSlope
+    case regrIntercept
+    case regrR2
 
     public var name: String {
         switch self {
@@ -27,17 +36,28 @@ public enum AggregateFunction: Sendable, Hashable {
         case .first: return "first"
         case .last: return "last"
         case .circmean: return "circmean"
+        case .corr: return "corr"
+        case .covar: return "covar"
+        case .covarPop: return "covar_pop"
+        case .regrSlope: return "regr_slope"
+        case .regrIntercept: return "regr_intercept"
+        case .regrR2: return "regr_r2"
         }
     }
 
+    /// Whether the summary takes two columns (`corr(x, y)`).
+    public var isPaired: Bool { Self.paired.contains(self) }
+
+    static let paired: [AggregateFunction] = [.corr, .covar, .covarPop, .regrSlope, .regrIntercept, .regrR2]
+
     /// Other words for a summary, each also a verb: `total x by legend` is `sum x by legend`.
     static let aliasTable: [String: [String]] = [
-        "sum": ["total"], "avg": ["mean", "average"], "stddev": ["sd", "stdev"],
+        "sum": ["total"], "avg": ["mean", "average"], "stddev": ["sd", "stdev"], "covar": ["covar_samp"],
     ]
 
     static func aliases(of name: String) -> [String] { aliasTable[name] ?? [] }
 
-    static let plain: [AggregateFunction] = [.count, .sum, .avg, .min, .max, .median, .stddev, .first, .last, .circmean]
+    static let plain: [AggregateFunction] = [.count, .sum, .avg, .min, .max, .median, .stddev, .first, .last, .circmean] + paired
 
     public static func named(_ word: String) -> AggregateFunction? {
         let w = word.lowercased()
@@ -60,6 +80,8 @@ public enum AggregateFunction: Sendable, Hashable {
         if lower == "count" { return true }
         guard let underscore = lower.firstIndex(of: "_") else { return false }
         let prefix = String(lower[..<underscore])
+        // Two-word names (`regr_slope_y_x`) are matched whole.
+        if paired.contains(where: { lower.hasPrefix($0.name + "_") }) { return true }
         return named(prefix) != nil && prefix != "n"
     }
 
@@ -182,6 +204,59 @@ extension AggregateFunction {
             }, otherwise: { _ in "first and last take a window's rows in their order, which SQL's windows do not keep" })
         case .circmean:
             return .none("the vector mean of angles is utq's own")
+        case .corr, .covar, .covarPop, .regrSlope, .regrIntercept, .regrR2:
+            let name = self.name
+            return .build({ c in pairSQL(c) }, otherwise: { c in
+                c.distinct ? "\(name) takes no distinct values" : "\(name) of \(c.types.map(\.displayName).joined(separator: " and ")) has no SQL form"
+            })
         }
+    }
+
+    /// A two-column summary in PostgreSQL with utq's answers. PostgreSQL has all six, but
+    /// its running sums in float8 lose digits where products nearly cancel (seven of 0.1
+    /// against 1…7 correlate 0.79 there; the intercept of d against itself comes out
+    /// 0.03125), so the sums are taken exactly in numeric, as sum and avg do: n·Σxy − Σx·Σy
+    /// and its like are exact, and each answer is one division of them. Too few pairs, NaN
+    /// and the infinities, and a column that does not vary are told apart first, as utq's
+    /// own (CoMoments) does.
+    func pairSQL(_ c: SQLCall) -> String? {
+        guard !c.distinct, c.types.count == 2, c.types.allSatisfy(\.isNumeric) else { return nil }
+        let (y, x) = (c.arguments[0], c.arguments[1])
+        let pair = "\(y) IS NOT NULL AND \(x) IS NOT NULL"
+        func over(_ aggregate: String, _ condition: String = "") -> String {
+            "\(aggregate) FILTER (WHERE \(pair)\(condition))\(c.over)"
+        }
+        let (ey, ex) = (Self.exactNumeric(y, c.types[0]), Self.exactNumeric(x, c.types[1]))
+        func total(_ e: String) -> String { over("sum(\(e))") }
+        let n = "(\(over("count(*)")))::numeric"
+        // n² times the population covariance, and the variances so.
+        let nxy = "(\(n) * \(total("\(ex) * \(ey)")) - \(total(ex)) * \(total(ey)))"
+        let nxx = "(\(n) * \(total("\(ex) * \(ex)")) - \(total(ex)) * \(total(ex)))"
+        let nyy = "(\(n) * \(total("\(ey) * \(ey)")) - \(total(ey)) * \(total(ey)))"
+        var cases = ["WHEN \(over("count(*)")) < \(self == .covarPop ? 1 : 2) THEN NULL"]
+        let special = zip(c.arguments, c.types).filter { $0.1 == .double }
+            .map { "\($0.0) IN ('NaN'::float8, 'Infinity'::float8, '-Infinity'::float8)" }
+        if !special.isEmpty {
+            cases.append("WHEN \(over("count(*)", " AND (" + special.joined(separator: " OR ") + ")")) > 0 THEN 'NaN'::float8")
+        }
+        let value: String
+        switch self {
+        case .covarPop: value = "\(nxy) / (\(n) * \(n))"
+        case .covar: value = "\(nxy) / (\(n) * (\(n) - 1))"
+        case .corr:
+            cases.append("WHEN \(nxx) = 0 OR \(nyy) = 0 THEN NULL")
+            value = "\(nxy) / sqrt(\(nxx) * \(nyy))"
+        case .regrSlope:
+            cases.append("WHEN \(nxx) = 0 THEN NULL")
+            value = "\(nxy) / \(nxx)"
+        case .regrIntercept:
+            cases.append("WHEN \(nxx) = 0 THEN NULL")
+            value = "(\(total(ey)) * \(nxx) - \(nxy) * \(total(ex))) / (\(n) * \(nxx))"
+        case .regrR2:
+            cases.append("WHEN \(nxx) = 0 THEN NULL WHEN \(nyy) = 0 THEN 1::float8")
+            value = "(\(nxy) * \(nxy)) / (\(nxx) * \(nyy))"
+        default: return nil
+        }
+        return "CASE " + cases.joined(separator: " ") + " ELSE (\(value))::float8 END"
     }
 }

@@ -1,5 +1,6 @@
 /// The summarising verbs: `count`, `sum`, `avg`, `min`, `max`, `median`, `pNN`, `stddev`,
-/// `first`, `last`. One stage may hold several (`avg angle, count by legend`).
+/// `first`, `last`, `circmean`, and those of two columns (PairedSummaryVerbs.swift). One
+/// stage may hold several (`avg angle, count by legend`).
 enum AggregateVerb {
     static let keyHelp = """
     by lists the keys: columns, or time buckets of the table's time column — minute, hour
@@ -65,6 +66,14 @@ enum AggregateVerb {
             guard let word = t.identifier, let function = AggregateFunction.named(word) else {
                 throw Diagnostic("expected a summary such as count, sum, avg, min, max, median, p90, found \(t.describe)", at: t.span)
             }
+            if function.isPaired {
+                let (y, x, end) = try parsePair(&p, word)
+                var alias: String? = nil
+                if p.eatKeyword("as") { alias = try p.name("a name for the result column").0 }
+                items.append(AggregateItem(function: function, argument: y, second: x, distinct: false, alias: alias, span: t.span.union(end)))
+                if p.eatSymbol(.comma) { continue }
+                break
+            }
             var distinct = false
             var argument: Expr? = nil
             var span = t.span
@@ -89,6 +98,34 @@ enum AggregateVerb {
             repeat { keys.append(try parseKey(&p)) } while p.eatSymbol(.comma)
         }
         return Syntax(items: items, keys: keys)
+    }
+
+    /// The two columns of `corr(a, b)` or `corr a, b`: a call right after the name, or two
+    /// expressions split by a comma. A comma there always starts the second column, since the
+    /// summary takes exactly two; `corr (a + b) * 2, c` is read as the verb form.
+    static func parsePair(_ p: inout Parser, _ word: String) throws -> (Expr, Expr, SourceSpan) {
+        let usage = "\(word) takes two columns: \(word)(a, b) or \(word) a, b"
+        if p.current.isSymbol(.lparen) {
+            let start = p.index
+            p.advance()
+            let first = try p.parseExpr()
+            if p.eatSymbol(.comma) {
+                let second = try p.parseExpr()
+                let close = p.current.span
+                try p.expectSymbol(.rparen, "')' after the two columns of \(word)")
+                return (first, second, close)
+            }
+            // `corr (a + b) * 2, c`: the parenthesis began the first column.
+            p.index = start
+        }
+        if p.atEnd || p.current.isSymbol(.pipe) || p.current.isSymbol(.comma) || p.current.isKeyword("by") || p.current.isKeyword("as")
+            || p.current.isKeyword("distinct") {
+            throw Diagnostic(usage, at: p.current.span)
+        }
+        let first = try p.parseExpr()
+        guard p.eatSymbol(.comma) else { throw Diagnostic(usage, at: p.current.span) }
+        let second = try p.parseExpr()
+        return (first, second, second.span)
     }
 
     static func parseKey(_ p: inout Parser) throws -> GroupKey {

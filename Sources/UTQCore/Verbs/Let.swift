@@ -8,11 +8,13 @@ enum LetVerb {
         Expressions use + - * / %, functions such as round(x, 1), lower(legend), len(note),
         hour(time), date(time), if(cond, a, b), coalesce(a, b), and time arithmetic
         (picked_up_at - requested_at is a duration). At the start of a line, let NAME = a
-        pipeline keeps that result as a table: let busy = count by hour.
+        pipeline keeps that result as a table: let busy = count by hour; a summary written as
+        a call (let m = max(x) by legend) is a column, as below.
 
         Functions that look at other rows: prev(x [, n]) and next(x [, n]) (the value n rows
         before or after), row_number(), rank(x) (1 = largest), running_sum(x); and every
-        summary (sum, avg, min, max, count, median, pNN, stddev, circmean) over all the rows,
+        summary (sum, avg, min, max, count, median, pNN, stddev, circmean, and of two columns
+        corr, covar, covar_pop, regr_slope, regr_intercept, regr_r2) over all the rows,
         repeated on each. by KEY, … splits the rows into groups and each row looks only at its
         own group, in the order the rows are in (sort first). Where there is no such row the
         value is null.
@@ -32,7 +34,8 @@ enum LetVerb {
                    "count by legend | let share = count / sum(count)", "count by legend, hour | let share = count / sum(count) by hour",
                    "sort time | let gap = time - prev(time) by legend | avg gap by legend",
                    "sort time | let nth = row_number() by legend | where nth <= 2",
-                   "count by day | let week = avg(count) over 7 days", "sort time | let recent = count() over 10 rows by legend"],
+                   "count by day | let week = avg(count) over 7 days", "sort time | let recent = count() over 10 rows by legend",
+                   "let r = corr(x, y) by legend | distinct legend, r"],
         parse: { p, _ in
             var items: [Assignment] = []
             repeat {

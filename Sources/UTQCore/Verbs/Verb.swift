@@ -121,7 +121,7 @@ public enum Verbs {
         TopVerb.spec,
         LimitVerb.spec,
         DistinctVerb.spec,
-    ] + AggregateVerb.specs + [
+    ] + AggregateVerb.specs + AggregateVerb.pairSpecs + [
         UnionVerb.spec,
         SelectVerb.spec,
         LetVerb.spec,

@@ -298,7 +298,7 @@ struct OracleGenerator {
     mutating func aggregate(_ k: Int) -> Twin {
         if orderFree && g.chance(0.1) { return Twin("\(g.pick(["first", "last"])) \(g.pick(["i", "s", "t"])) as a\(k)", "") }
         let col = g.pick(["i", "d", "k"])
-        switch g.int(0...9) {
+        switch g.int(0...10) {
         case 0: return Twin("count as a\(k)", "count(*)")
         case 1: return Twin("count \(col) as a\(k)", "count(\(col))")
         case 2: return Twin("count distinct \(g.pick(["s", "k", "b"])) as a\(k)", "") // filled below
@@ -312,7 +312,49 @@ struct OracleGenerator {
             let p = g.pick([10, 25, 90, 99])
             return Twin("p\(p) \(col) as a\(k)", "quantile_cont(\(col), \(Double(p) / 100))")
         case 8: return Twin("stddev \(col) as a\(k)", "stddev_samp(\(col))")
-        default: return Twin("\(g.chance(0.5) ? "min" : "max") t as a\(k)", "")
+        case 9: return Twin("\(g.chance(0.5) ? "min" : "max") t as a\(k)", "")
+        default:
+            let (f, y, x) = pairedCall()
+            // As a call or as a verb with the columns split by a comma.
+            return Twin((g.chance(0.5) ? "\(f)(\(y), \(x))" : "\(f) \(y), \(x)") + " as a\(k)", Self.paired(f, y, x))
+        }
+    }
+
+    /// Whether a summary as written (`corr(i, d) as a0`, `covar i, d`) is of two columns.
+    static func isPaired(_ written: String) -> Bool {
+        pairedNames.contains(String(written.prefix { $0 != "(" && $0 != " " }))
+    }
+
+    /// The summaries of two columns, as utq names them.
+    static let pairedNames = ["corr", "covar", "covar_samp", "covar_pop", "regr_slope", "regr_intercept", "regr_r2"]
+
+    /// A summary of two columns over whole numbers and decimals (with nulls, NaN and the
+    /// infinities among them), a column at times paired with itself.
+    mutating func pairedCall() -> (String, String, String) {
+        (g.pick(Self.pairedNames), g.pick(["i", "d", "k", "id"]), g.pick(["d", "i", "k", "id"]))
+    }
+
+    /// A summary of two columns in DuckDB with utq's documented answers where DuckDB's
+    /// differ: null where a column is the same in every pair and the answer divides by its
+    /// spread (DuckDB: NaN), NaN where a pair holds NaN or an infinity (DuckDB: null for
+    /// regr_intercept). Pairs are the rows where both have a value. The number itself is the
+    /// exact one (utq_pair, in fractions, over the pairs DuckDB collects): DuckDB's running
+    /// sums lose digits where products nearly cancel (covar of 3, 5, 5 and 2, 1e15, -1e15
+    /// is -4/3; DuckDB finds -1.56, -1.11 or -1.33 by the order of the rows), which utq
+    /// keeps. `over` makes it a window's.
+    static func paired(_ f: String, _ y: String, _ x: String, over: String = "") -> String {
+        let pair = "\(y) IS NOT NULL AND \(x) IS NOT NULL"
+        func aggregate(_ a: String, _ condition: String = "") -> String { "\(a) FILTER (WHERE \(pair)\(condition))\(over)" }
+        let n = aggregate("count(*)")
+        let special = aggregate("count(*)", " AND (isnan(\(y)::DOUBLE) OR isinf(\(y)::DOUBLE) OR isnan(\(x)::DOUBLE) OR isinf(\(x)::DOUBLE))")
+        func constant(_ v: String) -> String { "\(aggregate("min(\(v))")) = \(aggregate("max(\(v))"))" }
+        let value = "utq_pair('\(f)', \(aggregate("list([\(y)::DOUBLE, \(x)::DOUBLE])")))"
+        let first = "CASE WHEN \(n) < \(f == "covar_pop" ? 1 : 2) THEN NULL WHEN \(special) > 0 THEN 'nan'::DOUBLE"
+        switch f {
+        case "corr": return first + " WHEN \(constant(x)) OR \(constant(y)) THEN NULL ELSE \(value) END"
+        case "regr_slope", "regr_intercept": return first + " WHEN \(constant(x)) THEN NULL ELSE \(value) END"
+        case "regr_r2": return first + " WHEN \(constant(x)) THEN NULL WHEN \(constant(y)) THEN 1::DOUBLE ELSE \(value) END"
+        default: return first + " ELSE \(value) END"
         }
     }
 
@@ -346,7 +388,7 @@ struct OracleGenerator {
         let whole = "OVER (" + (partition.map { "PARTITION BY \($0)" } ?? "") + ")"
         let col = g.pick(["i", "d", "k", "t", "s"])
         let num = g.pick(["i", "d", "k"])
-        switch g.int(0...8) {
+        switch g.int(0...9) {
         case 0:
             let n = g.int(1...3)
             return ("prev(\(col)\(n == 1 ? "" : ", \(n)"))", "lag(\(col), \(n)) \(over))")
@@ -365,6 +407,9 @@ struct OracleGenerator {
             return ("sum(\(num))", num == "d" ? Self.exact("sum", "d", over: " " + whole) : "sum(\(num)) \(whole)")
         case 6: return (g.chance(0.5) ? "count()" : "count(\(num))", "")
         case 7: return ("\(g.chance(0.5) ? "min" : "max")(\(num))", "")
+        case 8:
+            let (f, y, x) = pairedCall()
+            return ("\(f)(\(y), \(x))", Self.paired(f, y, x, over: " " + whole))
         default:
             return ("avg(\(num)) - \(num)", (num == "d" ? Self.exact("avg", "d", over: " " + whole) : "avg(\(num)) \(whole)::DOUBLE") + " - \(num)")
         }
@@ -461,6 +506,7 @@ struct OracleGenerator {
             let select = (unique.map(\.sql) + aggs.enumerated().map { "\(sqlOf($1)) AS a\($0)" }).joined(separator: ", ")
             sql = "SELECT \(select) FROM (\(sql)) q" + (unique.isEmpty ? "" : " GROUP BY " + unique.map(\.sql).joined(separator: ", "))
             area = "summary" + (unique.contains { ["hour", "day", "weekday", "month", "week", "year", "minute", "every 15m"].contains($0.utq) } ? " by time" : "")
+            if aggs.contains(where: { Self.isPaired($0.utq) }) { area = unique.isEmpty ? "correlation" : "correlation by key" }
             if g.chance(0.25) && !aggs[0].utq.contains(" t as") {
                 utq.append("where a0 > 1")
                 sql = "SELECT * FROM (\(sql)) q WHERE a0 > 1"
@@ -516,7 +562,7 @@ struct OracleGenerator {
             utq.append(sort + "let w = \(fu)" + (byKey.map { " by \($0)" } ?? "") + " | select id, w")
             sql = "SELECT id, \(fs) AS w FROM (\(sql)) q ORDER BY \(keyCol) \(desc ? "DESC" : "ASC") NULLS LAST, id ASC"
             ordered = true
-            area = "window"
+            area = Self.isPaired(fu) ? "correlation window" : "window"
         case 9:
             let picked = g.chance(0.5) ? ["i", "k"] : ["i", "k", "id"]
             utq.append("unpivot \(picked.joined(separator: ", ")) as col, val | select \((columns.contains("s") ? ["s"] : []).joined(separator: ", "))\(columns.contains("s") ? ", " : "")col, val")
@@ -532,6 +578,21 @@ struct OracleGenerator {
             }
             sql = "SELECT id, s, d AS v FROM (\(sql)) q UNION ALL BY NAME SELECT * FROM r"
             area = "union"
+        case 5 where g.chance(0.6):
+            // Summaries of two columns, with other summaries and keys or without.
+            let keys = (0..<g.int(0...2)).map { _ in key() }
+            var seen = Set<String>()
+            let unique = keys.filter { seen.insert($0.utq).inserted }
+            var aggs: [Twin] = []
+            for k in 0..<g.int(1...3) {
+                let (f, y, x) = pairedCall()
+                aggs.append(k > 0 && g.chance(0.3) ? aggregate(k)
+                    : Twin((g.chance(0.5) ? "\(f)(\(y), \(x))" : "\(f) \(y), \(x)") + " as a\(k)", Self.paired(f, y, x)))
+            }
+            utq.append(aggs.map(\.utq).joined(separator: ", ") + (unique.isEmpty ? "" : " by " + unique.map(\.utq).joined(separator: ", ")))
+            let select = (unique.map(\.sql) + aggs.enumerated().map { "\(sqlOf($1)) AS a\($0)" }).joined(separator: ", ")
+            sql = "SELECT \(select) FROM (\(sql)) q" + (unique.isEmpty ? "" : " GROUP BY " + unique.map(\.sql).joined(separator: ", "))
+            area = unique.isEmpty ? "correlation" : "correlation by key"
         default:
             let distinct = g.chance(0.5)
             let col = g.pick(["s", "k", "i", "b"])

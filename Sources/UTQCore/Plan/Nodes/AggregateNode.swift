@@ -43,4 +43,9 @@ public struct BoundAggregate: Sendable {
     public var distinct: Bool
     public var name: String
     public var type: DataType
+    /// The second column of a two-column summary: x in `regr_slope(y, x)`.
+    public var second: BoundExpr? = nil
+
+    /// The columns it reads, in the order written.
+    public var arguments: [BoundExpr] { [argument, second].compactMap { $0 } }
 }
