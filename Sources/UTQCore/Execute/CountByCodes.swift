@@ -67,20 +67,31 @@ struct CountByCodes {
                 let (c, f) = (countsBuffer.baseAddress!, firstBuffer.baseAddress!)
                 if sources.count == 1, case .codes(let codes, nil, _) = sources[0] {
                     // One text key without nulls: its codes are the slots. Four counts a slot,
-                    // taken in turn, so that rows of one value do not each wait for the last
+                    // a row's in turn, so that rows of one value do not each wait for the last
                     // one's count to be stored.
-                    let lanes = UnsafeMutablePointer<Int64>.allocate(capacity: slots * 4)
+                    let lanes = UnsafeMutablePointer<UInt32>.allocate(capacity: slots * 4)
                     defer { lanes.deallocate() }
                     lanes.initialize(repeating: 0, count: slots * 4)
+                    let (l0, l1, l2, l3) = (lanes, lanes + slots, lanes + 2 * slots, lanes + 3 * slots)
                     codes.withUnsafeBufferPointer { k in
-                        for r in rows { lanes[Int(k[r]) &* 4 &+ (r & 3)] &+= 1 }
+                        let p = k.baseAddress!
+                        var r = rows.lowerBound
+                        // A part has at most a table's rows, under 2^31: its counts fit 32 bits.
+                        while r &+ 4 <= rows.upperBound {
+                            l0[Int(p[r])] &+= 1
+                            l1[Int(p[r &+ 1])] &+= 1
+                            l2[Int(p[r &+ 2])] &+= 1
+                            l3[Int(p[r &+ 3])] &+= 1
+                            r &+= 4
+                        }
+                        while r < rows.upperBound { l0[Int(p[r])] &+= 1; r += 1 }
                         var present = 0
                         for s in 0..<slots {
-                            c[s] = lanes[4 * s] + lanes[4 * s + 1] + lanes[4 * s + 2] + lanes[4 * s + 3]
+                            c[s] = Int64(l0[s]) + Int64(l1[s]) + Int64(l2[s]) + Int64(l3[s])
                             if c[s] > 0 { present += 1 }
                         }
                         // Each slot's first row: a few rows read, as every value comes early.
-                        var r = rows.lowerBound
+                        r = rows.lowerBound
                         while present > 0 {
                             let s = Int(k[r])
                             if f[s] < 0 { f[s] = Int32(r); present -= 1 }

@@ -58,8 +58,8 @@ public enum CatalogEntry: Sendable {
 
     /// The rows a scan gives: a deferred table with only the columns of these names read
     /// (lowercased; nil: all of them), the others empty in their places.
-    func rows(reading names: Set<String>?, notes: RunNotes?, cancel: CancellationFlag?) throws -> Table? {
-        if case .deferred(let d) = self { return try d.table(reading: names, notes: notes, cancel: cancel) }
+    func rows(reading names: Set<String>?, notes: RunNotes?, cancel: CancellationFlag?, phase: (@Sendable (Bool) -> Void)? = nil) throws -> Table? {
+        if case .deferred(let d) = self { return try d.table(reading: names, notes: notes, cancel: cancel, phase: phase) }
         return try rows(notes: notes, cancel: cancel)
     }
 

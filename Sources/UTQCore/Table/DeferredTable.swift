@@ -5,7 +5,9 @@ protocol ColumnSource: AnyObject, Sendable {
     /// The columns at these positions of the table's schema, in that order, reading those
     /// not read yet. The warnings are what reading them found (said once, by the question
     /// that read them).
-    func columns(_ positions: [Int], cancel: CancellationFlag?) throws -> (columns: [Column], warnings: [LoadWarning])
+    /// `phase` is told true before the file is read and false after (the shell tunes its
+    /// allocator for reading).
+    func columns(_ positions: [Int], cancel: CancellationFlag?, phase: (@Sendable (Bool) -> Void)?) throws -> (columns: [Column], warnings: [LoadWarning])
     /// The first and last instant of a timestamp column (nil when it has no values): from
     /// what the file says of the column where that is exact, else from its values.
     func timeRange(of position: Int, cancel: CancellationFlag?) throws -> (Int64, Int64)?
@@ -60,15 +62,14 @@ public struct DeferredTable: Sendable {
     /// The table with the columns of the given names read (nil: every column). The others
     /// hold no values (`.null` of the table's length) and keep their places, since a plan
     /// names columns by position: only a plan that never reads them may ask for this.
-    func table(reading names: Set<String>?, notes: RunNotes?, cancel: CancellationFlag?) throws -> Table {
-        guard let names else { return try whole(notes: notes, cancel: cancel) }
-        let positions = schema.fields.indices.filter { names.contains(schema.fields[$0].name.lowercased()) }
-        return try table(positions: positions, notes: notes, cancel: cancel)
+    func table(reading names: Set<String>?, notes: RunNotes?, cancel: CancellationFlag?, phase: (@Sendable (Bool) -> Void)? = nil) throws -> Table {
+        let positions = schema.fields.indices.filter { names?.contains(schema.fields[$0].name.lowercased()) ?? true }
+        return try table(positions: positions, notes: notes, cancel: cancel, phase: phase)
     }
 
-    func table(positions: [Int], notes: RunNotes?, cancel: CancellationFlag?) throws -> Table {
+    func table(positions: [Int], notes: RunNotes?, cancel: CancellationFlag?, phase: (@Sendable (Bool) -> Void)? = nil) throws -> Table {
         let fromFile = positions.filter { changed[$0] == nil }
-        let read = try reading { try source.columns(fromFile, cancel: cancel) }
+        let read = try reading { try source.columns(fromFile, cancel: cancel, phase: phase) }
         for w in read.warnings {
             var w = w
             w.path = path

@@ -4,7 +4,8 @@ extension ScanNode: MemoryOperator {
         case .table(let name):
             // A table whose columns are read when first needed reads those the plan can read.
             guard let entry = executor.catalog[name],
-                  let t = try entry.rows(reading: executor.reads?.names(of: name), notes: executor.context.notes, cancel: executor.cancel) else {
+                  let t = try entry.rows(reading: executor.reads?.names(of: name), notes: executor.context.notes, cancel: executor.cancel,
+                                         phase: executor.context.loadPhase) else {
                 throw Diagnostic("table \(name) is no longer loaded")
             }
             return t

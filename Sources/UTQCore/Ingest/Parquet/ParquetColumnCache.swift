@@ -26,7 +26,7 @@ final class ParquetColumnCache: ColumnSource, @unchecked Sendable {
         let path = layout.file.path
         let now = layout.plans.indices.filter { layout.plans[$0].read == .unsigned64 || layout.plans[$0].read == .text(.bytes) }
         var warnings = layout.warnings
-        warnings += try cache.columns(now, cancel: nil, request: LoadRequest(path: path, zone: layout.zone)).warnings
+        warnings += try cache.columns(now, cancel: nil, phase: nil, request: LoadRequest(path: path, zone: layout.zone)).warnings
         let fields = cache.fields()
         var schema = Schema(fields: fields, zone: layout.zone, timeColumn: fields.first { $0.type == .timestamp }?.name)
         schema.groupKeys = nil
@@ -46,13 +46,14 @@ final class ParquetColumnCache: ColumnSource, @unchecked Sendable {
     var readPositions: Set<Int> { lock.withLock { Set(decoded.keys) } }
     var readCount: Int { lock.withLock { reads } }
 
-    func columns(_ positions: [Int], cancel: CancellationFlag?) throws -> (columns: [Column], warnings: [LoadWarning]) {
-        try columns(positions, cancel: cancel, request: LoadRequest(path: layout.file.path, zone: layout.zone, cancel: cancel))
+    func columns(_ positions: [Int], cancel: CancellationFlag?, phase: (@Sendable (Bool) -> Void)? = nil) throws -> (columns: [Column], warnings: [LoadWarning]) {
+        try columns(positions, cancel: cancel, phase: phase, request: LoadRequest(path: layout.file.path, zone: layout.zone, cancel: cancel))
     }
 
     /// Reads the columns not read yet, all at once (a question's columns side by side), and
     /// keeps them only when every one could be read.
-    private func columns(_ positions: [Int], cancel: CancellationFlag?, request: LoadRequest) throws -> (columns: [Column], warnings: [LoadWarning]) {
+    private func columns(_ positions: [Int], cancel: CancellationFlag?, phase: (@Sendable (Bool) -> Void)?,
+                         request: LoadRequest) throws -> (columns: [Column], warnings: [LoadWarning]) {
         lock.lock()
         defer { lock.unlock() }
         var missing: [Int] = []
@@ -60,6 +61,8 @@ final class ParquetColumnCache: ColumnSource, @unchecked Sendable {
         var warnings: [LoadWarning] = []
         if !missing.isEmpty {
             try identity.check(path: layout.file.path)
+            phase?(true)
+            defer { phase?(false) }
             let read = try ParquetReader.decode(missing.map { layout.plans[$0] }, layout: layout, request: request)
             reads += missing.count
             for (k, p) in missing.enumerated() {
