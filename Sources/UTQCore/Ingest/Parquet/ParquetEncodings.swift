@@ -144,6 +144,20 @@ struct HybridDecoder {
             default: Self.unpackLoads(packedData, &byte, out, &i, k, width: 8)
             }
             packedBit = byte << 3
+        } else if w > 8 && w <= 32 && packedBit & 7 == 0 {
+            var byte = packedBit >> 3
+            switch w {
+            case 9: Self.unpackGroups(packedData, &byte, out, &i, k, width: 9)
+            case 10: Self.unpackGroups(packedData, &byte, out, &i, k, width: 10)
+            case 11: Self.unpackGroups(packedData, &byte, out, &i, k, width: 11)
+            case 12: Self.unpackGroups(packedData, &byte, out, &i, k, width: 12)
+            case 13: Self.unpackGroups(packedData, &byte, out, &i, k, width: 13)
+            case 14: Self.unpackGroups(packedData, &byte, out, &i, k, width: 14)
+            case 15: Self.unpackGroups(packedData, &byte, out, &i, k, width: 15)
+            case 16: Self.unpackGroups(packedData, &byte, out, &i, k, width: 16)
+            default: Self.unpackGroups(packedData, &byte, out, &i, k, width: w)
+            }
+            packedBit = byte << 3
         }
         while i < k {
             out[i] = UInt32(truncatingIfNeeded: readBits(packedData, bit: packedBit, width: w))
@@ -163,6 +177,24 @@ struct HybridDecoder {
             for t in 0..<per { out[i + t] = UInt32(truncatingIfNeeded: (word >> UInt64(t * w)) & mask) }
             i += per
             byte += step
+        }
+    }
+
+    /// Groups of eight values wider than 8 bits: each from a 64-bit load at its own byte.
+    @inline(__always)
+    private static func unpackGroups(_ data: UnsafeRawBufferPointer, _ byte: inout Int, _ out: UnsafeMutablePointer<UInt32>, _ i: inout Int,
+                                     _ k: Int, width w: Int) {
+        let mask: UInt64 = (1 << UInt64(w)) &- 1
+        // The last value's load starts at bit 7w of the group and reads 8 bytes.
+        let reach = ((7 * w) >> 3) + 8
+        while k - i >= 8 && byte + reach <= data.count {
+            for t in 0..<8 {
+                let bit = t * w
+                let word = UInt64(littleEndian: data.loadUnaligned(fromByteOffset: byte + (bit >> 3), as: UInt64.self))
+                out[i + t] = UInt32(truncatingIfNeeded: (word >> UInt64(bit & 7)) & mask)
+            }
+            i += 8
+            byte += w
         }
     }
 
