@@ -54,9 +54,19 @@ struct ColumnReads {
         return needed.union(more)
     }
 
-    private mutating func visit(_ plan: LogicalPlan, needing needed: Set<String>?) {
+    /// What a step that passes its input's columns on under their names needs of that input:
+    /// the names needed of it, unless its first columns are not its input's (then all).
+    private static func passed(_ needed: Set<String>?, from input: Schema, to output: Schema) -> Set<String>? {
+        guard input.fields.count <= output.fields.count,
+              zip(input.fields, output.fields).allSatisfy({ $0.name.lowercased() == $1.name.lowercased() }) else { return nil }
+        return needed
+    }
+
+    private mutating func visit(_ plan: LogicalPlan, needing wanted: Set<String>?) {
         let inputs = plan.inputs
         let input = inputs.first?.schema
+        // For the steps that pass their (first) input's columns on.
+        let needed = input.map { Self.passed(wanted, from: $0, to: plan.schema) } ?? wanted
         func reading(_ exprs: [BoundExpr?], over schema: Schema? = input) -> Set<String> {
             var names = Set<String>()
             if let schema { for e in exprs { Self.reads(e, over: schema, into: &names) } }
@@ -79,8 +89,12 @@ struct ColumnReads {
             visit(inputs[0], needing: Self.adding(needed, reading(n.keys.map(\.expr))))
         case let n as ProjectNode:
             // Only the items needed above read their columns.
-            let used = n.items.filter { needed?.contains($0.name.lowercased()) ?? true }
-            visit(inputs[0], needing: reading(used.map(\.expr)))
+            let fields = n.schema.fields
+            let used = n.items.enumerated().filter { k, item in
+                guard let wanted, fields.count == n.items.count else { return true }
+                return wanted.contains(item.name.lowercased()) || wanted.contains(fields[k].name.lowercased())
+            }
+            visit(inputs[0], needing: reading(used.map(\.element.expr)))
         case let n as AggregateNode:
             visit(inputs[0], needing: reading(n.keys.map(\.expr) + n.aggregates.map(\.argument)))
         case let n as WindowNode:
