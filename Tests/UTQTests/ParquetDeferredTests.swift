@@ -101,10 +101,13 @@ import Testing
         "rides | sort requested_at | let gap = requested_at - prev(requested_at), nth = row_number() by driver | where nth <= 2 | select driver, nth, gap | sort driver, nth",
         "rides | let share = price / sum(price) by status | select ride_id, share | limit 5",
         "rides | let most = max(miles), before = prev(rider) by driver | select driver, most, before | limit 9",
+        "rides | let n = row_number() by pickup_place | where n = 1 | select ride_id | sort ride_id",
         "rides | count by day | fill",
         "rides | select ride_id, status | union rides | count by status",
         "rides | where paid | union rides | sum miles by status",
         "users | union rides | count by status",
+        // Two pipelines over the same file, one kept as a table first.
+        "let unpaid = rides | where not paid | select ride_id, status, price\nrides | where paid | union unpaid | sum price by status",
         "rides | describe",
         "describe rides",
         "tables",
