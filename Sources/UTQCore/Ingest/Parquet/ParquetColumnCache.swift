@@ -28,8 +28,7 @@ final class ParquetColumnCache: ColumnSource, @unchecked Sendable {
         var warnings = layout.warnings
         warnings += try cache.columns(now, cancel: nil, phase: nil, request: LoadRequest(path: path, zone: layout.zone)).warnings
         let fields = cache.fields()
-        var schema = Schema(fields: fields, zone: layout.zone, timeColumn: fields.first { $0.type == .timestamp }?.name)
-        schema.groupKeys = nil
+        let schema = Schema(fields: fields, zone: layout.zone, timeColumn: fields.first { $0.type == .timestamp }?.name)
         var table = DeferredTable(name: name, schema: schema, rowCount: layout.rows, path: path, timeRange: nil, source: cache)
         table.timeRange = try table.rangeOfTimeColumn(cancel: nil)
         return LoadResult(tables: [], summary: Loaders.summary(.deferred(table)), warnings: warnings + layout.nameWarnings, deferred: [table])
@@ -77,8 +76,8 @@ final class ParquetColumnCache: ColumnSource, @unchecked Sendable {
 
     func timeRange(of position: Int, cancel: CancellationFlag?) throws -> (Int64, Int64)? {
         let plan = layout.plans[position]
-        let known = lock.withLock { decoded[position] == nil }
-        if known, let range = ParquetChunkStatistics.timeRange(plan, footer: layout.file.footer, zone: layout.zone) { return range }
+        let notRead = lock.withLock { decoded[position] == nil }
+        if notRead, let range = ParquetChunkStatistics.timeRange(plan, footer: layout.file.footer, zone: layout.zone) { return range }
         let column = try columns([position], cancel: cancel).columns[0]
         return Table(name: "", columns: [column], zone: layout.zone, timeColumn: column.name).timeRange()
     }
