@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Parquet against the native DuckDB CLI, in one run: 10M rides written by pyarrow (Snappy,
 # pyarrow's defaults otherwise: row groups of 1Mi rows, dictionaries), then
-#   load + count:  utq -c 'load F; count by status'   vs  duckdb -c "select status, count(*) from 'F' group by 1"
-#   (and against DuckDB holding every column too: create table t as from 'F', then the count)
-#   save:          utq -c 'load F; save! out.parquet' vs  duckdb -c "COPY (from 'F') TO 'out.parquet' (FORMAT parquet)"
-# Each is a whole process; hyperfine when installed, else the median of RUNS runs (default 5),
-# the tools taking turns so a noisy minute falls on both. The file is made once, in
-# bench/data/ (not committed). DuckDB reads only the column a query names; utq loads every
-# column (the table stays for the questions after this one), which is the work counted here.
+#   first question:  utq -c 'load F; count by status'   vs  duckdb -c "select status, count(*) from 'F' group by 1"
+#   two questions:   the same twice in one process (utq reads the status column once; DuckDB
+#                    reads the file for each), and status then driver
+#   every column:    utq -c 'load F as rides; rides | where ride_id < 0' (a result of every
+#                    column) vs duckdb -c "create table t as from 'F'; select * from t where ride_id < 0"
+#   save:            utq -c 'load F; save! out.parquet' vs  duckdb -c "COPY (from 'F') TO 'out.parquet' (FORMAT parquet)"
+# Each is a whole process; hyperfine when installed (medians of its runs), else the median of
+# RUNS runs (default 5), the tools taking turns so a noisy minute falls on both. The file is
+# made once, in bench/data/ (not committed). A file this large is loaded from its footer and
+# each column read when a question first needs it, as DuckDB reads only the columns a query
+# names; utq keeps what it read for the questions after.
 #
 #   bench/parquet.sh             # 10M rides
 #   ROWS=1000000 bench/parquet.sh
@@ -84,29 +88,37 @@ seconds() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N);
 
 compare() {  # name, utq command, duckdb command
   local name=$1 u=$2 d=$3
-  if command -v hyperfine >/dev/null; then
-    hyperfine --warmup 1 --runs "$RUNS" -n utq "$u" -n duckdb "$d"
-    return
-  fi
   local ut=() dt=()
-  for _ in $(seq "$RUNS"); do
-    ut+=("$(seconds bash -c "$u")")
-    dt+=("$(seconds bash -c "$d")")
-  done
+  if command -v hyperfine >/dev/null; then
+    local json="$OUT/hyperfine.json"
+    hyperfine --style none --warmup 1 --runs "$RUNS" --export-json "$json" -n utq "$u" -n duckdb "$d" >/dev/null
+    mapfile -t ut < <(python3 -c 'import json,sys; print("\n".join(map(str, json.load(open(sys.argv[1]))["results"][0]["times"])))' "$json")
+    mapfile -t dt < <(python3 -c 'import json,sys; print("\n".join(map(str, json.load(open(sys.argv[1]))["results"][1]["times"])))' "$json")
+  else
+    for _ in $(seq "$RUNS"); do
+      ut+=("$(seconds bash -c "$u")")
+      dt+=("$(seconds bash -c "$d")")
+    done
+  fi
   local um dm
   um=$(printf '%s\n' "${ut[@]}" | median); dm=$(printf '%s\n' "${dt[@]}" | median)
-  printf '%-14s utq %6.3f s   DuckDB %6.3f s   utq/DuckDB %.2f   (medians of %s)\n' "$name" "$um" "$dm" "$(echo "$um / $dm" | bc -l)" "$RUNS"
+  printf '%-22s utq %6.3f s   DuckDB %6.3f s   utq/DuckDB %.2f   (medians of %s; load average %s)\n' \
+    "$name" "$um" "$dm" "$(echo "$um / $dm" | bc -l)" "$RUNS" "$(cut -d' ' -f1 /proc/loadavg)"
 }
 
 # The answers first: the same counts from both.
 "$UTQ" -c "load $FILE; count by status | sort status" | tail -n +1
 "$DUCKDB" -c "select status, count(*) from '$FILE' group by 1 order by 1"
 
-compare "load + count" "$UTQ -c 'load $FILE; count by status'" \
-  "$DUCKDB -c \"select status, count(*) from '$FILE' group by 1\""
-# The same work on both sides: DuckDB too holds every column in memory before counting.
-compare "load all + count" "$UTQ -c 'load $FILE; count by status'" \
-  "$DUCKDB -c \"create table t as from '$FILE'; select status, count(*) from t group by 1\""
+Q="select status, count(*) from '$FILE' group by 1"
+compare "first question" "$UTQ -c 'load $FILE; count by status'" "$DUCKDB -c \"$Q\""
+# A second question on the same column reads nothing; on another, that column.
+compare "the same twice" "$UTQ -c 'load $FILE; count by status; count by status'" "$DUCKDB -c \"$Q; $Q\""
+compare "status, then driver" "$UTQ -c 'load $FILE; count by status; count by driver'" \
+  "$DUCKDB -c \"$Q; select driver, count(*) from '$FILE' group by 1\""
+# Every column read: a result that shows them all (no rows), DuckDB holding them all too.
+compare "every column" "$UTQ -c 'load $FILE as rides; rides | where ride_id < 0'" \
+  "$DUCKDB -c \"create table t as from '$FILE'; select * from t where ride_id < 0\""
 compare "save" "$UTQ -c 'load $FILE; save! $OUT/utq.parquet'" \
   "$DUCKDB -c \"COPY (from '$FILE') TO '$OUT/duckdb.parquet' (FORMAT parquet)\""
 ls -l "$OUT"

@@ -125,6 +125,38 @@ import Testing
         #expect(e?.message.contains("header= is for text") == true, "\(String(describing: e?.message))")
     }
 
+    /// Bit-packed runs of every width, decoded in one call and in two split at several points
+    /// (the second starting inside a group of eight): each value is the one packed.
+    @Test func bitPackedValuesOfEveryWidth() throws {
+        var random = SeededRandom(seed: 11)
+        for width in 0...32 {
+            let count = 8 * 37
+            let values = (0..<count).map { _ in width == 0 ? UInt32(0) : UInt32(truncatingIfNeeded: random.next()) & UInt32(truncatingIfNeeded: (UInt64(1) << UInt64(width)) - 1) }
+            var packed = [UInt8](repeating: 0, count: count * width / 8)
+            for (i, v) in values.enumerated() {
+                for b in 0..<width where v >> UInt32(b) & 1 == 1 { packed[(i * width + b) >> 3] |= 1 << UInt8((i * width + b) & 7) }
+            }
+            // A run header: the number of groups of eight, shifted, and 1 for bit-packed.
+            var bytes: [UInt8] = []
+            var header = UInt64(count / 8) << 1 | 1
+            while header >= 0x80 { bytes.append(UInt8(header & 0x7F) | 0x80); header >>= 7 }
+            bytes.append(UInt8(header))
+            bytes += packed
+            for first in [count, 1, 7, 8, 9, 100] {
+                let got = try bytes.withUnsafeBytes { raw -> [UInt32] in
+                    var decoder = try HybridDecoder(raw, bitWidth: width)
+                    var out = [UInt32](repeating: 0, count: count)
+                    try out.withUnsafeMutableBufferPointer { o in
+                        try decoder.decode(into: o.baseAddress!, count: min(first, count))
+                        if first < count { try decoder.decode(into: o.baseAddress! + first, count: count - first) }
+                    }
+                    return out
+                }
+                #expect(got == values, "width \(width), first \(first)")
+            }
+        }
+    }
+
     // MARK: Damaged files
 
     /// The message of a load that must fail, or a recorded issue when it does not.

@@ -13,6 +13,9 @@ public struct ExecutionContext: Sendable {
     public var probed: [String: Table] = [:]
     /// Where each step ran, as it ran, when someone asks (the tests compare it with explain).
     public var trace: PlacementTrace?
+    /// Told true before a scan reads columns of a file (a large Parquet file's, when first
+    /// needed) and false after, as around a load: the shell tunes its allocator for reading.
+    public var loadPhase: (@Sendable (Bool) -> Void)?
 
     public init(catalog: Catalog, results: [Int: Table] = [:], cancel: CancellationFlag? = nil, memoryLimit: Int? = nil, notes: RunNotes? = nil) {
         self.catalog = catalog; self.results = results; self.cancel = cancel; self.memoryLimit = memoryLimit; self.notes = notes

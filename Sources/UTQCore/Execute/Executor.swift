@@ -4,17 +4,28 @@ struct Executor {
     let context: ExecutionContext
     var catalog: Catalog { context.catalog }
     var cancel: CancellationFlag? { context.cancel }
+    /// The columns the plan being run can read, by name: a table whose columns are read when
+    /// first needed reads these for its scans. Set from the whole plan before it runs.
+    private(set) var reads: ColumnReads?
+
+    init(context: ExecutionContext) { self.context = context }
 
     func checkCancelled() throws {
         if cancel?.isCancelled == true { throw CancellationError() }
     }
 
     func run(_ plan: LogicalPlan) throws -> Table {
+        var executor = self
+        if executor.reads == nil { executor.reads = ColumnReads(plan) }
+        return try executor.runStep(plan)
+    }
+
+    private func runStep(_ plan: LogicalPlan) throws -> Table {
         try checkCancelled()
         guard let op = plan.node as? any MemoryOperator else {
             throw Diagnostic("\(plan.stepName) has no way to run in memory")
         }
-        return try op.run(try plan.inputs.map(run), self)
+        return try op.run(try plan.inputs.map(runStep), self)
     }
 }
 
@@ -31,6 +42,12 @@ extension Executor {
     /// Runs a placed plan: the parts placed in a database are sent there, each as one query,
     /// and the steps placed in memory run here over the rows that come back.
     func run(_ placed: PlacedPlan) throws -> Table {
+        var executor = self
+        if executor.reads == nil { executor.reads = ColumnReads(placed.plan) }
+        return try executor.runPlaced(placed)
+    }
+
+    private func runPlaced(_ placed: PlacedPlan) throws -> Table {
         try checkCancelled()
         if case .database(let name, let fragment?) = placed.site {
             // The fragment's SQL is its steps': each is sent with it.
@@ -47,7 +64,7 @@ extension Executor {
         }
         var tables: [Table] = []
         for (i, input) in placed.inputs.enumerated() {
-            let rows = try run(input)
+            let rows = try runPlaced(input)
             if case .database(let name, _?) = input.site, !placed.restoresKeyOrder {
                 context.notes?.add("pulled \(i) from \(name)", "\(placed.plan.stepName) runs in memory on \(NumberText.grouped(rows.rowCount)) rows from \(name)",
                                    as: .placement)

@@ -16,6 +16,16 @@ enum TablesListing {
                     spans.append(TimeText.display(lo, zone: t.zone, unit: unit) + " → " + TimeText.display(hi, zone: t.zone, unit: unit))
                 } else { spans.append("") }
                 zones.append(t.zone.identifier)
+            case .deferred(let d):
+                // Known from the file's footer: listing reads no column.
+                rows.append(Int64(d.rowCount))
+                counted.append(true)
+                cols.append(Int64(d.schema.fields.count))
+                if let (lo, hi) = d.timeRange {
+                    let unit = d.schema.timeSpanUnit
+                    spans.append(TimeText.display(lo, zone: d.schema.zone, unit: unit) + " → " + TimeText.display(hi, zone: d.schema.zone, unit: unit))
+                } else { spans.append("") }
+                zones.append(d.schema.zone.identifier)
             case .remote(let r):
                 rows.append(0)
                 counted.append(false)

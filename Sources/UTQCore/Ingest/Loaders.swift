@@ -16,6 +16,10 @@ public struct LoadRequest: Sendable {
     public var memoryLimit: Int?
     /// What `with …` and `sheet NAME` said about the file.
     public var options = LoadOptions()
+    /// A Parquet file larger than this many bytes becomes a table whose columns are read when
+    /// a question first needs them; nil: every file is read whole (a pattern's files, tests
+    /// of the reader).
+    public var deferParquetAbove: Int?
 
     public init(path: String, name: String? = nil, at: String? = nil, zone: ZoneRules, cancel: CancellationFlag? = nil,
                 progress: LoadProgress? = nil, memoryLimit: Int? = nil) {
@@ -32,6 +36,11 @@ public struct LoadResult: Sendable {
     public var summary: String
     public var warnings: [LoadWarning]
     public var current: String? = nil
+    /// A large Parquet file's table, its columns not read yet (then `tables` is empty).
+    public var deferred: [DeferredTable] = []
+
+    /// What the catalog keeps: the tables, and the tables still to be read.
+    public var entries: [CatalogEntry] { tables.map(CatalogEntry.loaded) + deferred.map(CatalogEntry.deferred) }
 }
 
 /// Detects a file's format and hands it to the right reader.
@@ -155,6 +164,9 @@ public enum Loaders {
     public static func summary(_ entry: CatalogEntry) -> String {
         switch entry {
         case .loaded(let t): return summary(t)
+        case .deferred(let d):
+            return summary(name: d.name, rows: d.rowCount, noun: d.rowNoun, what: NumberText.counted(d.schema.fields.count, "column"),
+                           span: d.timeRange, zone: d.schema.zone, unit: d.schema.timeSpanUnit)
         // A database's table is not counted here (that would read it).
         case .remote(let r): return "\(r.name): \(NumberText.counted(r.schema.fields.count, "column")), in database \(r.database)"
         }
@@ -162,14 +174,17 @@ public enum Loaders {
 
     /// `market: 516 entries, 8 legends · 2017-03-23 08:15 → 23:45 (Europe/Oslo)`.
     public static func summary(_ t: Table, extra: String? = nil) -> String {
-        var s = "\(t.name): \(NumberText.grouped(t.rowCount)) \(t.rowCount == 1 ? singular(t.rowNoun) : t.rowNoun)"
-        if let extra { s += ", " + extra } else { s += ", " + NumberText.counted(t.columns.count, "column") }
-        if let (lo, hi) = t.timeRange() {
-            let unit = t.timeSpanUnit
-            let a = TimeText.display(lo, zone: t.zone, unit: unit)
-            var b = TimeText.display(hi, zone: t.zone, unit: unit)
+        summary(name: t.name, rows: t.rowCount, noun: t.rowNoun, what: extra ?? NumberText.counted(t.columns.count, "column"),
+                span: t.timeRange(), zone: t.zone, unit: t.timeSpanUnit)
+    }
+
+    static func summary(name: String, rows: Int, noun: String, what: String, span: (Int64, Int64)?, zone: ZoneRules, unit: DisplayUnit) -> String {
+        var s = "\(name): \(NumberText.grouped(rows)) \(rows == 1 ? singular(noun) : noun), " + what
+        if let (lo, hi) = span {
+            let a = TimeText.display(lo, zone: zone, unit: unit)
+            var b = TimeText.display(hi, zone: zone, unit: unit)
             if unit != .day && a.prefix(10) == b.prefix(10) { b = String(b.dropFirst(11)) }
-            s += " · \(a) → \(b) (\(t.zone.identifier))"
+            s += " · \(a) → \(b) (\(zone.identifier))"
         }
         return s
     }

@@ -97,6 +97,10 @@ public struct Placement {
             func memory(_ reason: String) -> PlacedPlan {
                 PlacedPlan(plan: plan, inputs: inputs, site: .memory(reason: reason), orderMatters: orderMatters)
             }
+            func tooLarge(_ name: String, _ rows: Int) -> String {
+                "\(name) has \(NumberText.counted(rows, "row")), more than are copied into \(database.name) "
+                    + "(\(NumberText.grouped(database.copyLimit))): the database's rows come here instead"
+            }
             func there(_ form: any DatabaseStep) -> PlacedPlan {
                 PlacedPlan(plan: plan, inputs: inputs, site: .database(database.name, fragment: nil), orderMatters: orderMatters, form: form)
             }
@@ -107,11 +111,13 @@ public struct Placement {
                 case .probe(_, let n):
                     return memory("probe \(n) kept these rows in memory")
                 case .table(let name):
-                    guard case .loaded(let table)? = placement.catalog[name] else { break }
-                    guard table.rowCount <= database.copyLimit else {
-                        return memory("\(name) has \(NumberText.counted(table.rowCount, "row")), more than are copied into \(database.name) "
-                                      + "(\(NumberText.grouped(database.copyLimit))): the database's rows come here instead")
-                    }
+                    guard let entry = placement.catalog[name], entry.database == nil else { break }
+                    var rows = 0
+                    if case .loaded(let t) = entry { rows = t.rowCount } else if case .deferred(let d) = entry { rows = d.rowCount }
+                    guard rows <= database.copyLimit else { return memory(tooLarge(name, rows)) }
+                    // A copy takes every column: a deferred table's not read yet are read now.
+                    // When they cannot be, the scan in memory says why.
+                    guard let table = try? entry.rows() else { return memory("\(name)'s columns are read in memory") }
                     let index = copied[name] ?? copied.count
                     copied[name] = index
                     return there(database.compileCopy(of: table, named: name, index: index))

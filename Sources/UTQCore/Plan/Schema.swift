@@ -45,6 +45,11 @@ public struct Schema: Sendable {
 
     public var names: [String] { fields.map(\.name) }
 
+    /// The unit the time span is best written in, as `Table.timeSpanUnit` gives it.
+    var timeSpanUnit: DisplayUnit {
+        timeColumn.flatMap(index(of:)).map { fields[$0].unit } == .day ? .day : .minute
+    }
+
     public func index(of name: String) -> Int? {
         if let i = fields.firstIndex(where: { $0.name == name }) { return i }
         let lower = name.lowercased()

@@ -18,6 +18,8 @@ extension Interpreter {
                                   zone: options.timezone.flatMap(ZoneRules.named) ?? session.defaultZone,
                                   cancel: session.cancel, progress: session.progress, memoryLimit: session.settings.memoryLimit)
         request.options = options
+        // One file, not a pattern's: a large Parquet file's columns wait for the questions.
+        if pattern == nil { request.deferParquetAbove = session.deferParquetAbove }
         let size = (try? FileManager.default.attributesOfItem(atPath: full)[.size] as? Int) ?? 0
         session.progress.begin(path, bytes: size)
         session.loadPhase?(true)
@@ -42,7 +44,12 @@ extension Interpreter {
             }
             throw Diagnostic(message, hint: hint)
         }
-        workspace.put(result.tables, makeCurrent: true)
+        var entries = result.entries
+        for k in entries.indices {
+            // Messages of reading a deferred table later name the file as the user wrote it.
+            if case .deferred(var d) = entries[k] { d.path = Self.asWritten(d.path, full: full, written: path); entries[k] = .deferred(d) }
+        }
+        workspace.put(entries, makeCurrent: true)
         if let current = result.current, workspace.catalog[current] != nil { workspace.use(current) }
         for w in result.warnings {
             var w = w

@@ -71,7 +71,8 @@ struct Interpreter {
     /// Runs one probe, placed as any plan is, and keeps its answer (and its input's rows, when
     /// the probe keeps them for the step that asked).
     private func answer(_ probe: Probe, into answers: inout ProbeAnswers, notes: RunNotes?) throws {
-        var context = workspace.executionContext(cancel: session.cancel, memoryLimit: session.settings.memoryLimit, notes: notes)
+        var context = workspace.executionContext(cancel: session.cancel, memoryLimit: session.settings.memoryLimit, notes: notes,
+                                                 loadPhase: session.loadPhase)
         context.probed = answers.inputs
         guard probe.keepsInput, let input = probe.plan.inputs.first else {
             answers.rows[probe.key] = try Executor(context: context).run(try session.place(probe.plan))
@@ -109,7 +110,8 @@ struct Interpreter {
 
     /// The rows of a plan, carrying the summary keys its schema names.
     func rows(of plan: LogicalPlan, notes: RunNotes? = nil, trace: PlacementTrace? = nil) throws -> Table {
-        var context = workspace.executionContext(cancel: session.cancel, memoryLimit: session.settings.memoryLimit, notes: notes)
+        var context = workspace.executionContext(cancel: session.cancel, memoryLimit: session.settings.memoryLimit, notes: notes,
+                                                 loadPhase: session.loadPhase)
         context.probed = probes.answers.inputs
         context.trace = trace
         var table = try Executor(context: context).run(try session.place(plan))

@@ -28,6 +28,10 @@ extension Session {
             t.zone = zone
             workspace.put([t], makeCurrent: false)
             return "\(t.name): times in \(zone.identifier)"
+        case .deferred(let d)?:
+            let t = try d.inZone(zone, cancel: cancel)
+            workspace.put([.deferred(t)], makeCurrent: false)
+            return "\(t.name): times in \(zone.identifier)"
         }
     }
 
@@ -48,6 +52,7 @@ extension Session {
         switch entry {
         case .loaded(var t): t.timeColumn = c.name; workspace.put([t], makeCurrent: false)
         case .remote(var r): r.schema.timeColumn = c.name; workspace.put([.remote(r)], makeCurrent: false)
+        case .deferred(let d): workspace.put([.deferred(try d.withTimeColumn(c.name, cancel: cancel))], makeCurrent: false)
         }
         return "\(entry.name): time buckets now read \(c.name)"
     }

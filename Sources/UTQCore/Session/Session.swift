@@ -35,6 +35,10 @@ public final class Session: @unchecked Sendable {
         if settings.widthFollowsTerminal { settings.render.width = within(size.width, Settings.widthRange) }
         if settings.heightFollowsTerminal { settings.render.height = within(size.height, Settings.heightRange) }
     }
+    /// Parquet files larger than this many bytes are loaded with their columns read when a
+    /// question first needs them (UTQ_PARQUET_DEFER_BYTES, else 64 MB); tests set it on a
+    /// session of their own to try small files so.
+    var deferParquetAbove: Int? = ParquetReader.deferBytes
     /// Commands that succeeded, for `:save` and `history`.
     public private(set) var history: [String] = []
     /// The notebook being made (`utq notebook`): each command, heading and paragraph goes in.

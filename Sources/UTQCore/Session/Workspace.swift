@@ -15,8 +15,11 @@ public final class Workspace: @unchecked Sendable {
     }
 
     /// What a plan runs against.
-    func executionContext(cancel: CancellationFlag?, memoryLimit: Int?, notes: RunNotes? = nil) -> ExecutionContext {
-        ExecutionContext(catalog: catalog, results: results, cancel: cancel, memoryLimit: memoryLimit, notes: notes)
+    func executionContext(cancel: CancellationFlag?, memoryLimit: Int?, notes: RunNotes? = nil,
+                          loadPhase: (@Sendable (Bool) -> Void)? = nil) -> ExecutionContext {
+        var context = ExecutionContext(catalog: catalog, results: results, cancel: cancel, memoryLimit: memoryLimit, notes: notes)
+        context.loadPhase = loadPhase
+        return context
     }
 
     /// Keeps a table as the next numbered result.

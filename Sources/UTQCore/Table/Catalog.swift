@@ -12,35 +12,55 @@ public struct RemoteTable: Sendable {
     }
 }
 
-/// What a name of the catalog stands for: a table loaded into memory, or one in a database.
+/// What a name of the catalog stands for: a table loaded into memory, one whose columns are
+/// read when a question first needs them, or one in a database.
 public enum CatalogEntry: Sendable {
     case loaded(Table)
     case remote(RemoteTable)
+    case deferred(DeferredTable)
 
     public var name: String {
         switch self {
         case .loaded(let t): return t.name
         case .remote(let r): return r.name
+        case .deferred(let d): return d.name
         }
     }
 
+    /// The columns, with the zone and time column: known without reading any rows.
     public var schema: Schema {
         switch self {
         case .loaded(let t): return Schema(t)
         case .remote(let r): return r.schema
+        case .deferred(let d): return d.schema
         }
     }
 
-    /// The attached database the table lives in, or nil for a loaded table.
+    /// The attached database the table lives in, or nil for a table here.
     public var database: String? {
         if case .remote(let r) = self { return r.database }
         return nil
     }
 
-    /// The rows, when they are here.
-    public var table: Table? {
-        if case .loaded(let t) = self { return t }
-        return nil
+    /// The rows, when they are here, every column read (a deferred table's columns not read
+    /// yet are read now; nil when they cannot be: `rows()` says why).
+    public var table: Table? { try? rows() }
+
+    /// The rows with every column, reading a deferred table's missing columns; nil for a
+    /// database's table.
+    public func rows(notes: RunNotes? = nil, cancel: CancellationFlag? = nil) throws -> Table? {
+        switch self {
+        case .loaded(let t): return t
+        case .deferred(let d): return try d.whole(notes: notes, cancel: cancel)
+        case .remote: return nil
+        }
+    }
+
+    /// The rows a scan gives: a deferred table with only the columns of these names read
+    /// (lowercased; nil: all of them), the others empty in their places.
+    func rows(reading names: Set<String>?, notes: RunNotes?, cancel: CancellationFlag?, phase: (@Sendable (Bool) -> Void)? = nil) throws -> Table? {
+        if case .deferred(let d) = self { return try d.table(reading: names, notes: notes, cancel: cancel, phase: phase) }
+        return try rows(notes: notes, cancel: cancel)
     }
 
     /// The entry as the binder sees it: a name, a place and a schema, no rows.
@@ -65,10 +85,10 @@ public struct Catalog: Sendable {
         return naming.exact(name).flatMap { entries[$0] }
     }
 
-    /// The loaded table of a name; nil for none, or for a database's table.
+    /// The table of a name with every column read; nil for none, or for a database's table.
     public func table(_ name: String) -> Table? { self[name]?.table }
 
-    /// The tables loaded into memory, in order.
+    /// The tables here (not in a database), in order, every column read.
     public var loadedTables: [Table] { order.compactMap { entries[$0]?.table } }
 
     public func resolve(_ name: String) -> String? { naming.resolve(name) }

@@ -44,6 +44,8 @@ final class ChunkDecoder {
     var dictionaryDoubles: [Double] = []
     var dictionaryBools: [Bool] = []
     var dictionaryCodes: [UInt32] = []
+    /// Whether the dictionary's codes are 0, 1, 2 … (its values distinct, interned first).
+    var dictionaryIsIdentity = false
 
     init(plan: ParquetColumnPlan, codec: ParquetCodec, zone: ZoneRules, scratch: ChunkScratch) {
         self.plan = plan; self.codec = codec; self.zone = zone; self.scratch = scratch
@@ -115,7 +117,9 @@ final class ChunkDecoder {
         case .int: dictionaryInts = try Self.filled(n, 0) { try intLane(data, encoding: Self.plain, count: n, into: $0) }
         case .double: dictionaryDoubles = try Self.filled(n, 0) { try doubleLane(data, encoding: Self.plain, count: n, into: $0) }
         case .bool: dictionaryBools = try Self.filled(n, false) { try boolLane(data, encoding: Self.plain, count: n, into: $0) }
-        case .code: dictionaryCodes = try Self.filled(n, 0) { try codeLane(data, encoding: Self.plain, count: n, into: $0) }
+        case .code:
+            dictionaryCodes = try Self.filled(n, 0) { try codeLane(data, encoding: Self.plain, count: n, into: $0) }
+            dictionaryIsIdentity = dictionaryCodes.indices.allSatisfy { dictionaryCodes[$0] == UInt32($0) }
         case .none: break
         }
     }

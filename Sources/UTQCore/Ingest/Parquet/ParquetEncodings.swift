@@ -66,6 +66,10 @@ struct HybridDecoder {
     private var packedLeft = 0
     private var packedBit = 0
     private var packedData: UnsafeRawBufferPointer
+    /// No value decoded so far is larger: the repeated values', and the most `bitWidth` bits
+    /// hold once a packed value is decoded (dictionary indexes are checked only when it is
+    /// as large as the dictionary).
+    private(set) var largestPossible: UInt32 = 0
 
     init(_ data: UnsafeRawBufferPointer, bitWidth: Int) throws {
         guard bitWidth >= 0 && bitWidth <= 32 else { throw PageError("values are \(bitWidth) bits wide; at most 32 are allowed") }
@@ -108,19 +112,91 @@ struct HybridDecoder {
             if repeatLeft > 0 {
                 let k = min(repeatLeft, count - filled)
                 (out + filled).update(repeating: repeatValue, count: k)
+                largestPossible = max(largestPossible, repeatValue)
                 filled += k
                 repeatLeft -= k
             } else if packedLeft > 0 {
                 let k = min(packedLeft, count - filled)
-                for i in 0..<k {
-                    out[filled + i] = UInt32(truncatingIfNeeded: readBits(packedData, bit: packedBit, width: bitWidth))
-                    packedBit += bitWidth
-                }
+                largestPossible = max(largestPossible, UInt32(truncatingIfNeeded: (UInt64(1) << UInt64(bitWidth)) &- 1))
+                unpack(into: out + filled, count: k)
                 filled += k
                 packedLeft -= k
             } else if try !nextRun() {
                 throw PageError("the encoded values end after \(filled) of \(count)")
             }
+        }
+    }
+
+    /// `k` bit-packed values. Values up to 8 bits wide (dictionary indexes of a column with
+    /// few values) come from 64-bit loads, as many whole groups of eight as one holds, each
+    /// width its own loop so that the shifts are constants.
+    private mutating func unpack(into out: UnsafeMutablePointer<UInt32>, count k: Int) {
+        var i = 0
+        let w = bitWidth
+        if w >= 1 && w <= 8 && packedBit & 7 == 0 {
+            var byte = packedBit >> 3
+            switch w {
+            case 1: Self.unpackLoads(packedData, &byte, out, &i, k, width: 1)
+            case 2: Self.unpackLoads(packedData, &byte, out, &i, k, width: 2)
+            case 3: Self.unpackLoads(packedData, &byte, out, &i, k, width: 3)
+            case 4: Self.unpackLoads(packedData, &byte, out, &i, k, width: 4)
+            case 5: Self.unpackLoads(packedData, &byte, out, &i, k, width: 5)
+            case 6: Self.unpackLoads(packedData, &byte, out, &i, k, width: 6)
+            case 7: Self.unpackLoads(packedData, &byte, out, &i, k, width: 7)
+            default: Self.unpackLoads(packedData, &byte, out, &i, k, width: 8)
+            }
+            packedBit = byte << 3
+        } else if w > 8 && w <= 32 && packedBit & 7 == 0 {
+            var byte = packedBit >> 3
+            switch w {
+            case 9: Self.unpackGroups(packedData, &byte, out, &i, k, width: 9)
+            case 10: Self.unpackGroups(packedData, &byte, out, &i, k, width: 10)
+            case 11: Self.unpackGroups(packedData, &byte, out, &i, k, width: 11)
+            case 12: Self.unpackGroups(packedData, &byte, out, &i, k, width: 12)
+            case 13: Self.unpackGroups(packedData, &byte, out, &i, k, width: 13)
+            case 14: Self.unpackGroups(packedData, &byte, out, &i, k, width: 14)
+            case 15: Self.unpackGroups(packedData, &byte, out, &i, k, width: 15)
+            case 16: Self.unpackGroups(packedData, &byte, out, &i, k, width: 16)
+            default: Self.unpackGroups(packedData, &byte, out, &i, k, width: w)
+            }
+            packedBit = byte << 3
+        }
+        while i < k {
+            out[i] = UInt32(truncatingIfNeeded: readBits(packedData, bit: packedBit, width: w))
+            packedBit += w
+            i += 1
+        }
+    }
+
+    @inline(__always)
+    private static func unpackLoads(_ data: UnsafeRawBufferPointer, _ byte: inout Int, _ out: UnsafeMutablePointer<UInt32>, _ i: inout Int,
+                                    _ k: Int, width w: Int) {
+        let per = (64 / w) & ~7
+        let step = per * w / 8
+        let mask: UInt64 = (1 << UInt64(w)) &- 1
+        while k - i >= per && byte + 8 <= data.count {
+            let word = UInt64(littleEndian: data.loadUnaligned(fromByteOffset: byte, as: UInt64.self))
+            for t in 0..<per { out[i + t] = UInt32(truncatingIfNeeded: (word >> UInt64(t * w)) & mask) }
+            i += per
+            byte += step
+        }
+    }
+
+    /// Groups of eight values wider than 8 bits: each from a 64-bit load at its own byte.
+    @inline(__always)
+    private static func unpackGroups(_ data: UnsafeRawBufferPointer, _ byte: inout Int, _ out: UnsafeMutablePointer<UInt32>, _ i: inout Int,
+                                     _ k: Int, width w: Int) {
+        let mask: UInt64 = (1 << UInt64(w)) &- 1
+        // The last value's load starts at bit 7w of the group and reads 8 bytes.
+        let reach = ((7 * w) >> 3) + 8
+        while k - i >= 8 && byte + reach <= data.count {
+            for t in 0..<8 {
+                let bit = t * w
+                let word = UInt64(littleEndian: data.loadUnaligned(fromByteOffset: byte + (bit >> 3), as: UInt64.self))
+                out[i + t] = UInt32(truncatingIfNeeded: (word >> UInt64(bit & 7)) & mask)
+            }
+            i += 8
+            byte += w
         }
     }
 

@@ -234,6 +234,7 @@ struct ParquetColumnChunk {
     var dataPageOffset: Int64 = 0
     var dictionaryPageOffset: Int64?
     var path: [String] = []
+    var statistics: ParquetChunkStatistics?
 
     init(_ r: inout ThriftReader) throws {
         try r.readStruct { r, id, type in
@@ -258,6 +259,7 @@ struct ParquetColumnChunk {
             case 7: totalCompressedSize = try r.int(type)
             case 9: dataPageOffset = try r.int(type)
             case 11: dictionaryPageOffset = try r.int(type)
+            case 12: try r.expect(type, .structure); statistics = try ParquetChunkStatistics(&r)
             default: try r.skip(type)
             }
         }

@@ -14,59 +14,44 @@ public enum ParquetReader {
     static let zoneKey = "utq.zone"
     static let durationsKey = "utq.durations"
 
-    static func load(_ request: LoadRequest, name: String) throws -> LoadResult {
-        let path = request.path
-        try refuseOptions(request)
-        let file = try ParquetFile(path: path)
-        let footer = file.footer
-        var warnings: [LoadWarning] = []
-        var (plans, notes, leaves): ([ParquetColumnPlan], [String], Int)
-        do { (plans, notes, leaves) = try ParquetSchema.plans(footer.schema) } catch let e as ThriftError {
-            throw LoadError(path: path, "its schema is damaged: \(e.message)")
-        }
-        plans = plans.filter { p in
-            guard p.physical == .fixedLenByteArray, p.typeLength < 1 || p.typeLength > 1 << 20 else { return true }
-            notes.append("\(p.name) is a FIXED_LEN_BYTE_ARRAY of \(p.typeLength) bytes, which cannot be; it is left out")
-            return false
-        }
-        applyMetadata(footer, to: &plans)
-        warnings += notes.map { LoadWarning(path: path, $0) }
-        if plans.isEmpty {
-            throw LoadError(path: path, leaves == 0 ? "has no columns" : "has no column utq can read: " + notes.joined(separator: "; "))
-        }
-        var starts: [Int] = [0]
-        for (g, group) in footer.rowGroups.enumerated() {
-            guard group.columns.count == leaves else {
-                throw LoadError(path: path, "row group \(g + 1) has \(group.columns.count) columns where the schema has \(leaves); the file is damaged")
-            }
-            guard group.numRows >= 0, let sum = Checked.add(Int64(starts[g]), group.numRows), sum <= Int64(Int32.max) else {
-                throw LoadError(path: path, "row group \(g + 1) says it has \(group.numRows) rows; utq holds at most \(NumberText.grouped(Int(Int32.max))) rows in a table")
-            }
-            starts.append(Int(sum))
-            for plan in plans { try check(group.columns[plan.leaf], plan: plan, group: g, path: path) }
-        }
-        let rows = starts.last!
-        try checkMemory(rows: rows, plans: plans, setting: request.memoryLimit, path: path)
-        let zone = request.options.timezone == nil ? footer.value(forKey: zoneKey).flatMap(ZoneRules.named) ?? request.zone : request.zone
+    /// Files larger than this many bytes are read column by column as questions need them
+    /// (see ParquetColumnCache); smaller ones whole at load. UTQ_PARQUET_DEFER_BYTES sets it.
+    static let deferBytes: Int = {
+        if let text = ProcessInfo.processInfo.environment["UTQ_PARQUET_DEFER_BYTES"], let n = Int(text), n >= 0 { return n }
+        return 64 << 20
+    }()
 
-        let (chosen, rowStarts) = (plans, starts)
+    static func load(_ request: LoadRequest, name: String) throws -> LoadResult {
+        try refuseOptions(request)
+        let layout = try ParquetLayout(file: try ParquetFile(path: request.path), request: request)
+        if let limit = request.deferParquetAbove, layout.file.size > limit {
+            return try ParquetColumnCache.load(layout, name: name)
+        }
+        var warnings = layout.warnings
+        let decoded = try decode(layout.plans, layout: layout, request: request)
+        var columns: [Column] = []
+        for (column, notes) in decoded {
+            columns.append(column)
+            warnings += notes.map { LoadWarning(path: request.path, $0) }
+        }
+        var table = Table(name: name, columns: columns, zone: layout.zone)
+        table.rowCount = layout.rows
+        return LoadResult(tables: [table], summary: Loaders.summary(table), warnings: warnings + layout.nameWarnings)
+    }
+
+    /// The columns of some plans, each row group of each on its own worker; a column's
+    /// notes are what reading it found (values left empty, bytes that are not text).
+    static func decode(_ plans: [ParquetColumnPlan], layout: ParquetLayout, request: LoadRequest) throws -> [(Column, [String])] {
+        let (file, starts, zone) = (layout.file, layout.starts, layout.zone)
         let results = ParallelParts<(Column, [String])>(count: plans.count)
         let pool = ChunkScratchPool()
         DispatchQueue.concurrentPerform(iterations: plans.count) { k in
             if results.failed { results.set(k, .failure(CancellationError())); return }
             results.set(k, Result {
-                try ParquetColumnReader(file: file, plan: chosen[k], starts: rowStarts, zone: zone, request: request, stop: results, pool: pool).read()
+                try ParquetColumnReader(file: file, plan: plans[k], starts: starts, zone: zone, request: request, stop: results, pool: pool).read()
             })
         }
-        var columns: [Column] = []
-        for k in 0..<plans.count {
-            let (column, notes) = try results.get(k)
-            columns.append(column)
-            warnings += notes.map { LoadWarning(path: path, $0) }
-        }
-        var table = Table(name: name, columns: uniqueNames(columns, warnings: &warnings, path: path), zone: zone)
-        table.rowCount = rows
-        return LoadResult(tables: [table], summary: Loaders.summary(table), warnings: warnings)
+        return try (0..<plans.count).map { try results.get($0) }
     }
 
     /// The options of `load … with` are for text files, except the zone (which a Parquet file
@@ -125,10 +110,10 @@ public enum ParquetReader {
 
     /// Column names as Parquet allows them (any text, repeated) made into names utq can
     /// tell apart: a repeated name gets a number.
-    static func uniqueNames(_ columns: [Column], warnings: inout [LoadWarning], path: String) -> [Column] {
+    static func uniqueNames(_ names: [String], warnings: inout [LoadWarning], path: String) -> [String] {
         var taken = Set<String>()
-        return columns.enumerated().map { k, c in
-            var name = c.name.isEmpty ? "column_\(k + 1)" : c.name
+        return names.enumerated().map { k, written in
+            var name = written.isEmpty ? "column_\(k + 1)" : written
             if taken.contains(name.lowercased()) {
                 var n = 2
                 while taken.contains("\(name)_\(n)".lowercased()) { n += 1 }
@@ -136,7 +121,60 @@ public enum ParquetReader {
                 name = "\(name)_\(n)"
             }
             taken.insert(name.lowercased())
-            return c.renamed(name)
+            return name
         }
+    }
+}
+
+/// What the footer says of a file before any page is read: the plans of the columns utq
+/// reads (under the names it gives them), where each row group's rows start, and the zone.
+struct ParquetLayout {
+    let file: ParquetFile
+    var plans: [ParquetColumnPlan]
+    /// The first row of each row group, and the total at the end.
+    let starts: [Int]
+    let zone: ZoneRules
+    /// What the schema made utq leave out or read otherwise.
+    var warnings: [LoadWarning]
+    /// Names given to columns whose names repeat, said after what reading the columns found.
+    var nameWarnings: [LoadWarning] = []
+
+    var rows: Int { starts.last! }
+
+    init(file: ParquetFile, request: LoadRequest) throws {
+        let path = request.path
+        self.file = file
+        let footer = file.footer
+        var (plans, notes, leaves): ([ParquetColumnPlan], [String], Int)
+        do { (plans, notes, leaves) = try ParquetSchema.plans(footer.schema) } catch let e as ThriftError {
+            throw LoadError(path: path, "its schema is damaged: \(e.message)")
+        }
+        plans = plans.filter { p in
+            guard p.physical == .fixedLenByteArray, p.typeLength < 1 || p.typeLength > 1 << 20 else { return true }
+            notes.append("\(p.name) is a FIXED_LEN_BYTE_ARRAY of \(p.typeLength) bytes, which cannot be; it is left out")
+            return false
+        }
+        ParquetReader.applyMetadata(footer, to: &plans)
+        warnings = notes.map { LoadWarning(path: path, $0) }
+        if plans.isEmpty {
+            throw LoadError(path: path, leaves == 0 ? "has no columns" : "has no column utq can read: " + notes.joined(separator: "; "))
+        }
+        var starts: [Int] = [0]
+        for (g, group) in footer.rowGroups.enumerated() {
+            guard group.columns.count == leaves else {
+                throw LoadError(path: path, "row group \(g + 1) has \(group.columns.count) columns where the schema has \(leaves); the file is damaged")
+            }
+            guard group.numRows >= 0, let sum = Checked.add(Int64(starts[g]), group.numRows), sum <= Int64(Int32.max) else {
+                throw LoadError(path: path, "row group \(g + 1) says it has \(group.numRows) rows; utq holds at most \(NumberText.grouped(Int(Int32.max))) rows in a table")
+            }
+            starts.append(Int(sum))
+            for plan in plans { try ParquetReader.check(group.columns[plan.leaf], plan: plan, group: g, path: path) }
+        }
+        self.starts = starts
+        try ParquetReader.checkMemory(rows: starts.last!, plans: plans, setting: request.memoryLimit, path: path)
+        zone = request.options.timezone == nil ? footer.value(forKey: ParquetReader.zoneKey).flatMap(ZoneRules.named) ?? request.zone : request.zone
+        let names = ParquetReader.uniqueNames(plans.map(\.name), warnings: &nameWarnings, path: path)
+        for k in plans.indices { plans[k].name = names[k] }
+        self.plans = plans
     }
 }

@@ -50,15 +50,21 @@ extension ChunkDecoder {
     }
 
     /// Dictionary indexes for `count` values: a byte giving their width, then the hybrid runs.
-    func indexes(_ b: UnsafeRawBufferPointer, count: Int, dictionarySize: Int) throws -> UnsafeMutablePointer<UInt32> {
+    /// Into `into` when given (a text column's rows, whose codes they become), else scratch.
+    func indexes(_ b: UnsafeRawBufferPointer, count: Int, dictionarySize: Int, into: UnsafeMutablePointer<UInt32>? = nil) throws -> UnsafeMutablePointer<UInt32> {
         guard dictionarySize > 0 || count == 0 else { throw PageError("its values refer to a dictionary, and the chunk has none") }
-        let out = indexScratch.room(count)
+        let out = into ?? indexScratch.room(count)
         if count == 0 { return out }
         guard b.count >= 1 else { throw PageError("its dictionary indexes are missing") }
         var decoder = try HybridDecoder(UnsafeRawBufferPointer(rebasing: b[1...]), bitWidth: Int(b[0]))
         try decoder.decode(into: out, count: count)
-        for i in 0..<count where Int(out[i]) >= dictionarySize {
-            throw PageError("a value refers to entry \(out[i]) of a dictionary of \(dictionarySize)")
+        // Checked one by one only when their width allows an index past the dictionary.
+        if Int(decoder.largestPossible) >= dictionarySize {
+            var largest: UInt32 = 0
+            for i in 0..<count { largest = max(largest, out[i]) }
+            if Int(largest) >= dictionarySize {
+                throw PageError("a value refers to entry \(largest) of a dictionary of \(dictionarySize)")
+            }
         }
         return out
     }
@@ -205,8 +211,12 @@ extension ChunkDecoder {
     /// Text: each value interned in the chunk's own dictionary, its code stored.
     func codeLane(_ b: UnsafeRawBufferPointer, encoding: Int32, count: Int, into out: UnsafeMutablePointer<UInt32>) throws {
         if encoding == Self.plainDictionary || encoding == Self.rleDictionary {
-            let idx = try indexes(b, count: count, dictionarySize: dictionaryCodes.count)
-            dictionaryCodes.withUnsafeBufferPointer { d in for i in 0..<count { out[i] = d[Int(idx[i])] } }
+            // The indexes go straight into the rows; they are the codes themselves when the
+            // dictionary's values are distinct (as writers make them), else mapped in place.
+            _ = try indexes(b, count: count, dictionarySize: dictionaryCodes.count, into: out)
+            if !dictionaryIsIdentity {
+                dictionaryCodes.withUnsafeBufferPointer { d in for i in 0..<count { out[i] = d[Int(out[i])] } }
+            }
             return
         }
         try byteSpans(b, encoding: encoding, count: count) { bytes in

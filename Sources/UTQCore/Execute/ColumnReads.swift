@@ -1,0 +1,119 @@
+/// The columns a plan can read from each table it scans, by name: what a table whose columns
+/// are read when first needed (a large Parquet file) must read for it. Worked out from the
+/// top: the plan's result needs all its columns, and each step says which columns of its
+/// inputs the ones needed of it come from, plus those it reads itself (a condition, keys,
+/// a summary's arguments). A column keeps its name through the steps that pass it on
+/// unchanged (where, sort, limit, fill, a window's input columns, a join's left side), so a
+/// name needed above is needed below. A step whose reads are not modelled here, and describe,
+/// union and a join tested pair by pair, need every column of their inputs. Names are
+/// compared without regard to case, as binding finds them, which may only read more.
+struct ColumnReads {
+    /// Per table, the lowercased names its scans need; nil: every column.
+    private(set) var tables: [String: Set<String>?] = [:]
+
+    init(_ plan: LogicalPlan) {
+        visit(plan, needing: nil)
+    }
+
+    /// The names a table's scan is to read (nil: all).
+    func names(of table: String) -> Set<String>? {
+        tables[table] ?? nil
+    }
+
+    /// Names of a step's input that an expression over it reads.
+    private static func reads(_ e: BoundExpr?, over input: Schema, into names: inout Set<String>) {
+        guard let e else { return }
+        switch e {
+        case .column(let i, let f):
+            names.insert(f.name.lowercased())
+            if input.fields.indices.contains(i) { names.insert(input.fields[i].name.lowercased()) }
+        case .literal: break
+        case .unary(_, let a, _), .bucket(_, let a, _), .inList(let a, _, _), .isNull(let a, _), .cast(let a, _):
+            reads(a, over: input, into: &names)
+        case .binary(_, let a, let b, _):
+            reads(a, over: input, into: &names)
+            reads(b, over: input, into: &names)
+        case .call(_, let args, _):
+            for a in args { reads(a, over: input, into: &names) }
+        }
+    }
+
+    /// The names at positions of an input; nil (every column) when a position is not one.
+    private static func names(at positions: [Int], of input: Schema) -> Set<String>? {
+        var out = Set<String>()
+        for i in positions {
+            guard input.fields.indices.contains(i) else { return nil }
+            out.insert(input.fields[i].name.lowercased())
+        }
+        return out
+    }
+
+    /// `needed` and more, nil (every column) staying nil.
+    private static func adding(_ needed: Set<String>?, _ more: Set<String>?) -> Set<String>? {
+        guard let needed, let more else { return nil }
+        return needed.union(more)
+    }
+
+    /// What a step that passes its input's columns on under their names needs of that input:
+    /// the names needed of it, unless its first columns are not its input's (then all).
+    private static func passed(_ needed: Set<String>?, from input: Schema, to output: Schema) -> Set<String>? {
+        guard input.fields.count <= output.fields.count,
+              zip(input.fields, output.fields).allSatisfy({ $0.name.lowercased() == $1.name.lowercased() }) else { return nil }
+        return needed
+    }
+
+    private mutating func visit(_ plan: LogicalPlan, needing wanted: Set<String>?) {
+        let inputs = plan.inputs
+        let input = inputs.first?.schema
+        // For the steps that pass their (first) input's columns on.
+        let needed = input.map { Self.passed(wanted, from: $0, to: plan.schema) } ?? wanted
+        func reading(_ exprs: [BoundExpr?], over schema: Schema? = input) -> Set<String> {
+            var names = Set<String>()
+            if let schema { for e in exprs { Self.reads(e, over: schema, into: &names) } }
+            return names
+        }
+        switch plan.node {
+        case let n as ScanNode:
+            if case .table(let name) = n.relation {
+                // Scanned twice (a union of a table with itself): what either needs.
+                let both = tables[name].map { Self.adding($0, needed) } ?? needed
+                tables.updateValue(both, forKey: name)
+            }
+        case is TablesNode:
+            break
+        case is LimitNode:
+            visit(inputs[0], needing: needed)
+        case let n as FilterNode:
+            visit(inputs[0], needing: Self.adding(needed, reading([n.predicate])))
+        case let n as SortNode:
+            visit(inputs[0], needing: Self.adding(needed, reading(n.keys.map(\.expr))))
+        case let n as ProjectNode:
+            // Only the items needed above read their columns.
+            let fields = n.schema.fields
+            let used = n.items.enumerated().filter { k, item in
+                guard let wanted, fields.count == n.items.count else { return true }
+                return wanted.contains(item.name.lowercased()) || wanted.contains(fields[k].name.lowercased())
+            }
+            visit(inputs[0], needing: reading(used.map(\.element.expr)))
+        case let n as AggregateNode:
+            visit(inputs[0], needing: reading(n.keys.map(\.expr) + n.aggregates.map(\.argument)))
+        case let n as WindowNode:
+            visit(inputs[0], needing: Self.adding(needed, reading(n.partition.map(\.expr) + n.calls.map(\.argument))))
+        case let n as FillNode:
+            visit(inputs[0], needing: Self.adding(needed, Self.names(at: [n.spec.key] + n.spec.otherKeys + Array(n.spec.zeroColumns), of: n.input.schema)))
+        case let n as PivotNode:
+            visit(inputs[0], needing: Self.names(at: [n.spec.key, n.spec.value] + n.spec.rowKeys, of: n.input.schema))
+        case let n as UnpivotNode:
+            visit(inputs[0], needing: Self.names(at: n.columns + n.kept, of: n.input.schema))
+        case let n as JoinNode:
+            // The left side's columns come through under their names; the right side's that
+            // are added may be renamed, so each is read.
+            let left = reading(n.leftKeys + n.ranges.map(\.left), over: n.left.schema)
+            let right = reading(n.rightKeys + n.ranges.map(\.right), over: n.right.schema)
+            visit(n.left, needing: Self.adding(needed, left))
+            visit(n.right, needing: Self.adding(right, Self.names(at: n.rightColumns, of: n.right.schema)))
+        default:
+            for i in inputs { visit(i, needing: nil) }
+        }
+    }
+}
