@@ -2,13 +2,14 @@ import ArgumentParser
 import Foundation
 import UTQCore
 
-/// `utq lesson check FILE`: every exercise's answer runs, and every wrong answer (`#x`) is
-/// rejected, on the lesson's data and on altered copies; exit status 1 names what failed.
+/// `utq lesson FILE` works through a lesson; `utq lesson check FILE`: every exercise's answer
+/// runs, and every wrong answer (`#x`) is rejected, on the lesson's data and on altered
+/// copies; exit status 1 names what failed; `utq lesson report` makes a gradebook.
 struct LessonCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lesson",
         abstract: "Lessons with exercises (## Exercise, #> answer, #? hint, #x wrong answer): utq lesson FILE works through one.",
-        subcommands: [LessonStart.self, Check.self],
+        subcommands: [LessonStart.self, Check.self, Report.self],
         defaultSubcommand: LessonStart.self)
 
     struct Check: ParsableCommand {

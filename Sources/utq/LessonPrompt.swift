@@ -12,13 +12,20 @@ struct LessonStart: ParsableCommand {
         Type a pipeline to answer; it runs, and is right when its result is the answer's (on
         the data and on altered copies of it). hint shows the next hint, skip goes on, back
         returns to the exercise before, quit stops: the next utq lesson FILE resumes there.
-        A notebook of your session is kept next to the progress (the path is said at the end).
-        Example:
+        A notebook of your session is kept next to the progress, and a record of
+        the run for your teacher: each exercise's mark, the lines you typed, the
+        hints and the time, never the answers (the paths are said at the end;
+        utq lesson report makes a gradebook of a class's records).
+        Examples:
           utq lesson examples/lessons/01-counting.utq
+          utq lesson examples/lessons/01-counting.utq --student "Ana Berisha"
         """)
 
     @Argument(help: "The lesson (.utq).", completion: .file(extensions: ["utq"]))
     var lesson: String
+
+    @Option(help: "The name on your record (else $UTQ_STUDENT, else your login name).")
+    var student: String?
 
     func run() throws {
         guard let text = ScriptInput.read(lesson) else { throw ExitCode(1) }
@@ -38,7 +45,9 @@ struct LessonStart: ParsableCommand {
         let recap = (folder as NSString).appendingPathComponent(LessonProgress.notebookName(lessonPath: lesson))
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         session.run(":record! \(recap)") { _, _ in }
-        let tutor = LessonTutor(lesson: parsed, session: session, progress: progress)
+        let recorder = LessonRecorder(lesson: parsed, lessonPath: lesson, text: text,
+                                      student: LessonRecord.student(student), folder: folder)
+        let tutor = LessonTutor(lesson: parsed, session: session, progress: progress, recorder: recorder)
         let printer = Printer(session: session, showLocation: false)
         for o in tutor.start() { printer.print(o) }
         let editor = Terminal.stdinIsTTY ? LineEditor(historyFile: nil, complete: { [session] line in session.complete(line) }) : nil
@@ -59,5 +68,10 @@ struct LessonStart: ParsableCommand {
         }
         session.run(":record off") { _, _ in }
         Terminal.err("a notebook of your session: \(recap)\n")
+        if let failure = recorder.failure {
+            Terminal.err("utq: the record of this run could not be written: \(failure)\n")
+        } else if let path = recorder.path {
+            Terminal.err("the record of this run, for your teacher: \(path)\n")
+        }
     }
 }

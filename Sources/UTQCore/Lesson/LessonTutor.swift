@@ -3,12 +3,14 @@ import Foundation
 /// `utq lesson FILE` without the terminal: the lesson's text up to each exercise, the
 /// exercise, and what a student types graded by its result. The shell reads the lines and
 /// prints the outputs; the student's commands run in a session of their own, which follows
-/// the lesson (an exercise right or skipped runs its answer there too).
+/// the lesson (an exercise right or skipped runs its answer there too). A recorder, when
+/// given, keeps the student's record of the run as it goes.
 public final class LessonTutor {
     public let lesson: Lesson
     public let session: Session
     let grader: LessonGrader
     let progress: LessonProgress?
+    public let recorder: LessonRecorder?
     public private(set) var current = 0
     public private(set) var finished = false
     private var hintsShown = 0
@@ -18,10 +20,11 @@ public final class LessonTutor {
     /// grader runs them again on changed copies of the data.
     private var transcript: [ScriptCommand] = []
 
-    public init(lesson: Lesson, session: Session, progress: LessonProgress?) {
+    public init(lesson: Lesson, session: Session, progress: LessonProgress?, recorder: LessonRecorder? = nil) {
         self.lesson = lesson
         self.session = session
         self.progress = progress
+        self.recorder = recorder
         grader = LessonGrader(lesson: lesson, workingDirectory: session.workingDirectory, zone: session.defaultZone)
     }
 
@@ -53,11 +56,14 @@ public final class LessonTutor {
                 return [.info("no more hints for this one; skip goes on without it")]
             }
             hintsShown += 1
+            recorder?.hinted(hintsShown)
             return [.info("hint \(hintsShown) of \(exercise.hints.count): " + exercise.hints[hintsShown - 1])]
         case "skip":
+            recorder?.skipped()
             return [.info("skipped (back returns to it)")] + advance()
         case "back":
             guard current > 0 else { return [.info("this is the first exercise")] }
+            recorder?.touched()
             current -= 1
             hintsShown = 0
             save()
@@ -65,10 +71,11 @@ public final class LessonTutor {
         case "quit", "exit", ":quit", "q":
             save()
             finished = true
+            recorder?.leave()
             return [.info("stopped at exercise \(current + 1) of \(lesson.exercises.count); utq lesson \(lesson.name) goes on from here")]
         default:
             var out: [Output] = []
-            var failed = false
+            var failed: Diagnostic? = nil
             var ran: [ScriptCommand] = []
             var saw: Table? = nil
             var kept: String? = nil
@@ -76,7 +83,7 @@ public final class LessonTutor {
             for c in commands {
                 let outcome = session.execute(c)
                 out += outcome.outputs
-                if let e = outcome.error { out.append(.text(DiagnosticRenderer.render(e, showLocation: false))); failed = true; break }
+                if let e = outcome.error { out.append(.text(DiagnosticRenderer.render(e, showLocation: false))); failed = e; break }
                 ran.append(c)
                 for case .table(let r) in outcome.outputs { saw = r.table; kept = r.keptAs }
                 // A chart keeps the rows it drew as a result: those are what it answers.
@@ -84,25 +91,38 @@ public final class LessonTutor {
             }
             let before = transcript
             transcript += ran
-            if failed { return out + [.info("that did not run; this is still exercise \(current + 1)")] }
+            let shape = saw.map(LessonRecord.shape) ?? "no table"
+            if let failed {
+                recorder?.tried(line, result: Self.firstLine(failed.message), verdict: "did not run", right: false)
+                return out + [.info("that did not run; this is still exercise \(current + 1)")]
+            }
             // `let standing = where …` keeps a table to use next: it is no answer yet.
             if let kept, saw != nil {
+                recorder?.tried(line, result: shape, verdict: "kept as \(kept), no answer yet", right: false)
                 return out + [.info("\(kept) is kept; now answer with it, as in: \(kept) | …")]
             }
-            guard saw != nil else { return out }
+            guard saw != nil else {
+                recorder?.tried(line, result: shape, verdict: "not graded", right: false)
+                return out
+            }
             do {
                 switch try grader.grade(current, ran, after: before, saw: saw) {
                 case .accepted:
                     right.insert(current)
+                    recorder?.tried(line, result: shape, verdict: "right", right: true)
                     return out + [.info("right!")] + advance()
                 case .rejected(let why):
+                    recorder?.tried(line, result: shape, verdict: "not yet: \(why)", right: false)
                     return out + [.info("not yet: \(why)" + (hintsShown < exercise.hints.count ? " (hint helps)" : ""))]
                 case .failed(let e):
+                    recorder?.tried(line, result: shape, verdict: "did not run on a changed copy of the data: " + Self.firstLine(e.message), right: false)
                     return out + [.text(DiagnosticRenderer.render(e, showLocation: false))]
                 }
             } catch let d as Diagnostic {
+                recorder?.tried(line, result: shape, verdict: "not graded: " + Self.firstLine(d.message), right: false)
                 return out + [.warning(d.message)]
             } catch {
+                recorder?.tried(line, result: shape, verdict: "not graded: \(error)", right: false)
                 return out + [.warning("\(error)")]
             }
         }
@@ -129,6 +149,7 @@ public final class LessonTutor {
         save()
         guard current < lesson.exercises.count else {
             finished = true
+            recorder?.leave()
             progress?.clear()
             return show(upTo: lesson.blocks.count) + [.info("lesson done: \(right.count) of \(lesson.exercises.count) right")]
         }
@@ -137,6 +158,7 @@ public final class LessonTutor {
 
     func present() -> [Output] {
         let e = lesson.exercises[current]
+        recorder?.enter(current, title: e.title)
         var text = "\n\(e.title) (exercise \(current + 1) of \(lesson.exercises.count))\n"
         text += e.question.joined(separator: "\n\n") + "\n"
         text += "Type a pipeline; or hint, skip, back, quit.\n"
@@ -190,70 +212,8 @@ public final class LessonTutor {
     }
 
     func save() { progress?.save(exercise: current, right: right) }
-}
 
-/// Where a student stopped in a lesson: a small JSON file in the user's data folder, tied to
-/// the lesson's text (an edited lesson starts over; a file that cannot be read is set aside).
-public struct LessonProgress: Sendable {
-    public let path: String
-    let version: String
-    /// Said when a progress file was set aside.
-    public private(set) var setAside: String?
-
-    public init(lessonPath: String, text: String, folder: String) {
-        let absolute = URL(fileURLWithPath: lessonPath).standardizedFileURL.path
-        let safe = absolute.map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
-        path = (folder as NSString).appendingPathComponent(String(safe.suffix(120)) + ".json")
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in text.utf8 { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
-        version = String(hash, radix: 16)
+    static func firstLine(_ s: String) -> String {
+        String(s.split(separator: "\n", omittingEmptySubsequences: true).first ?? "")
     }
-
-    /// The file name of the notebook of a student's session of a lesson: the lesson's name and
-    /// a short mark of the folder it is in (`01-counting.4f2a91-session.md`).
-    public static func notebookName(lessonPath: String) -> String {
-        let url = URL(fileURLWithPath: lessonPath).standardizedFileURL
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in url.deletingLastPathComponent().path.utf8 { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
-        let mark = String(String(hash, radix: 16).suffix(6))
-        return url.deletingPathExtension().lastPathComponent + ".\(mark)-session.md"
-    }
-
-    /// The user's data folder for lessons: $XDG_DATA_HOME/utq/lessons or ~/.local/share/utq/lessons.
-    public static func folder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let custom = environment["UTQ_LESSON_PROGRESS"], !custom.isEmpty { return custom }
-        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share")
-        return base + "/utq/lessons"
-    }
-
-    public func load() -> (exercise: Int, right: Set<Int>)? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let k = object["exercise"] as? Int, let v = object["version"] as? String else {
-            return nil
-        }
-        guard v == version else { return nil }
-        return (k, Set(object["right"] as? [Int] ?? []))
-    }
-
-    /// A file that is not ours to read (corrupt, or of an edited lesson) is renamed, not lost.
-    public mutating func check() {
-        guard let data = FileManager.default.contents(atPath: path) else { return }
-        let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        let fine = (object?["exercise"] as? Int) != nil && (object?["version"] as? String) == version
-        guard !fine else { return }
-        let aside = path + ".old"
-        try? FileManager.default.removeItem(atPath: aside)
-        try? FileManager.default.moveItem(atPath: path, toPath: aside)
-        setAside = "the saved progress of this lesson was from another version of it (or could not be read); it is kept as \(aside) and the lesson starts over"
-    }
-
-    func save(exercise: Int, right: Set<Int>) {
-        let object: [String: Any] = ["version": version, "exercise": exercise, "right": right.sorted()]
-        guard let data = try? JSONSerialization.data(withJSONObject: object) else { return }
-        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try? AtomicFile.write(Array(data), to: path, replace: true)
-    }
-
-    func clear() { try? FileManager.default.removeItem(atPath: path) }
 }

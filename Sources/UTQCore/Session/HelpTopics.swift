@@ -114,6 +114,7 @@ public enum HelpTopics {
         student's session is graded as it stands: _, $n and let tables work. From the shell:
           utq lesson FILE.utq                          the lesson for a student, at a lesson> prompt
           utq lesson check FILE.utq                    every answer runs, every #x is rejected
+          utq lesson report DIR -o book.html           a gradebook of the students' records
           utq notebook FILE.utq --no-answers -o x.html a handout without the answers
         At the lesson> prompt: hint, skip, back, quit. Lessons to start from: examples/lessons/.
         """, examples: [], aliases: ["lessons", "exercise", "exercises", "grader"]),
