@@ -81,8 +81,9 @@ public enum Help {
             let specs = Verbs.all.filter { $0.category == category }
             if specs.isEmpty { continue }
             out += category.rawValue + "\n"
-            // A heading whose names are longer than the usual column (regr_intercept) widens its own.
-            let width = max(10, (specs.map(\.name.count).max() ?? 0) + 1)
+            // A heading whose names are longer than the usual column (regr_intercept) widens its
+            // own, keeping two spaces after the longest, which the wrapping reads as a list.
+            let width = max(10, (specs.map(\.name.count).max() ?? 0) + 2)
             for s in specs {
                 out += "  " + s.name.padding(toLength: width, withPad: " ", startingAt: 0) + s.summary + "\n"
             }
