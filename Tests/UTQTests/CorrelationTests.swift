@@ -289,6 +289,6 @@ import Testing
         #expect(try Help.text(for: "covar_samp").hasPrefix("covar — "))
         #expect(try Help.text(for: "corr").contains("corr(a, b) is corr(b, a)"))
         // The overview keeps a space after names longer than its column.
-        #expect(try Help.text(for: nil).contains("  regr_intercept Where the least-squares line"))
+        #expect(try Help.text(for: nil).contains("  regr_intercept  Where the least-squares line"))
     }
 }

@@ -75,12 +75,14 @@ enum HeadwaysVerb {
             // Gaps are between departures at one stop, one way, for one value of the keys.
             var apart = [build.key("stop_id")]
             var names: Set<String> = ["stop_id"]
-            // One way is a direction_id; where the feed leaves it empty, a headsign (or the
-            // trip's shape), so buses that pass a stop both ways are not one queue.
+            // One way is a direction_id; where the feed has the column but leaves it empty, a
+            // headsign (or the trip's shape), so buses that pass a stop both ways are not one
+            // queue. A feed without the column is read as it always was: one queue per stop.
             var wayNote: [String] = []
             if rows.schema.index(of: "direction_id") != nil, (directed ?? 1) > 0 {
                 apart.append(build.key("direction_id")); names.insert("direction_id")
-            } else if let way = ["trip_headsign", "shape_id"].first(where: { rows.schema.index(of: $0) != nil }) {
+            } else if rows.schema.index(of: "direction_id") != nil,
+                      let way = ["trip_headsign", "shape_id"].first(where: { rows.schema.index(of: $0) != nil }) {
                 apart.append(build.key(way)); names.insert(way)
                 wayNote = ["\(feed.ref("trips")) has no direction_id, so each \(way) is a direction of its own: departures one way are not gaps of the other"]
             }
