@@ -108,7 +108,7 @@ oracle-deps:
 SEED ?= 1
 CASES ?= 1000
 oracle: deps oracle-deps
-	UTQ_ORACLE_SEED=$(SEED) UTQ_ORACLE_CASES=$(CASES) $(SWIFT) test --filter "OracleTests|OracleRoundTripTests" $(PIPE)
+	UTQ_ORACLE_SEED=$(SEED) UTQ_ORACLE_CASES=$(CASES) $(SWIFT) test --filter "^UTQTests.OracleTests|^UTQTests.OracleRoundTripTests" $(PIPE)
 
 # The differential suite on PostgreSQL, any size: each random case (and the fixed tables of
 # ties, NaN, Unicode and zones) in memory, on one throwaway server, and on the same tables
