@@ -98,7 +98,6 @@ import Testing
         try text.write(toFile: input, atomically: true, encoding: .utf8)
         let s = makeSession()
         try s.table("load \(input) as days; select t, a = day_of_month(t), b = day_of_year(t), c = week_of_year(t), d = quarter(t) | save! \(output); count")
-        let python = try #require(Oracle.python(with: "duckdb"), "DuckDB from Python checks the calendar")
         let script = """
         import duckdb, sys
         f = sys.argv[1]
@@ -107,29 +106,13 @@ import Testing
                          f"or u.c <> week(u.t::timestamp) or u.d <> quarter(u.t::timestamp)").fetchall()[0][0]
         print(n, bad)
         """
-        let answer = try Self.runPython(python, script, [output])
+        let answer = try #require(try ParquetWriterTests.python("duckdb", script, [output]), "DuckDB from Python checks the calendar")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(answer == "11700 0")
         // As buckets too, and the contract's line.
         let rides = makeSession()
         let byDay = try rides.table("load datasets/rides.csv; count by day_of_month(requested_at)")
         #expect(byDay.strings("day_of_month").first == "1" && byDay.rowCount == 31)
-    }
-
-    /// Runs a Python script (its interpreter possibly `/usr/bin/env python3`) and gives what it printed.
-    static func runPython(_ python: String, _ script: String, _ arguments: [String]) throws -> String {
-        let parts = python.split(separator: " ").map(String.init)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: parts[0])
-        p.arguments = Array(parts.dropFirst()) + ["-c", script] + arguments
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let errText = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw TestError(description: "python: \(errText)") }
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     @Test func rollingWindowsOverRowsAndTime() throws {
