@@ -18,6 +18,11 @@ struct NotebookCommand: ParsableCommand {
           utq notebook examples/lessons/01-counting.utq -o counting.md
           utq notebook lesson.utq --set city=Prishtina -o prishtina.html
           utq notebook lesson.utq --no-answers -o handout.html
+          utq notebook examples/lessons/01-counting.utq --no-answers -o counting.ipynb
+        A Jupyter handout (--no-answers, .ipynb) opens the lesson in its first cell (:lesson
+        FILE) and leaves a cell under each exercise that starts with check N: the student
+        writes a pipeline under that line, and running the cell grades it as utq lesson does.
+        Hints are folded in every handout.
         """)
 
     @Argument(help: "The script (.utq) to run.", completion: .file(extensions: ["utq"]))
@@ -29,7 +34,7 @@ struct NotebookCommand: ParsableCommand {
     @Flag(name: .long, help: "Replace the output file if it exists.")
     var force = false
 
-    @Flag(name: .customLong("no-answers"), help: "A handout: exercises keep their questions and hints, without their answers or what follows them.")
+    @Flag(name: .customLong("no-answers"), help: "A handout: exercises keep their questions and (folded) hints, without their answers or what follows them; an .ipynb handout has a check cell under each.")
     var noAnswers = false
 
     @OptionGroup var variables: VariableOptions
@@ -56,8 +61,9 @@ struct NotebookCommand: ParsableCommand {
         session.databaseConnector = PostgresConnector()
         MemoryTuning.follow(session)
         session.settings.render = RenderOptions(width: size.width, height: 24, maxRows: 40, charset: .unicode, color: false)
-        let notebook = session.notebook(text, name: script, answers: !noAnswers)
         let format = output.flatMap(NotebookFormat.forFile) ?? .markdown
+        // A Jupyter handout is worked in: a cell under each exercise, checked by the kernel.
+        let notebook = session.notebook(text, name: script, answers: !noAnswers, checks: noAnswers && format == .ipynb)
         let page = format.render(notebook)
         if let output {
             do {

@@ -49,13 +49,18 @@ import Testing
             let r = try runUTQ(["notebook", "examples/lessons/" + lesson, "-o", folder + "/" + lesson.replacingOccurrences(of: ".utq", with: ".ipynb")])
             #expect(r.status == 0, "\(lesson): \(r.stderr)")
         }
+        // A handout of lesson 1 for the check cells, made where a teacher would make it.
+        let handout = folder + "/handout/01-counting.ipynb"
+        try FileManager.default.createDirectory(atPath: folder + "/handout", withIntermediateDirectories: true)
+        let made = try runUTQ(["notebook", "examples/lessons/01-counting.utq", "--no-answers", "-o", handout])
+        #expect(made.status == 0, "\(made.stderr)")
         let result = try Self.run(python, [Repo.path("Tests/Support/jupyter/test_kernel.py")],
-                                  environment: ["UTQ_BINARY": Repo.utqBinary, "UTQ_LESSON_NOTEBOOKS": folder])
+                                  environment: ["UTQ_BINARY": Repo.utqBinary, "UTQ_LESSON_NOTEBOOKS": folder, "UTQ_HANDOUT": handout])
         let summary = result.output.split(separator: "\n").filter { $0.hasPrefix("Ran ") || $0.hasPrefix("OK") || $0.hasPrefix("FAILED") }
         #expect(result.status == 0, "\(result.output.suffix(4000))")
         // Every check ran: jupyter_kernel_test's and utq's own, none skipped but the two utq has no use for.
         #expect(summary.contains { $0.hasPrefix("OK (skipped=2)") }, "\(summary)")
         let ran = summary.first { $0.hasPrefix("Ran ") }.flatMap { Int($0.split(separator: " ")[1]) } ?? 0
-        #expect(ran >= 19, "\(summary)")
+        #expect(ran >= 21, "\(summary)")
     }
 }

@@ -72,7 +72,7 @@ import Testing
     @Test func sessionCommandsComplete() throws {
         let (s, _) = try SessionTests.market()
         #expect(s.complete(":re").candidates == [":record"])
-        #expect(s.complete(":").candidates == [":clear", ":help", ":history", ":quit", ":record", ":save"])
+        #expect(s.complete(":").candidates == [":clear", ":help", ":history", ":lesson", ":quit", ":record", ":save"])
     }
 
     // MARK: :save

@@ -74,57 +74,21 @@ public final class LessonTutor {
             recorder?.leave()
             return [.info("stopped at exercise \(current + 1) of \(lesson.exercises.count); utq lesson \(lesson.name) goes on from here")]
         default:
-            var out: [Output] = []
-            var failed: Diagnostic? = nil
-            var ran: [ScriptCommand] = []
-            var saw: Table? = nil
-            var kept: String? = nil
             let commands = Script.commands(in: SourceText(name: "<lesson>", text: line))
-            for c in commands {
-                let outcome = session.execute(c)
-                out += outcome.outputs
-                if let e = outcome.error { out.append(.text(DiagnosticRenderer.render(e, showLocation: false))); failed = e; break }
-                ran.append(c)
-                for case .table(let r) in outcome.outputs { saw = r.table; kept = r.keptAs }
-                // A chart keeps the rows it drew as a result: those are what it answers.
-                if case .chart? = outcome.outputs.last, let n = session.workspace.lastResult { saw = session.workspace.results[n] }
-            }
             let before = transcript
-            transcript += ran
-            let shape = saw.map(LessonRecord.shape) ?? "no table"
-            if let failed {
-                recorder?.tried(line, result: Self.firstLine(failed.message), verdict: "did not run", right: false)
-                return out + [.info("that did not run; this is still exercise \(current + 1)")]
+            let attempt = LessonAttempt.run(commands, exercise: current, session: session, grader: grader, before: before)
+            transcript += attempt.ran
+            if case .notGraded(nil) = attempt.mark {
+                recorder?.tried(line, result: attempt.result, verdict: attempt.verdict, right: false)
+                return attempt.outputs
             }
-            // `let standing = where …` keeps a table to use next: it is no answer yet.
-            if let kept, saw != nil {
-                recorder?.tried(line, result: shape, verdict: "kept as \(kept), no answer yet", right: false)
-                return out + [.info("\(kept) is kept; now answer with it, as in: \(kept) | …")]
+            recorder?.tried(line, result: attempt.result, verdict: attempt.verdict, right: attempt.isRight)
+            let feedback = attempt.feedback(still: "exercise \(current + 1)", hint: hintsShown < exercise.hints.count ? "hint helps" : nil)
+            if attempt.isRight {
+                right.insert(current)
+                return attempt.outputs + feedback + advance()
             }
-            guard saw != nil else {
-                recorder?.tried(line, result: shape, verdict: "not graded", right: false)
-                return out
-            }
-            do {
-                switch try grader.grade(current, ran, after: before, saw: saw) {
-                case .accepted:
-                    right.insert(current)
-                    recorder?.tried(line, result: shape, verdict: "right", right: true)
-                    return out + [.info("right!")] + advance()
-                case .rejected(let why):
-                    recorder?.tried(line, result: shape, verdict: "not yet: \(why)", right: false)
-                    return out + [.info("not yet: \(why)" + (hintsShown < exercise.hints.count ? " (hint helps)" : ""))]
-                case .failed(let e):
-                    recorder?.tried(line, result: shape, verdict: "did not run on a changed copy of the data: " + Self.firstLine(e.message), right: false)
-                    return out + [.text(DiagnosticRenderer.render(e, showLocation: false))]
-                }
-            } catch let d as Diagnostic {
-                recorder?.tried(line, result: shape, verdict: "not graded: " + Self.firstLine(d.message), right: false)
-                return out + [.warning(d.message)]
-            } catch {
-                recorder?.tried(line, result: shape, verdict: "not graded: \(error)", right: false)
-                return out + [.warning("\(error)")]
-            }
+            return attempt.outputs + feedback
         }
     }
 
@@ -212,8 +176,4 @@ public final class LessonTutor {
     }
 
     func save() { progress?.save(exercise: current, right: right) }
-
-    static func firstLine(_ s: String) -> String {
-        String(s.split(separator: "\n", omittingEmptySubsequences: true).first ?? "")
-    }
 }

@@ -192,7 +192,11 @@ struct Completer {
         }
         var dir = dirPart.isEmpty ? workingDirectory : dirPart
         if dir.hasPrefix("~/") { dir = NSHomeDirectory() + String(dir.dropFirst(1)) }
-        else if !dir.hasPrefix("/") && !dirPart.isEmpty { dir = (workingDirectory as NSString).appendingPathComponent(dirPart) }
+        else if !dir.hasPrefix("/") && !dirPart.isEmpty {
+            // A folder found as a load finds files: here, in the folders above, in the shipped
+            // data. `load datasets/ma` completes where `load datasets/market.json` loads.
+            dir = session.files.lookUp(dirPart).path
+        }
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return [] }
         return names.filter { $0.hasPrefix(prefix) && (!$0.hasPrefix(".") || prefix.hasPrefix(".")) }
             .map { name in

@@ -116,7 +116,11 @@ public enum HelpTopics {
           utq lesson check FILE.utq                    every answer runs, every #x is rejected
           utq lesson report DIR -o book.html           a gradebook of the students' records
           utq notebook FILE.utq --no-answers -o x.html a handout without the answers
-        At the lesson> prompt: hint, skip, back, quit. Lessons to start from: examples/lessons/.
+          utq notebook FILE.utq --no-answers -o x.ipynb the same for Jupyter, with check cells
+        At the lesson> prompt: hint, skip, back, quit. In a Jupyter handout the first cell is
+        :lesson FILE.utq, and a cell whose first line is check N grades the pipeline under it
+        against exercise N, as lesson> does, into the same record. Hints are folded in both.
+        Lessons to start from: examples/lessons/.
         """, examples: [], aliases: ["lessons", "exercise", "exercises", "grader"]),
         Entry(name: "keys", summary: "The keys of the prompt: completing, the history, stopping and leaving.", details: """
           Tab             complete the word: one Tab writes what the choices share (a column

@@ -33,7 +33,7 @@ public struct KernelServer {
 
     func execute(_ code: String, id: Any) {
         var cancelled = false
-        let errors = session.run(code, name: "<cell>") { _, outcome in
+        let errors = session.runCell(code, name: "<cell>") { _, outcome in
             if outcome.cancelled { cancelled = true }
             for output in JupyterOutputs.of(outcome.outputs, error: outcome.error, settings: session.settings) {
                 send(["id": id, "output": output])

@@ -30,6 +30,10 @@ public enum NotebookEntry: Sendable {
     /// A paragraph as the author wrote it (Markdown is passed through).
     case prose(String)
     case cell(NotebookCell)
+    /// An exercise's hint, folded so that it is opened only when wanted.
+    case hint(number: Int, text: String)
+    /// A code cell left for the reader to fill in and run (a handout's `check N` cell).
+    case blank(String)
 }
 
 /// One command and what it gave.
@@ -112,7 +116,7 @@ extension Session {
     /// Runs a script as a notebook: every command, going on after errors, with its headings
     /// and prose. The session keeps its tables and results afterwards.
     /// `answers: false` makes a handout: exercises' answers are neither run nor shown.
-    public func notebook(_ text: String, name: String, answers: Bool = true) -> Notebook {
+    public func notebook(_ text: String, name: String, answers: Bool = true, checks: Bool = false) -> Notebook {
         let source = SourceText(name: name, text: text)
         var blocks = LiterateScript.blocks(in: source)
         notebook = Notebook(title: Notebook.title(of: blocks, name: name), source: name)
@@ -121,11 +125,26 @@ extension Session {
         if case .heading(_, let text) = blocks.first { blocks[0] = .heading(level: 1, text: text) }
         // In a handout, what follows an answer up to the next heading explains it: left out too.
         var afterAnswer = false
+        // A notebook to check exercises in opens the lesson first; each exercise then ends
+        // with a cell for the answer, which `check N` grades.
+        let exercises = checks ? Lesson(source).exercises.count : 0
+        var opened = exercises == 0
+        var exercise = 0
+        var inExercise = false
+        var hints = 0
+        func closeExercise() {
+            if inExercise && exercise <= exercises { note(.blank("check \(exercise)\n")) }
+            inExercise = false
+        }
         for block in blocks {
             switch block {
-            case .heading:
+            case .heading(_, let text):
                 afterAnswer = false
+                closeExercise()
+                if Lesson.isExercise(text) { exercise += 1; hints = 0; inExercise = true }
                 remark(block)
+                // Under the title: the lesson the check cells are graded against.
+                if !opened { note(.blank(":lesson \(name)")); opened = true }
             case .command(let command):
                 if !answers && afterAnswer { continue }
                 if execute(command).quit { return notebook! }
@@ -134,13 +153,16 @@ extension Session {
                 if answers, execute(command).quit { return notebook! }
             case .wrong, .alternative, .rule:
                 continue
-            case .hint:
-                remark(block)
+            case .hint(let text):
+                // Folded: a hint is read when wanted, and the last is nearly the answer.
+                hints += 1
+                note(.hint(number: hints, text: text))
             case .prose:
                 if !answers && afterAnswer { continue }
                 remark(block)
             }
         }
+        closeExercise()
         return notebook!
     }
 

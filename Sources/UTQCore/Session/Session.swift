@@ -45,6 +45,10 @@ public final class Session: @unchecked Sendable {
     public var notebook: Notebook?
     /// The file `:record` writes to.
     var recording: NotebookRecording?
+    /// The lesson a notebook's `check` cells are graded against (`:lesson FILE`).
+    public internal(set) var lessonChecks: LessonChecks?
+    /// Where the records of `check` cells go; nil for the user's lesson folder.
+    public var lessonRecordFolder: String?
     /// Warnings that belong to the command running now but arose outside it.
     var pendingWarnings: [String] = []
 
@@ -108,6 +112,7 @@ public final class Session: @unchecked Sendable {
         cancel.reset()
         followTerminal(settings: &settings)
         var outcome = CommandOutcome()
+        let checks = lessonChecks
         do {
             let statement = try Session.parse(command)
             let started = DispatchTime.now()
@@ -138,6 +143,8 @@ public final class Session: @unchecked Sendable {
             }
             // A password stays out of the history and of scripts saved from it.
             if let kept = HistoryText.of(command, statement) { history.append(SecretText.masked(kept)) }
+            // A check replays what the session ran since the lesson opened.
+            if let checks, checks === lessonChecks { checks.transcript.append(command) }
         } catch var d as Diagnostic {
             d.source = d.source ?? command.source
             if d.span == nil { d.span = command.span }

@@ -59,6 +59,10 @@ public enum SessionCommands {
                            summary: "Keep a notebook of everything from now on; :record off stops.", bare: false) { call, outcome in
             try call.session.record(call.argument, replace: call.replace, span: call.span, into: &outcome)
         },
+        SessionCommandSpec(name: "lesson", aliases: [], usage: ":lesson FILE.utq",
+                           summary: "In a notebook: grade the cells that start with check N against the lesson's exercise N.", bare: false) { call, outcome in
+            try call.session.startLessonChecks(call.argument, span: call.span, into: &outcome)
+        },
         SessionCommandSpec(name: "clear", aliases: [], usage: ":clear",
                            summary: "Forget the numbered results and number from [1] again.", bare: false) { call, outcome in
             call.session.workspace.clearResults()

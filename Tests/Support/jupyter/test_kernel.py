@@ -187,5 +187,93 @@ class LessonNotebookTests(unittest.TestCase):
                 nbformat.validate(nb)
 
 
+class LessonCheckTests(unittest.TestCase):
+    """A lesson handout (.ipynb, --no-answers) with a student's answers in its check cells:
+    each is graded in the kernel as at the lesson> prompt, and recorded for the teacher."""
+
+    def test_a_handout_checks_the_students_answers(self):
+        import nbformat
+        from nbclient import NotebookClient
+        handout = os.environ.get("UTQ_HANDOUT")
+        if not handout:
+            self.skipTest("UTQ_HANDOUT is not set")
+        with open(handout) as f:
+            text = f.read()
+        # The lesson's answers are nowhere in the handout.
+        lesson = os.path.join(REPO, "examples", "lessons", "01-counting.utq")
+        with open(lesson) as f:
+            answers = [line[2:].strip() for line in f if line.startswith("#>")]
+        self.assertEqual(len(answers), 3)
+        for answer in answers:
+            self.assertNotIn(json.dumps(answer)[1:-1], text)
+        nb = nbformat.read(handout, as_version=4)
+        checks = {c.source.split()[1]: c for c in nb.cells if c.cell_type == "code" and c.source.startswith("check ")}
+        self.assertEqual(sorted(checks), ["1", "2", "3"])
+        self.assertTrue(all(c.source.strip() == "check " + n for n, c in checks.items()), "check cells are empty")
+        hints = [c for c in nb.cells if c.cell_type == "markdown" and c.source.startswith("<details>")]
+        self.assertEqual(len(hints), 6)
+        # A let table, then a count of it: right. A count by hour of everyone: not yet.
+        # The notes, then `_` sorted with a tie-break the question does not ask for: right.
+        checks["1"].source += 'let standing = where legend = "Standing"\nstanding | count\n'
+        checks["2"].source += "count by hour\n"
+        checks["3"].source += "where note is not null | count by note\n_ | sort count desc, note desc\n"
+        records = tempfile.mkdtemp(prefix="utq-records-")
+        os.environ["UTQ_LESSON_PROGRESS"] = records
+        os.environ["UTQ_STUDENT"] = "Ana Berisha"
+        try:
+            NotebookClient(nb, kernel_name="utq", timeout=120,
+                           resources={"metadata": {"path": os.path.join(REPO, "examples", "lessons")}}).execute()
+        finally:
+            del os.environ["UTQ_LESSON_PROGRESS"], os.environ["UTQ_STUDENT"]
+
+        def said(cell):
+            return "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
+        errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
+        self.assertEqual(errors, [])
+        self.assertIn("right!", said(checks["1"]))
+        self.assertIn("not yet", said(checks["2"]))
+        self.assertNotIn("right!", said(checks["2"]))
+        self.assertIn("right!", said(checks["3"]))
+        # The student saw the table the check graded: seven notes.
+        shown = [o for o in checks["3"].outputs if o.output_type in ("execute_result", "display_data")]
+        self.assertIn("7 rows", shown[-1]["data"]["text/plain"])
+        made = glob.glob(os.path.join(records, "*.record.json"))
+        self.assertEqual(len(made), 1, made)
+        with open(made[0]) as f:
+            record = json.load(f)
+        self.assertEqual(record["student"], "Ana Berisha")
+        marks = {e["number"]: e["mark"] for e in record["exercises"]}
+        self.assertEqual(marks, {1: "right", 2: "not yet", 3: "right"})
+        with open(made[0]) as f:
+            kept = f.read()
+        for answer in answers:
+            self.assertNotIn(json.dumps(answer)[1:-1], kept)
+
+    def test_a_chart_shows_in_an_untrusted_notebook(self):
+        km, kc = start_new_kernel(kernel_name="utq")
+        try:
+            msg_id = kc.execute(LOAD + "count by hour | chart bar")
+            reply = kc.get_shell_msg(timeout=60)
+            outputs = []
+            while True:
+                msg = kc.get_iopub_msg(timeout=60)
+                if msg["parent_header"].get("msg_id") != msg_id:
+                    continue
+                if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+                    break
+                outputs.append(msg)
+            self.assertEqual(reply["content"]["status"], "ok")
+            charts = [m["content"]["data"] for m in outputs if m["msg_type"] == "display_data"]
+            self.assertEqual(len(charts), 1)
+            # JupyterLab shows sanitised HTML in an untrusted notebook, never SVG: the chart
+            # is an <img> there, with its result number.
+            html = charts[0]["text/html"]
+            self.assertIn('<img src="data:image/svg+xml;base64,', html)
+            self.assertRegex(html, r"<p>\[\d+\] ")
+        finally:
+            kc.stop_channels()
+            km.shutdown_kernel(now=True)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

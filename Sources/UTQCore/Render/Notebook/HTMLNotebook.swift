@@ -41,6 +41,10 @@ enum HTMLNotebook {
             return HTMLText.prose(text)
         case .cell(let cell):
             return self.cell(cell)
+        case .hint(let number, let text):
+            return "<details class=\"hint\"><summary>Hint \(number)</summary>\n" + HTMLText.prose(text) + "</details>\n"
+        case .blank(let command):
+            return "<section class=\"cell\">\n<pre class=\"cmd\"><span class=\"prompt\">utq&gt;</span> " + HTMLText.escape(command) + "</pre>\n</section>\n"
         }
     }
 

@@ -39,6 +39,10 @@ enum IpynbNotebook {
         case .heading(let level, let text): return markdown(String(repeating: "#", count: level) + " " + text)
         case .prose(let text): return markdown(text)
         case .cell(let cell): return code(cell)
+        case .hint(let number, let text): return markdown("<details><summary>Hint \(number)</summary>\n\n" + text + "\n\n</details>")
+        case .blank(let command):
+            return json(["cell_type": "code", "id": idMark, "metadata": [String: Any](), "source": lines(command),
+                         "execution_count": NSNull(), "outputs": [Any]()])
         }
     }
 

@@ -23,8 +23,9 @@ public enum JupyterOutputs {
                 result.append(["output_type": "execute_result", "execution_count": r.number.map { $0 as Any } ?? NSNull(),
                                "data": data, "metadata": [String: Any]()])
             case .chart(let c):
+                let svg = HTMLNotebook.inlineSVG(c.chart.svg())
                 result.append(["output_type": "display_data", "metadata": [String: Any](),
-                               "data": ["image/svg+xml": HTMLNotebook.inlineSVG(c.chart.svg()),
+                               "data": ["image/svg+xml": svg, "text/html": chartHTML(svg, c),
                                         "text/plain": c.footer ?? c.chart.title]])
             case .text, .info:
                 result.append(stream("stdout", OutputText.text(output, settings: settings)))
@@ -34,6 +35,17 @@ public enum JupyterOutputs {
         }
         if let error { result.append(self.error(error)) }
         return result
+    }
+
+    /// The chart as an image in HTML, with its result number under it. JupyterLab shows SVG
+    /// only in a trusted notebook (an executed handout is not), while sanitised HTML with an
+    /// <img> of the SVG shows in every notebook; and the HTML is what a trusted one prefers,
+    /// so the number shows there too.
+    static func chartHTML(_ svg: String, _ c: ChartOutput) -> String {
+        let data = Data(svg.utf8).base64EncodedString()
+        let caption = c.footer ?? c.chart.title
+        return "<img src=\"data:image/svg+xml;base64,\(data)\" alt=\"\(HTMLText.escape(c.chart.title))\">\n"
+            + (caption.isEmpty ? "" : "<p>" + HTMLText.escape(caption) + "</p>\n")
     }
 
     public static func error(_ e: Diagnostic) -> [String: Any] {

@@ -25,6 +25,10 @@ enum MarkdownNotebook {
             return text + "\n\n"
         case .cell(let cell):
             return self.cell(cell)
+        case .hint(let number, let text):
+            return "<details><summary>Hint \(number)</summary>\n\n" + text + "\n\n</details>\n\n"
+        case .blank(let command):
+            return fenced(command, info: "utq")
         }
     }
 
