@@ -49,21 +49,31 @@ struct LessonStart: ParsableCommand {
                                       student: LessonRecord.student(student), folder: folder)
         let tutor = LessonTutor(lesson: parsed, session: session, progress: progress, recorder: recorder)
         let printer = Printer(session: session, showLocation: false)
-        for o in tutor.start() { printer.print(o) }
         let editor = Terminal.stdinIsTTY ? LineEditor(historyFile: nil, complete: { [session] line in session.complete(line) }) : nil
+        let reader = editor.map { CommandReader(editor: $0, prompt: "lesson> ") }
+        let pager = editor.map { SectionPager(editor: $0) }
+        func show(_ outputs: [Output]) {
+            // At a terminal the lesson's text comes a section at a time; in a pipe, all of it.
+            let sections = LessonTutor.sections(outputs)
+            for (k, section) in sections.enumerated() {
+                for o in section { printer.print(o) }
+                if k < sections.count - 1 { pager?.pause() }
+            }
+        }
+        show(tutor.start())
         while !tutor.finished {
             let line: String
-            if let editor {
-                switch editor.readLine(prompt: "lesson> ") {
-                case .line(let l): line = l; editor.add(l)
-                case .interrupted: interruptFlag.reset(); Terminal.out("^C\n"); continue
+            if let reader {
+                switch reader.read() {
+                case .command(let l): line = l
+                case .interrupted: continue
                 case .end: line = "quit"
                 }
             } else {
-                guard let l = readLine() else { for o in tutor.handle("quit") { printer.print(o) }; break }
+                guard let l = readLine() else { show(tutor.handle("quit")); break }
                 line = l
             }
-            for o in tutor.handle(line) { printer.print(o) }
+            show(tutor.handle(line))
             interruptFlag.reset()
         }
         session.run(":record off") { _, _ in }
@@ -72,6 +82,32 @@ struct LessonStart: ParsableCommand {
             Terminal.err("utq: the record of this run could not be written: \(failure)\n")
         } else if let path = recorder.path {
             Terminal.err("the record of this run, for your teacher: \(path)\n")
+        }
+    }
+}
+
+/// Between two sections of a lesson's text: Enter shows the next, Ctrl-C or q shows the rest
+/// at once.
+final class SectionPager {
+    let editor: LineEditor
+    private var rest = false
+
+    init(editor: LineEditor) { self.editor = editor }
+
+    func pause() {
+        if rest { return }
+        switch editor.readLine(prompt: "   (Enter: more, q: all the rest)  ") {
+        case .line(let l) where l.trimmingCharacters(in: .whitespaces).lowercased() == "q":
+            rest = true
+        case .line:
+            break
+        case .interrupted:
+            interruptFlag.reset()
+            editor.moveBelowLine(suffix: "^C")
+            rest = true
+        case .end:
+            Terminal.out("\n")
+            rest = true
         }
     }
 }

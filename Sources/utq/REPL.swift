@@ -21,30 +21,16 @@ struct REPL {
         if banner {
             Terminal.out("utq — type help for the verbs, Tab to complete, Ctrl-D to leave.\n")
         }
-        var pending = ""
+        let reader = CommandReader(editor: editor, prompt: "utq> ", continuation: " ...> ")
         while true {
-            let prompt = pending.isEmpty ? "utq> " : " ...> "
-            switch editor.readLine(prompt: prompt) {
+            switch reader.read() {
             case .end:
-                if !pending.isEmpty { pending = ""; Terminal.out("\n"); continue }
-                Terminal.out("\n")
                 editor.saveHistory()
                 return
             case .interrupted:
-                // Ctrl-C at the prompt: drop what was typed and start a fresh line, as bash
-                // does: ^C after the whole line (the cursor may have been inside it), so what
-                // was abandoned stays readable above the new prompt.
-                interruptFlag.reset()
-                pending = ""
-                editor.moveBelowLine(suffix: "^C")
                 continue
-            case .line(let line):
-                pending += pending.isEmpty ? line : "\n" + line
-                if Script.isIncomplete(pending) { continue }
-                let text = pending
-                pending = ""
-                if text.trimmingCharacters(in: .whitespaces).isEmpty { continue }
-                editor.add(text.replacingOccurrences(of: "\n", with: " "))
+            case .command(let text):
+                if text.isEmpty { continue }
                 // Written after every command (whole, through a temporary file), so a crash
                 // or a kill loses none of it.
                 editor.saveHistory()

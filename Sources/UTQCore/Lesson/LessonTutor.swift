@@ -105,7 +105,7 @@ public final class LessonTutor {
             k += 1
         }
         if ranUpTo < after {
-            for c in exercise.answer { run(c) }
+            session.unrecorded { for c in exercise.answer { _ = run(c) } }
             ranUpTo = after
         }
         hintsShown = 0
@@ -149,7 +149,7 @@ public final class LessonTutor {
                 out += outcome.outputs
                 if let e = outcome.error { out.append(.text(DiagnosticRenderer.render(e, showLocation: true))) }
             case .answer(let c):
-                run(c)
+                session.unrecorded { _ = run(c) }
             default:
                 continue
             }
@@ -168,7 +168,8 @@ public final class LessonTutor {
     func silently(upTo end: Int) {
         while ranUpTo < end {
             switch lesson.blocks[ranUpTo] {
-            case .command(let c), .answer(let c): run(c)
+            case .command(let c): run(c)
+            case .answer(let c): session.unrecorded { _ = run(c) }
             default: break
             }
             ranUpTo += 1
@@ -176,4 +177,18 @@ public final class LessonTutor {
     }
 
     func save() { progress?.save(exercise: current, right: right) }
+
+    /// Outputs cut into the lesson's sections, each starting at a heading, so that a terminal
+    /// can show the text a section at a time rather than all of it before the first prompt.
+    public static func sections(_ outputs: [Output]) -> [[Output]] {
+        var sections: [[Output]] = []
+        for output in outputs {
+            if case .text(let t) = output, t.hasPrefix("\n#"), !(sections.last?.isEmpty ?? true) {
+                sections.append([])
+            }
+            if sections.isEmpty { sections.append([]) }
+            sections[sections.count - 1].append(output)
+        }
+        return sections
+    }
 }

@@ -37,6 +37,17 @@ extension AtomicFile.Failure: CustomStringConvertible {
 }
 
 extension Session {
+    /// Runs `body` with the notebook being made or recorded left untouched: what a lesson
+    /// runs for the student (an exercise's answer, after it was right or skipped) is no part
+    /// of their notebook, which keeps only what they typed and the lesson showed.
+    func unrecorded<T>(_ body: () -> T) -> T {
+        let (kept, made) = (recording, notebook)
+        recording = nil
+        notebook = nil
+        defer { recording = kept; notebook = made }
+        return body()
+    }
+
     /// `:record FILE`, `:record! FILE` (replaces the file), `:record off`, and `:record`
     /// alone, which says whether a recording is on.
     func record(_ argument: String?, replace: Bool, span: SourceSpan, into outcome: inout CommandOutcome) throws {
