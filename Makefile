@@ -73,16 +73,17 @@ jupyter:
 	  $$(python3 -c 'import sys; print("--sys-prefix" if sys.prefix != sys.base_prefix else "--user")')
 
 # A tarball that runs on a Linux x86_64 without Swift or libedit: the Swift runtime, libedit
-# (with what it needs) and zlib linked in; ldd shows only the C library and the C++ runtime.
+# (with what it needs), zlib, zstd and snappy linked in; ldd shows only the C library and the
+# C++ runtime.
 # pkg-config is pointed at a libedit.pc of our own that names static archives only.
 VERSION := $(shell sed -n 's/.*version: "\(.*\)",/\1/p' Sources/utq/main.swift)
 DIST := utq-$(VERSION)-linux-x86_64
 STATIC_LIBS := $(CURDIR)/.build/static-libs
 dist: deps
 	@mkdir -p $(STATIC_LIBS)
-	@for l in edit tinfo bsd md z; do \
+	@for l in edit tinfo bsd md z zstd snappy; do \
 	  a=$$(find /usr/lib /lib -name "lib$$l.a" 2>/dev/null | head -1); \
-	  [ -n "$$a" ] || { echo "make dist needs lib$$l.a (apt-get install libedit-dev libncurses-dev libbsd-dev libmd-dev zlib1g-dev)"; exit 1; }; \
+	  [ -n "$$a" ] || { echo "make dist needs lib$$l.a (apt-get install libedit-dev libncurses-dev libbsd-dev libmd-dev zlib1g-dev libzstd-dev libsnappy-dev)"; exit 1; }; \
 	  ln -sf "$$a" $(STATIC_LIBS)/lib$$l.a; done
 	@printf 'Name: libedit\nDescription: libedit and what it needs, linked statically\nVersion: 3.1\nLibs: -L%s -ledit -ltinfo -lbsd -lmd\nCflags: -I/usr/include/editline\n' $(STATIC_LIBS) > $(STATIC_LIBS)/libedit.pc
 	PKG_CONFIG_PATH=$(STATIC_LIBS) $(SWIFT) build -c release --static-swift-stdlib --product utq --scratch-path .build-dist $(PIPE)
