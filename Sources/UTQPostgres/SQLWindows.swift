@@ -65,7 +65,10 @@ extension WindowNode: SQLStep {
         // Numbered in a summary's key order, and ending with it.
         r.givesKeyOrder = ordered && c.keyOrder(input.schema) != nil && (try? c.numbering(input, below)) != nil
         if needsOrder { r.orderNote = SQLCompiler.orderNote(inputs) }
-        r.inUtqOrder = ordered
+        // Groups whose key order the database cannot give (text keys) are numbered in its order:
+        // not utq's, so a limit above must wait for placement to put them back in key order.
+        let keyed = c.keyOrder(input.schema) != nil
+        r.inUtqOrder = ordered && (!keyed || r.givesKeyOrder || below.givesKeyOrder)
         return r
     }
 }
