@@ -19,6 +19,7 @@ final class LineEditor {
     private var promptBuffer: UnsafeMutablePointer<CChar>?
 
     init(historyFile: String?, historyLimit: Int = 1000, complete: @escaping (String) -> Completion) {
+        LineEditor.useUTF8()
         self.historyFile = historyFile
         self.historyLimit = historyLimit
         self.complete = complete
@@ -55,6 +56,15 @@ final class LineEditor {
         if let historyFile { _ = utq_history_load(history, historyFile) }
         LineEditor.current = self
         setPrompt("utq> ")
+    }
+
+    /// libedit reads and draws characters by the C library's LC_CTYPE, which a program has in
+    /// the "C" locale until it asks for the user's: there `Zürich` would lose its ü and a
+    /// prompt with one would crash it. The user's locale when it is UTF-8, else C.UTF-8 (utq
+    /// reads and writes UTF-8 everywhere). Only character types: numbers are utq's own.
+    static func useUTF8() {
+        if setlocale(LC_CTYPE, "") != nil, let set = nl_langinfo(nl_item(CODESET)), String(cString: set) == "UTF-8" { return }
+        _ = setlocale(LC_CTYPE, "C.UTF-8")
     }
 
     deinit {
