@@ -101,9 +101,9 @@ dist: deps
 # in .build (not committed).
 ORACLE_VENV := .build/oracle-venv
 oracle-deps:
-	@python3 -c "import duckdb, pytz, nbformat, numpy, pyarrow, openpyxl" 2>/dev/null || $(ORACLE_VENV)/bin/python -c "import duckdb, pytz, nbformat, numpy, pyarrow, openpyxl" 2>/dev/null || { \
-	  echo "installing duckdb, pyarrow, openpyxl and nbformat into $(ORACLE_VENV) for the differential oracle and the notebook checks ..."; \
-	  python3 -m venv $(ORACLE_VENV) && $(ORACLE_VENV)/bin/python -m pip install -q duckdb pytz nbformat numpy pyarrow openpyxl; }
+	@python3 -c "import duckdb, pytz, nbformat, numpy, pyarrow, openpyxl, google.transit.gtfs_realtime_pb2" 2>/dev/null || $(ORACLE_VENV)/bin/python -c "import duckdb, pytz, nbformat, numpy, pyarrow, openpyxl, google.transit.gtfs_realtime_pb2" 2>/dev/null || { \
+	  echo "installing duckdb, pyarrow, openpyxl, nbformat and gtfs-realtime-bindings into $(ORACLE_VENV) for the differential oracle and the reference checks ..."; \
+	  python3 -m venv $(ORACLE_VENV) && $(ORACLE_VENV)/bin/python -m pip install -q duckdb pytz nbformat numpy pyarrow openpyxl gtfs-realtime-bindings; }
 
 # Any number of oracle cases from any seed: make oracle SEED=7 CASES=10000
 SEED ?= 1

@@ -11,6 +11,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // Reads GTFS feeds shipped as .zip archives.
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        // Decodes GTFS-Realtime feeds (protocol buffers).
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         // libedit from the system (Debian: libedit-dev), found through pkg-config.
@@ -31,10 +33,17 @@ let package = Package(
             name: "CCompression",
             providers: [.apt(["zlib1g-dev", "libzstd-dev", "libsnappy-dev"])]
         ),
+        // GTFS-Realtime's messages, generated once from the specification's gtfs-realtime.proto
+        // (see its README; the protoc plugin never runs in a build).
+        .target(
+            name: "GTFSRealtime",
+            dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            exclude: ["README.md"]
+        ),
         // The engine: text in, results out. It never prints and knows no terminal.
         .target(
             name: "UTQCore",
-            dependencies: ["CCompression", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["CCompression", "GTFSRealtime", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             // Loaders and operators touch millions of cells in class-held buffers; the dynamic
             // exclusivity checks cost more than the work in release builds. Tests run the
             // debug build with the checks on.

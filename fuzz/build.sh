@@ -24,6 +24,22 @@ if [ ! -f "$ziplib" ]; then
     -emit-module -emit-module-path "$OUT/core/ZIPFoundation.swiftmodule" \
     -emit-library -static -o "$ziplib" $(find "$zip/ZIPFoundation" -name '*.swift' | sort)
 fi
+# SwiftProtobuf and the generated GTFS-Realtime messages (GTFSRealtime), for .pb feeds.
+pb=.build/checkouts/swift-protobuf/Sources/SwiftProtobuf
+pblib="$OUT/core/libSwiftProtobuf.a"
+if [ ! -f "$pblib" ]; then
+  echo "building SwiftProtobuf for fuzzing ..."
+  "$SWIFTC" -O -g -sanitize=fuzzer,address -parse-as-library -suppress-warnings -module-name SwiftProtobuf \
+    -emit-module -emit-module-path "$OUT/core/SwiftProtobuf.swiftmodule" \
+    -emit-library -static -o "$pblib" $(find "$pb" -name '*.swift' | sort)
+fi
+rtlib="$OUT/core/libGTFSRealtime.a"
+if [ ! -f "$rtlib" ] || [ Sources/GTFSRealtime/gtfs-realtime.pb.swift -nt "$rtlib" ]; then
+  echo "building GTFSRealtime for fuzzing ..."
+  "$SWIFTC" -O -g -sanitize=fuzzer,address -parse-as-library -suppress-warnings -module-name GTFSRealtime -I "$OUT/core" \
+    -emit-module -emit-module-path "$OUT/core/GTFSRealtime.swiftmodule" \
+    -emit-library -static -o "$rtlib" Sources/GTFSRealtime/*.swift
+fi
 ZIPFLAGS=(-I "$OUT/core" -Xcc -fmodule-map-file="$zip/CZLib/module.modulemap" -I "$zip/CZLib")
 # The system's compression libraries (zlib, zstd, snappy), UTQCore's module CCompression.
 ZIPFLAGS+=(-Xcc -fmodule-map-file=Sources/CCompression/module.modulemap -I Sources/CCompression)
@@ -44,6 +60,6 @@ for t in "${targets[@]}"; do
   if [ ! -f "$bin" ] || [ "$core" -nt "$bin" ] || [ "fuzz/targets/$t.swift" -nt "$bin" ] || [ fuzz/Support.swift -nt "$bin" ]; then
     echo "building fuzz target $t ..."
     "$SWIFTC" "${FLAGS[@]}" "${ZIPFLAGS[@]}" -module-name "fuzz_$t" -o "$bin" \
-      fuzz/Support.swift "fuzz/targets/$t.swift" "$core" "$ziplib" -lzstd -lsnappy -lz 2>&1 | { grep -v "Cannot export local symbol" || true; }
+      fuzz/Support.swift "fuzz/targets/$t.swift" "$core" "$ziplib" "$rtlib" "$pblib" -lzstd -lsnappy -lz 2>&1 | { grep -v "Cannot export local symbol" || true; }
   fi
 done

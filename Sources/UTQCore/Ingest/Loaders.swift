@@ -72,6 +72,7 @@ public enum Loaders {
             throw LoadError(path: path, "the file is empty", kind: .emptyFile)
         }
         if ParquetReader.isParquet(path: path, head: try rawHead(path)) { return try ParquetReader.load(request, name: name) }
+        if RealtimeLoader.isRealtime(try rawHead(path)) { return try RealtimeLoader.load(request, name: name) }
         let head = try peek(path)
         let lower = Compression.innerName(path).lowercased()
         if looksBinary(try rawHead(path)) {

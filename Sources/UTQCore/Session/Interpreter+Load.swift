@@ -13,6 +13,10 @@ extension Interpreter {
             (full, which) = session.files.lookUp(p.folder.isEmpty ? "." : p.folder, relativeTo: source)
             if at != nil { throw Diagnostic("at PATH is for one JSON document; load the files one at a time to give it") }
         }
+        // A folder of GTFS-Realtime snapshots (as a collector keeps them) is its .pb files.
+        if pattern == nil, RealtimeLoader.isSnapshotFolder(full) {
+            pattern = FilePattern((path as NSString).appendingPathComponent("*.pb"))
+        }
         if let which { outcome.outputs.append(.info(which)) }
         var request = LoadRequest(path: full, name: alias ?? pattern.map(PatternLoader.tableName) ?? Loaders.tableName(for: path), at: at,
                                   zone: options.timezone.flatMap(ZoneRules.named) ?? session.defaultZone,
