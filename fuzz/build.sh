@@ -29,7 +29,7 @@ pb=.build/checkouts/swift-protobuf/Sources/SwiftProtobuf
 pblib="$OUT/core/libSwiftProtobuf.a"
 if [ ! -f "$pblib" ]; then
   echo "building SwiftProtobuf for fuzzing ..."
-  "$SWIFTC" -O -g -sanitize=fuzzer,address -parse-as-library -suppress-warnings -module-name SwiftProtobuf \
+  "$SWIFTC" -O -g -sanitize=fuzzer,address -parse-as-library -suppress-warnings -module-name SwiftProtobuf -package-name swift_protobuf \
     -emit-module -emit-module-path "$OUT/core/SwiftProtobuf.swiftmodule" \
     -emit-library -static -o "$pblib" $(find "$pb" -name '*.swift' | sort)
 fi

@@ -3,7 +3,8 @@ Google's own bindings (gtfs-realtime-bindings), and what those bindings decode f
 
     gtfs_rt_fixtures.py FOLDER
 
-writes FOLDER/vehicle_positions.pb, trip_updates.pb, alerts.pb, mixed.pb, snapshots/*.pb and
+writes FOLDER/vehicle_positions.pb, trip_updates.pb, alerts.pb, mixed.pb, snapshots/*.pb,
+delays.pb with delays.json (the delays it means: see `delays`) and
 FOLDER/expected.json: for each file, the rows utq must give, decoded by the bindings
 (MessageToDict, so enumerations by their names and times as the feed's seconds).
 """
@@ -135,6 +136,58 @@ def rows(feed):
     return out
 
 
+def delays(folder):
+    """Trip updates for every stop time of the demo feed on 2007-06-04, at the scheduled time
+    plus a delay of -3 to +9 minutes, some giving only the delay, some no stop_sequence, one
+    trip no start_date; and the delays they mean, computed here: the service day from noon
+    minus 12 hours in the feed's zone (zoneinfo), the stop's arrival (else departure) time."""
+    import csv
+    import datetime
+    import random
+    import zoneinfo
+    demo = os.path.join(os.path.dirname(__file__), "..", "..", "datasets", "gtfs", "demo-transit")
+    zone = zoneinfo.ZoneInfo("America/Los_Angeles")
+    noon = datetime.datetime(2007, 6, 4, 12, tzinfo=zone)
+    day0 = noon.timestamp() - 12 * 3600
+    routes = {r["trip_id"]: r["route_id"] for r in csv.DictReader(open(os.path.join(demo, "trips.txt")))}
+
+    def secs(t):
+        h, m, s = (int(x) for x in t.split(":"))
+        return h * 3600 + m * 60 + s
+
+    rng = random.Random(7)
+    feed = rt.FeedMessage()
+    header(feed, int(day0) + 86400)
+    rows = []
+    by_trip = {}
+    for st in csv.DictReader(open(os.path.join(demo, "stop_times.txt"))):
+        by_trip.setdefault(st["trip_id"], []).append(st)
+    for k, (trip, stops) in enumerate(sorted(by_trip.items())):
+        e = feed.entity.add()
+        e.id = f"d{k}"
+        u = e.trip_update
+        u.trip.trip_id = trip
+        if k != 1:
+            u.trip.start_date = "20070604"
+        for j, st in enumerate(stops):
+            when = st["arrival_time"] or st["departure_time"]
+            scheduled = day0 + secs(when)
+            delay = rng.randint(-180, 540)
+            s = u.stop_time_update.add()
+            s.stop_id = st["stop_id"]
+            if j % 3 != 2:
+                s.stop_sequence = int(st["stop_sequence"])
+            if j % 4 == 3:
+                s.arrival.delay = delay
+            else:
+                s.arrival.time = int(scheduled) + delay
+            rows.append({"trip_id": trip, "route_id": routes[trip], "stop_id": st["stop_id"],
+                         "scheduled": int(scheduled), "delay": delay, "on_time": -60 <= delay <= 300})
+    with open(os.path.join(folder, "delays.pb"), "wb") as f:
+        f.write(feed.SerializeToString())
+    return rows
+
+
 def write(folder, name, feed, expected):
     with open(os.path.join(folder, name), "wb") as f:
         f.write(feed.SerializeToString())
@@ -152,6 +205,8 @@ def main(folder):
     for k in range(3):
         f = rt.FeedMessage(); header(f, T0 + 30 * k)
         write(folder, os.path.join("snapshots", f"vp-{k}.pb"), vehicles(f, T0 + 30 * k, 2 + k), expected)
+    with open(os.path.join(folder, "delays.json"), "w") as out:
+        json.dump(delays(folder), out, indent=1)
     with open(os.path.join(folder, "expected.json"), "w") as out:
         json.dump(expected, out, indent=1)
 

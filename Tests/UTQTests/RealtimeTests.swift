@@ -111,4 +111,39 @@ import Testing
         s.run("load \(dir)/cut.pb") { _, o in message = o.error?.message ?? "" }
         #expect(message.contains("cut.pb") && message.contains("GTFS-Realtime"), "\(message)")
     }
+
+    /// Trip updates for every stop time of the demo feed on 2007-06-04 (some giving only a
+    /// delay, some no stop_sequence, one trip no start_date): scheduled times, delays and on
+    /// time as the fixture computes them with zoneinfo, and the shares on time by route.
+    @Test func delaysAreTheTimetableAgainstTheUpdates() throws {
+        let (folder, _) = try expected()
+        let data = try #require(FileManager.default.contents(atPath: folder + "/delays.json"))
+        let rows = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        let s = makeSession()
+        try s.table("load datasets/gtfs/demo-transit.zip as feed\nload \(folder)/delays.pb as d\nfeed.trips")
+        let t = try s.table("feed | delays d on 2007-06-04")
+        #expect(t.rowCount == rows.count)
+        var got: [String: (Int, Int, Bool)] = [:]
+        for k in 0..<t.rowCount {
+            let key = "\(cell(t, "trip_id", k)!) \(cell(t, "stop_id", k)!)"
+            got[key] = (cell(t, "scheduled", k) as? Int ?? -1, cell(t, "delay", k) as? Int ?? -1, t.column("on_time")!.value(at: k) == .bool(true))
+        }
+        var shares: [String: (Int, Int)] = [:]
+        for row in rows {
+            let key = "\(row["trip_id"]!) \(row["stop_id"]!)"
+            let want = ((row["scheduled"] as! NSNumber).intValue, (row["delay"] as! NSNumber).intValue, row["on_time"] as! Bool)
+            #expect(got[key].map { $0 == want } == true, "\(key): utq \(String(describing: got[key])), reference \(want)")
+            let route = row["route_id"] as! String
+            shares[route, default: (0, 0)].0 += want.2 ? 1 : 0
+            shares[route, default: (0, 0)].1 += 1
+        }
+        let by = try s.table("feed | delays d on 2007-06-04 by route_id")
+        #expect(by.rowCount == shares.count)
+        for k in 0..<by.rowCount {
+            let route = cell(by, "route_id", k) as! String
+            let (on, n) = shares[route] ?? (0, 0)
+            #expect(cell(by, "updates", k) as? Int == n, "\(route)")
+            #expect(by.column("on_time_share")!.value(at: k) == .double(Double(on) / Double(n)), "\(route)")
+        }
+    }
 }

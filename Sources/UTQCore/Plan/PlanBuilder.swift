@@ -80,6 +80,7 @@ extension Expr {
     func or(_ other: Expr) -> Expr { .binary(.or, self, other, span.union(other.span)) }
     func compared(_ op: BinaryOp, _ other: Expr) -> Expr { .binary(op, self, other, span.union(other.span)) }
     func minus(_ other: Expr) -> Expr { .binary(.subtract, self, other, span.union(other.span)) }
+    func plus(_ other: Expr) -> Expr { .binary(.add, self, other, span.union(other.span)) }
     func divided(by other: Expr) -> Expr { .binary(.divide, self, other, span.union(other.span)) }
     var isNull: Expr { .isNull(self, negated: false, span) }
     var isNotNull: Expr { .isNull(self, negated: true, span) }

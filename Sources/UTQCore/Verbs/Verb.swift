@@ -133,6 +133,7 @@ public enum Verbs {
         ServiceVerb.spec,
         HeadwaysVerb.spec,
         SpanVerb.spec,
+        DelaysVerb.spec,
         PeakVehiclesVerb.spec,
         RouteStatsVerb.spec,
         ChartVerb.spec,
