@@ -52,6 +52,7 @@ struct PGColumnBuilder {
     private var flags = PGPieces<Bool>()
     private var strings = PGPieces<UInt32>()
     private var interner = ByteInterner()
+    private lazy var geometries = GeometryBuilder(space: field.space)
     /// An enum's labels by their text, while every value is one of them.
     private var labelPlace: [String: UInt32]?
     private var valid: Bitmap? = nil
@@ -121,6 +122,12 @@ struct PGColumnBuilder {
             } else {
                 strings.append(interner.intern(b))
             }
+        case .geometry:
+            do {
+                geometries.append(try Geometry.fromDatabase(b, space: field.space))
+            } catch let e as WKT.ParseError {
+                throw Diagnostic("the database gave a geometry for \(field.name) that utq cannot read: \(e.message)")
+            }
         case .null:
             break
         }
@@ -132,6 +139,7 @@ struct PGColumnBuilder {
         case .double: doubles.append(0)
         case .bool: flags.append(false)
         case .string: strings.append(0)
+        case .geometry: geometries.appendNull()
         case .null: break
         }
     }
@@ -170,6 +178,8 @@ struct PGColumnBuilder {
                 let words = interner.strings()
                 storage = .string(StringStorage(codes: strings.joined(), dictionary: words.isEmpty ? [""] : words, ordered: field.ordered))
             }
+        case .geometry:
+            storage = .geometry(geometries.storage)
         case .null:
             storage = .null(count)
         }

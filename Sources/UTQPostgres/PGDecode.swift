@@ -49,6 +49,18 @@ enum PGDecode {
                 let words = interner.strings()
                 storage = .string(StringStorage(codes: out, dictionary: words.isEmpty ? [""] : words, ordered: field.ordered))
             }
+        case .geometry:
+            var b = GeometryBuilder(space: field.space)
+            for i in 0..<n {
+                if nulls[i] { b.appendNull(); continue }
+                var cell = cells[i]
+                do {
+                    try cell.withUTF8 { b.append(try Geometry.fromDatabase(UnsafeRawBufferPointer($0), space: field.space)) }
+                } catch let e as WKT.ParseError {
+                    throw Diagnostic("the database gave a geometry for \(field.name) that utq cannot read: \(e.message)")
+                }
+            }
+            storage = .geometry(b.storage)
         case .null:
             storage = .null(n)
         }

@@ -115,6 +115,7 @@ extension PostgresDatabase {
         case .timestamp: return ["timestamptz", "timestamp", "date"].contains(typeName)
         case .duration: return typeName == "interval"
         case .string: return kind == "e" || !known.contains(typeName)
+        case .geometry: return typeName == "geometry" || typeName == "geography"
         case .null: return true
         }
     }

@@ -283,6 +283,7 @@ extension Column {
         case .string: storage = .string(StringStorage(codes: [], dictionary: labels ?? [], ordered: labels != nil))
         case .timestamp: storage = .timestamp([])
         case .duration: storage = .duration([])
+        case .geometry: storage = .geometry(.points(xs: [], ys: [], space: .lnglat))
         case .null: storage = .null(0)
         }
         return Column(name: name, storage: storage, unit: unit)

@@ -85,6 +85,7 @@ extension PostgresDatabase {
         case .string, .null: return "text"
         case .timestamp: return "timestamptz"
         case .duration: return "interval"
+        case .geometry: return "geometry"
         }
     }
 }
@@ -163,6 +164,7 @@ final class CopyWriter {
                 appendISO(a[row], into: &out)
             }
         case .duration(let a): out += "\(a[row]) microseconds".utf8
+        case .geometry(let g): out += g[row].databaseText.utf8
         case .null: out += [0x5C, 0x4E]
         }
     }

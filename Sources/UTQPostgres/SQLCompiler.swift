@@ -198,6 +198,7 @@ struct SQLCompiler {
         // keeps the arithmetic of 'epoch' plus an interval, which depends on the zone, at home).
         case .timestamp(let micros): return "TIMESTAMPTZ '\(isoUTC(micros))'"
         case .duration(let micros): return String(micros)
+        case .geometry(let g): return "ST_GeomFromEWKT(\(connection.literal(g.databaseText)))"
         }
     }
 }

@@ -51,6 +51,7 @@ extension SQLCompiler {
         case .bool: return "boolean"
         case .string, .null: return "text"
         case .timestamp: return "timestamptz"
+        case .geometry: return "geometry"
         }
     }
 }

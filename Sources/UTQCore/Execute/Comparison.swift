@@ -39,6 +39,8 @@ enum Comparison {
         case let (.bool(x), .bool(y)): return x == y ? 0 : (!x ? -1 : 1)
         case let (.int(x), .int(y)), let (.timestamp(x), .timestamp(y)), let (.duration(x), .duration(y)):
             return x == y ? 0 : (x < y ? -1 : 1)
+        // Geometries are equal or not; the binder allows no other comparison of them.
+        case let (.geometry(x), .geometry(y)): return x == y ? 0 : 1
         default:
             let x = a.doubleValue ?? .nan, y = b.doubleValue ?? .nan
             return order(x, y)
@@ -136,6 +138,9 @@ enum Comparison {
         case .bool(let a):
             guard case .bool(let key) = k else { return out }
             for i in 0..<n { out[i] = holds(op, a[i] == key ? 0 : (!a[i] ? -1 : 1)) }
+        case .geometry(let g):
+            guard case .geometry(let key) = k, op == .equal || op == .notEqual else { return out }
+            for i in 0..<n { out[i] = (g[i] == key) == (op == .equal) }
         case .null:
             break
         }

@@ -13,6 +13,15 @@ public struct FunctionSpec: Sendable {
     let evaluate: @Sendable ([Vector], DataType, Int, CallContext) throws -> Vector
     /// How it is written in SQL, or why it is not.
     public private(set) var sql: SQLForm = .missing
+    /// For a function that gives a geometry: the space of its result, from its arguments
+    /// (by default the first geometry argument's, else lng/lat).
+    var spaceRule: (@Sendable ([BoundExpr]) -> GeoSpace)? = nil
+
+    /// The space of a geometry this function gives from these arguments.
+    func space(_ args: [BoundExpr]) -> GeoSpace {
+        if let spaceRule { return spaceRule(args) }
+        return args.first(where: { $0.type == .geometry })?.space ?? .lnglat
+    }
 
     init(name: String, aliases: [String], usage: String, summary: String, examples: [String], arity: ClosedRange<Int>,
          resultType: @escaping @Sendable ([DataType]) -> Result<DataType, FunctionTypeError>,
@@ -25,6 +34,13 @@ public struct FunctionSpec: Sendable {
     func inSQL(_ form: SQLForm) -> FunctionSpec {
         var f = self
         f.sql = form
+        return f
+    }
+
+    /// The same, with the rule for its result's space.
+    func inSpace(_ rule: @escaping @Sendable ([BoundExpr]) -> GeoSpace) -> FunctionSpec {
+        var f = self
+        f.spaceRule = rule
         return f
     }
 }

@@ -56,6 +56,12 @@ struct KeyCodes {
                 self.codes = codes
                 cardinality = map.count + 1
             }
+        case .geometry(let g):
+            let (keys, distinct) = g.keyCodes()
+            var codes = keys
+            if let validity { for i in 0..<n where !validity[i] { codes[i] = UInt32(distinct.count) } }
+            self.codes = codes
+            cardinality = distinct.count + 1
         case .double(let a):
             var map: [UInt64: UInt32] = [:]
             var codes = [UInt32](repeating: 0, count: n)

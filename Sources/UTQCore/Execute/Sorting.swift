@@ -34,6 +34,9 @@ enum Sorting {
                 let x = ranks[Int(codes[i])], y = ranks[Int(codes[j])]
                 return x == y ? 0 : (x < y ? -1 : 1)
             }
+        case .geometry(let g):
+            let ranks = g.ranks()
+            return { i, j in nulls(i, j) ?? (ranks[i] == ranks[j] ? 0 : (ranks[i] < ranks[j] ? -1 : 1)) }
         case .null:
             return { _, _ in 0 }
         }
@@ -97,6 +100,8 @@ enum Sorting {
             case .string(let s):
                 let ranks = try s.ranks(cancel: cancel)
                 values = s.codes.map { UInt64(ranks[Int($0)]) ^ flip }
+            case .geometry(let g):
+                values = g.ranks().map { UInt64($0) ^ flip }
             case .null:
                 values = [UInt64](repeating: 0, count: count)
                 valid = nil

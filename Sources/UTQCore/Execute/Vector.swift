@@ -48,6 +48,8 @@ extension Column {
             case .string: return Column(name: name, storage: .string(StringStorage(codes: Array(repeating: 0, count: count), dictionary: [""])), validity: none)
             case .timestamp: return Column(name: name, storage: .timestamp(Array(repeating: 0, count: count)), validity: none)
             case .duration: return Column(name: name, storage: .duration(Array(repeating: 0, count: count)), validity: none)
+            case .geometry:
+                return Column(name: name, storage: .geometry(.points(xs: Array(repeating: .nan, count: count), ys: Array(repeating: .nan, count: count), space: .lnglat)), validity: none)
             case .null: return Column.nulls(name, count: count)
             }
         case .int(let x):
@@ -58,6 +60,11 @@ extension Column {
         case .string(let s): return Column(name: name, storage: .string(StringStorage(codes: Array(repeating: 0, count: count), dictionary: [s])))
         case .timestamp(let x): return Column(name: name, storage: .timestamp(Array(repeating: x, count: count)))
         case .duration(let x): return Column(name: name, storage: .duration(Array(repeating: x, count: count)))
+        case .geometry(let g):
+            var b = GeometryBuilder(space: g.space)
+            b.reserve(count)
+            for _ in 0..<count { b.append(g) }
+            return Column(name: name, storage: .geometry(b.storage))
         }
     }
 
@@ -91,6 +98,14 @@ extension Column {
             return Column(name: name, storage: .timestamp(values.map { if case .timestamp(let x) = $0 { return x }; return 0 }), validity: valid, unit: unit)
         case .duration:
             return Column(name: name, storage: .duration(values.map { if case .duration(let x) = $0 { return x }; return 0 }), validity: valid, unit: unit)
+        case .geometry:
+            // The space of the first geometry; a column holds one (the binder sees to it).
+            var space = GeoSpace.lnglat
+            for case .geometry(let g) in values { space = g.space; break }
+            var b = GeometryBuilder(space: space)
+            b.reserve(n)
+            for v in values { if case .geometry(let g) = v { b.append(g) } else { b.appendNull() } }
+            return Column(name: name, storage: .geometry(b.storage), validity: valid, unit: unit)
         case .string:
             var interner = ByteInterner()
             let codes = values.map { v -> UInt32 in

@@ -371,6 +371,9 @@ final class ColumnBuilder {
             if case .undetermined = type { settle(.duration(.words)) }
             guard case .duration = type else { throw TypeConflict(column: index, widened: .string) }
             ints.append(v); count += 1
+        case .geometry(let g):
+            var text = WKT.text(g)
+            try text.withUTF8 { try appendText(UnsafeRawBufferPointer($0), emptyIsNull: false) }
         }
     }
 

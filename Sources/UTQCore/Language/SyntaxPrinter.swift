@@ -88,6 +88,7 @@ extension Value {
         case .double(let d): return NumberText.double(d)
         case .duration(let d): return TimeText.duration(d)
         case .timestamp(let t): return TimeText.iso(t, zone: .utc)
+        case .geometry(let g): return "geometry(\(WKT.text(g).quoted))"
         }
     }
 }

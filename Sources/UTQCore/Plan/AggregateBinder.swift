@@ -40,7 +40,7 @@ struct AggregateBinder {
             var ordered = false
             if case .column(_, let f) = bound { ordered = f.ordered }
             if case .bucket(.weekday, _, _) = bound { ordered = true }
-            keyFields.append(Field(name: finalName, type: bound.type, unit: bound.unit, ordered: ordered))
+            keyFields.append(Field(name: finalName, type: bound.type, unit: bound.unit, ordered: ordered, space: bound.space))
         }
 
         var aggregates: [BoundAggregate] = []
@@ -59,7 +59,8 @@ struct AggregateBinder {
                                              second: second))
             var unit = DisplayUnit.automatic
             if let argument, type == argument.type, [.timestamp, .duration].contains(type) { unit = argument.unit }
-            aggregateFields.append(Field(name: name, type: type, unit: unit == .clock && item.function == .sum ? .automatic : unit))
+            aggregateFields.append(Field(name: name, type: type, unit: unit == .clock && item.function == .sum ? .automatic : unit,
+                                         space: argument?.space ?? .lnglat))
         }
         let fields = keyFields + aggregateFields
         let time = keyFields.first(where: { $0.type == .timestamp })?.name

@@ -150,7 +150,7 @@ public struct Binder: Sendable {
             var ordered = false, floating = false
             if case .column(_, let f) = item.expr { ordered = f.ordered; floating = f.floating }
             if case .bucket(.weekday, _, _) = item.expr { ordered = true }
-            return Field(name: item.name, type: item.expr.type, unit: item.expr.unit, ordered: ordered, floating: floating)
+            return Field(name: item.name, type: item.expr.type, unit: item.expr.unit, ordered: ordered, floating: floating, space: item.expr.space)
         }
         // GTFS stop times keep a duration (a service time) as their time column.
         let time = schema.timeColumn.flatMap { t in fields.contains(where: { $0.name == t && ($0.type == .timestamp || $0.type == .duration) }) ? t : nil }

@@ -43,6 +43,18 @@ public indirect enum BoundExpr: Sendable {
         }
     }
 
+    /// For a geometry: lng/lat or a plane. A column says; a function's result follows its
+    /// rule (`xy(x, y)` is on a plane, `centroid(g)` is where g is).
+    public var space: GeoSpace {
+        switch self {
+        case .column(_, let f): return f.space
+        case .literal(.geometry(let g), _): return g.space
+        case .call(let f, let args, _): return f.space(args)
+        case .cast(let e, _): return e.space
+        default: return .lnglat
+        }
+    }
+
     /// The expression as a plan step shows it: without the parentheses around the whole.
     public var describeBare: String {
         let text = describe

@@ -8,15 +8,20 @@ public struct Field: Sendable, Equatable {
     /// For timestamps read without an offset: they mean wall-clock times, so a change of
     /// the table's zone keeps the wall time rather than the instant.
     public var floating: Bool
+    /// For geometries: lng/lat or a plane, which says what distances and areas mean.
+    public var space: GeoSpace
 
-    public init(name: String, type: DataType, unit: DisplayUnit = .automatic, ordered: Bool = false, floating: Bool = false) {
-        self.name = name; self.type = type; self.unit = unit; self.ordered = ordered; self.floating = floating
+    public init(name: String, type: DataType, unit: DisplayUnit = .automatic, ordered: Bool = false, floating: Bool = false,
+                space: GeoSpace = .lnglat) {
+        self.name = name; self.type = type; self.unit = unit; self.ordered = ordered; self.floating = floating; self.space = space
     }
 
     public init(_ c: Column) {
         var ordered = false
+        var space = GeoSpace.lnglat
         if case .string(let s) = c.storage { ordered = s.ordered }
-        self.init(name: c.name, type: c.type, unit: c.unit, ordered: ordered, floating: c.floating)
+        if case .geometry(let g) = c.storage { space = g.space }
+        self.init(name: c.name, type: c.type, unit: c.unit, ordered: ordered, floating: c.floating, space: space)
     }
 }
 

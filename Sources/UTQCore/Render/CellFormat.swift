@@ -78,6 +78,7 @@ struct CellFormat {
         case .string(let s): return TextWidth.printable(s.dictionary[Int(s.codes[row])])
         case .timestamp(let a): return TimeText.display(a[row], zone: zone, unit: unit)
         case .duration(let a): return durations?.text(a[row]) ?? TimeText.duration(a[row], unit: unit)
+        case .geometry(let g): return WKT.short(g[row], digits: g.space == .lnglat ? 6 : decimals)
         case .null: return nullText
         }
     }

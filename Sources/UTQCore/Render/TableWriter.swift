@@ -116,6 +116,7 @@ struct MachineCell {
         case .string(let s): return s.dictionary[Int(s.codes[r])]
         case .timestamp(let a): return TimeText.iso(a[r], zone: zone, unit: column.unit)
         case .duration(let a): return TimeText.duration(a[r], unit: .clock) + fraction(a[r])
+        case .geometry(let g): return WKT.text(g[r])
         case .null: return nil
         }
     }
@@ -131,6 +132,8 @@ struct MachineCell {
         case .int(let a): return String(a[r])
         case .double(let a): return a[r].isFinite ? NumberText.double(a[r]) : "null"
         case .bool(let a): return a[r] ? "true" : "false"
+        // In JSON a geometry is GeoJSON's object, which GIS tools and web maps read.
+        case .geometry(let g): return GeoJSONGeometry.text(g[r])
         default: return JSONText.quote(text(r) ?? "")
         }
     }

@@ -18,6 +18,7 @@ public struct Column: Sendable {
         case string(StringStorage)
         case timestamp([Int64])
         case duration([Int64])
+        case geometry(GeometryStorage)
         case null(Int)
     }
 
@@ -40,6 +41,7 @@ public struct Column: Sendable {
         case .string: return .string
         case .timestamp: return .timestamp
         case .duration: return .duration
+        case .geometry: return .geometry
         case .null: return .null
         }
     }
@@ -52,6 +54,7 @@ public struct Column: Sendable {
         case .string(let s): return s.codes.count
         case .timestamp(let a): return a.count
         case .duration(let a): return a.count
+        case .geometry(let g): return g.count
         case .null(let n): return n
         }
     }
@@ -77,6 +80,7 @@ public struct Column: Sendable {
         case .string(let s): return .string(s.dictionary[Int(s.codes[row])])
         case .timestamp(let a): return .timestamp(a[row])
         case .duration(let a): return .duration(a[row])
+        case .geometry(let g): return .geometry(g[row])
         case .null: return .null
         }
     }
@@ -118,6 +122,7 @@ public struct Column: Sendable {
         case .string(let s): storage = .string(StringStorage(codes: take(s.codes, 0), dictionary: s.dictionary, ordered: s.ordered))
         case .timestamp(let a): storage = .timestamp(take(a, 0))
         case .duration(let a): storage = .duration(take(a, 0))
+        case .geometry(let g): storage = .geometry(g.gather(rows))
         case .null: storage = .null(rows.count)
         }
         return Column(name: name, storage: storage, validity: validity, unit: unit)

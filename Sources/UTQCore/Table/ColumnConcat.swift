@@ -64,6 +64,19 @@ extension Column {
                 }
             })
         case .string: storage = .string(joinedText(pieces, total: total))
+        case .geometry:
+            var space = GeoSpace.lnglat
+            if case .geometry(let g)? = first?.storage { space = g.space }
+            var b = GeometryBuilder(space: space)
+            b.reserve(total)
+            for p in pieces {
+                guard let c = p.column, case .geometry(let g) = c.storage else {
+                    for _ in 0..<p.count { b.appendNull() }
+                    continue
+                }
+                for r in 0..<p.count { b.append(g, row: r) }
+            }
+            storage = .geometry(b.storage)
         }
         var out = Column(name: name, storage: storage, validity: validity, unit: first?.unit ?? .automatic)
         out.floating = first?.floating ?? false

@@ -8,6 +8,8 @@ public enum DataType: String, Sendable, Hashable, CaseIterable {
     case timestamp
     /// A span of time, stored as microseconds.
     case duration
+    /// A point, line or polygon (or a multi- form of them), in lng/lat or on a plane.
+    case geometry
     /// A column whose every value is null (nothing to infer a type from).
     case null
 
@@ -20,13 +22,14 @@ public enum DataType: String, Sendable, Hashable, CaseIterable {
         case .string: return "text"
         case .timestamp: return "timestamp"
         case .duration: return "duration"
+        case .geometry: return "geometry"
         case .null: return "null"
         }
     }
 
     public var isNumeric: Bool { self == .int || self == .double }
     /// Types whose values have an order and a difference (number-like for min/max/avg).
-    public var isOrdered: Bool { self != .bool && self != .null }
+    public var isOrdered: Bool { self != .bool && self != .null && self != .geometry }
 }
 
 /// How a column's values are best shown. Time buckets keep the unit they were cut to,

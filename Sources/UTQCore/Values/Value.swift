@@ -10,6 +10,7 @@ public enum Value: Sendable, Hashable {
     case string(String)
     case timestamp(Int64)
     case duration(Int64)
+    case geometry(Geometry)
 
     public var type: DataType {
         switch self {
@@ -20,6 +21,7 @@ public enum Value: Sendable, Hashable {
         case .string: return .string
         case .timestamp: return .timestamp
         case .duration: return .duration
+        case .geometry: return .geometry
         }
     }
 
@@ -108,6 +110,7 @@ extension Value {
         case .bool(let b): return b ? "true" : "false"
         case .timestamp(let t): return TimeText.iso(t, zone: .utc)
         case .duration(let d): return TimeText.duration(d)
+        case .geometry(let g): return WKT.text(g)
         case .null: return ""
         }
     }

@@ -42,7 +42,9 @@ final class ParquetColumnEncoder: @unchecked Sendable {
 
     var isDuration: Bool { if case .duration = kind { return true } else { return false } }
 
-    init(column: Column, zone: ZoneRules, rows: Int) {
+    init(column original: Column, zone: ZoneRules, rows: Int) {
+        // Geometries are written as their well-known text, which GIS tools read.
+        let column = original.type == .geometry ? original.asWKTText() : original
         self.column = column
         self.zone = zone
         switch column.storage {
@@ -63,7 +65,10 @@ final class ParquetColumnEncoder: @unchecked Sendable {
         case .duration:
             kind = .duration
             note = "\(column.name) is a duration: written as whole microseconds (INT64), which utq reads back as a duration and other tools as a number"
-        case .null: kind = .null
+        case .null, .geometry: kind = .null
+        }
+        if original.type == .geometry {
+            note = "\(column.name) holds geometries: written as well-known text (WKT), which utq reads back as geometries"
         }
     }
 
@@ -238,7 +243,7 @@ final class ParquetColumnEncoder: @unchecked Sendable {
             if n & 7 != 0 { out.append(byte) }
         case .string(let s):
             for i in rows where column.isValid(i) { appendPlainText(&out, Int(s.codes[i])) }
-        case .null:
+        case .null, .geometry:
             break
         }
     }
