@@ -100,10 +100,11 @@ dist: deps
 # nbformat: use the system's Python when it has them, else a virtual environment of our own
 # in .build (not committed).
 ORACLE_VENV := .build/oracle-venv
+ORACLE_MODULES := duckdb, pytz, nbformat, numpy, pyarrow, openpyxl, google.transit.gtfs_realtime_pb2, shapely, geographiclib
 oracle-deps:
-	@python3 -c "import duckdb, pytz, nbformat, numpy, pyarrow, openpyxl, google.transit.gtfs_realtime_pb2" 2>/dev/null || $(ORACLE_VENV)/bin/python -c "import duckdb, pytz, nbformat, numpy, pyarrow, openpyxl, google.transit.gtfs_realtime_pb2" 2>/dev/null || { \
-	  echo "installing duckdb, pyarrow, openpyxl, nbformat and gtfs-realtime-bindings into $(ORACLE_VENV) for the differential oracle and the reference checks ..."; \
-	  python3 -m venv $(ORACLE_VENV) && $(ORACLE_VENV)/bin/python -m pip install -q duckdb pytz nbformat numpy pyarrow openpyxl gtfs-realtime-bindings; }
+	@python3 -c "import $(ORACLE_MODULES)" 2>/dev/null || $(ORACLE_VENV)/bin/python -c "import $(ORACLE_MODULES)" 2>/dev/null || { \
+	  echo "installing duckdb, pyarrow, openpyxl, nbformat, gtfs-realtime-bindings, shapely and geographiclib into $(ORACLE_VENV) for the differential oracle and the reference checks ..."; \
+	  python3 -m venv $(ORACLE_VENV) && $(ORACLE_VENV)/bin/python -m pip install -q duckdb pytz nbformat numpy pyarrow openpyxl gtfs-realtime-bindings shapely geographiclib; }
 
 # Any number of oracle cases from any seed: make oracle SEED=7 CASES=10000
 SEED ?= 1

@@ -172,6 +172,7 @@ import Testing
                 case .bool(let b): same = text == (b ? "true" : "false")
                 case .string(let s): same = text == s
                 case .timestamp(let i): same = text == String(c.floating ? t.zone.wallMicros(i) : i)
+                case .geometry(let g): same = text == WKT.text(g)
                 }
                 if !same && differences.count < 5 { differences.append("\(c.name)[\(r)]: utq \(v), DuckDB \(text ?? "NULL")") }
             }

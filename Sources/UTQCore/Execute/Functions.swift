@@ -51,6 +51,7 @@ struct FunctionTypeError: Error { let message: String }
 /// separately, since they read the table's time zone.
 public enum Functions {
     public static let all: [FunctionSpec] = MathFunctions.all + AngleFunctions.all + TextFunctions.all + ParsingFunctions.all + OtherFunctions.all
+        + GeometryFunctions.all
 
     private static let byName: [String: FunctionSpec] = {
         var m: [String: FunctionSpec] = [:]

@@ -87,11 +87,19 @@ public enum GeoJSONGeometry {
             guard body.first == ":" else { throw ParseError(message: "expected : after \"geometry\"") }
             body = body.dropFirst()
         }
-        let value: JSONValue
-        do {
-            value = try parseJSONDocument(bytes: Array(body.utf8), path: "")
-        } catch {
-            throw ParseError(message: "not GeoJSON: \(error)")
+        // Text cut out of a feature may keep the feature's closing brace after the geometry's.
+        let bytes = Array(body.utf8)
+        let value: JSONValue = try bytes.withUnsafeBytes { b in
+            var reader = JSONReader(b)
+            do {
+                reader.skipWhitespace()
+                let v = try reader.parseValue(depth: 0)
+                while let c = reader.peek(), c == UInt8(ascii: "}") || c == UInt8(ascii: ",") || c <= 0x20 { reader.pos += 1 }
+                guard reader.peek() == nil else { throw ParseError(message: "not GeoJSON: text follows the geometry") }
+                return v
+            } catch let e as JSONSyntaxError {
+                throw ParseError(message: "not GeoJSON: \(e.message)")
+            }
         }
         // A feature's text holds its geometry inside.
         if value["type"]?.string == "Feature" { return try read(value["geometry"] ?? .null, space: space) }

@@ -12,6 +12,9 @@ public struct LoadOptions: Sendable, Equatable {
     public var timezone: String?
     /// The sheet of a workbook (.xlsx); nil: the first.
     public var sheet: String?
+    /// Where the file's geometries lie (lng/lat or a plane); nil: detected from their
+    /// coordinates.
+    public var crs: GeoSpace?
 
     public init() {}
 
@@ -24,6 +27,7 @@ public struct LoadOptions: Sendable, Equatable {
         if let columns { parts.append("columns=(\(columns.joined(separator: ", ")))") }
         if let delimiter { parts.append("delimiter=\(String(UnicodeScalar(delimiter)).quoted)") }
         if let timezone { parts.append("timezone=\(timezone)") }
+        if let crs { parts.append("crs=\(crs.rawValue)") }
         var s = parts.isEmpty ? "" : "with " + parts.joined(separator: ", ")
         if let sheet { s += (s.isEmpty ? "" : " ") + "sheet=\(sheet.quoted)" }
         return s
@@ -53,6 +57,14 @@ public struct LoadOptionSpec: Sendable {
                 throw LoadOptionValue.Problem("unknown time zone \(zone.quoted)", hint: "a zone name such as Europe/Oslo or America/New_York")
             }
             o.timezone = zone
+        },
+        LoadOptionSpec(name: "crs", value: "lnglat|plane", summary: "whether the file's geometries are longitude and latitude (WGS 84) or x and y on a plan (detected from their coordinates when not given)") { o, v in
+            switch try v.text("crs").lowercased() {
+            case "lnglat", "lonlat", "wgs84", "4326", "epsg:4326": o.crs = .lnglat
+            case "plane", "xy", "plan": o.crs = .plane
+            case let other:
+                throw LoadOptionValue.Problem("crs \(other.quoted) is neither lnglat nor plane", hint: "crs=lnglat (longitude and latitude, as GPS gives them) or crs=plane (x and y on a plan)")
+            }
         },
         LoadOptionSpec(name: "sheet", value: "NAME", summary: "the sheet of an .xlsx workbook (else the first); also load F sheet NAME") { o, v in
             o.sheet = try v.text("sheet")

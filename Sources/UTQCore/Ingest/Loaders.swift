@@ -47,6 +47,11 @@ public struct LoadResult: Sendable {
 public enum Loaders {
     public static func load(_ request: LoadRequest) throws -> LoadResult {
         var result = try read(request)
+        for k in result.tables.indices {
+            let (table, notes) = GeometryColumns.recognise(result.tables[k], path: request.path, crs: request.options.crs)
+            result.tables[k] = table
+            result.warnings += notes
+        }
         for t in result.tables { result.warnings += LoadNotes.wholeNumbersKeptAsText(t, path: request.path) }
         return result
     }
@@ -212,6 +217,7 @@ enum JSONLoading {
             }
         }
         let doc = try parseJSONDocument(path: path)
+        if request.at == nil && GeoJSONLoader.isGeoJSON(doc) { return try GeoJSONLoader.load(doc, request: request, name: name) }
         if request.at == nil && BehaviourMapper.isProject(doc) {
             let (project, warnings) = try BehaviourMapper.load(project: doc, name: name, path: path)
             let legends = project.legends.rowCount

@@ -52,7 +52,7 @@ public struct RenderOptions: Sendable {
 
 /// How results print as text.
 public enum OutputFormat: String, Sendable, CaseIterable {
-    case table, csv, tsv, json, ndjson, markdown
+    case table, csv, tsv, json, ndjson, markdown, geojson
 
     public static func named(_ s: String) -> OutputFormat? {
         switch s.lowercased() {
@@ -62,6 +62,7 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         case "json": return .json
         case "ndjson", "jsonl", "jsonlines": return .ndjson
         case "markdown", "md": return .markdown
+        case "geojson": return .geojson
         default: return nil
         }
     }
@@ -72,6 +73,7 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         if lower.hasSuffix(".csv") { return .csv }
         if lower.hasSuffix(".tsv") || lower.hasSuffix(".tab") { return .tsv }
         if lower.hasSuffix(".ndjson") || lower.hasSuffix(".jsonl") { return .ndjson }
+        if lower.hasSuffix(".geojson") { return .geojson }
         if lower.hasSuffix(".json") { return .json }
         if lower.hasSuffix(".md") || lower.hasSuffix(".markdown") { return .markdown }
         if lower.hasSuffix(".txt") { return .table }

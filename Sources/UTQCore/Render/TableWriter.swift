@@ -46,6 +46,8 @@ public enum TableWriter {
             if format == .json { out.append(contentsOf: (t.rowCount == 0 ? "]\n" : "\n]\n").utf8) }
         case .markdown:
             out.append(contentsOf: markdown(t).utf8)
+        case .geojson:
+            GeoJSONWriter.write(t, cells: cells, into: &out)
         case .table:
             out.append(contentsOf: TableRenderer.render(t, options: RenderOptions(width: 10_000, maxRows: Int.max)).utf8)
         }

@@ -3,7 +3,7 @@ enum SaveVerb {
     static let spec = VerbSpec(
         name: "save", category: .output, role: .sink,
         usage: "save FILE | save to DB.TABLE | save append to DB.TABLE   (save! replaces an existing file or table)",
-        summary: "Write the result to a file: .csv, .tsv, .json, .ndjson, .md or .parquet by its extension (.gz or .zst after a text format compresses it).",
+        summary: "Write the result to a file: .csv, .tsv, .json, .ndjson, .geojson, .md or .parquet by its extension (.gz or .zst after a text format compresses it).",
         details: """
         The file is written to a temporary name and renamed, so it is never left half written.
         A name ending in .gz or .zst (rides.csv.gz, rides.ndjson.zst) writes the format its
@@ -12,7 +12,9 @@ enum SaveVerb {
         precision without separators, times as ISO 8601 with their offset. A .parquet file keeps
         the columns' types (times in microseconds, dates as dates, text with a dictionary,
         Snappy-compressed); durations are written as microseconds, which utq reads back as
-        durations. save to DB.TABLE
+        durations. A .geojson file is a FeatureCollection (what QGIS, kepler.gl and geojson.io
+        open): a feature per row, the geometry column (or the x and y, or latitude and
+        longitude columns) its geometry, the other columns its properties. save to DB.TABLE
         copies the rows into a table of an attached database (COPY, in one transaction); an
         existing table is kept unless you write save! to DB.TABLE. save append to DB.TABLE adds
         the rows to an existing table (plain or partitioned), its columns matched by name; if
@@ -56,7 +58,11 @@ enum SaveVerb {
             if request.toTable { return .save(request) }
             guard OutputFormat.forFile(request.path) != nil || request.isParquet else {
                 throw Diagnostic("cannot tell the format of \(request.path) from its name", at: request.span,
-                                 hint: "end it with .csv, .tsv, .json, .ndjson, .md, .txt or .parquet (and .gz or .zst after a text format to compress it, as in rides.csv.gz)")
+                                 hint: "end it with .csv, .tsv, .json, .ndjson, .geojson, .md, .txt or .parquet (and .gz or .zst after a text format to compress it, as in rides.csv.gz)")
+            }
+            if request.format == .geojson, ImpliedPosition.find(input.schema) == nil {
+                throw Diagnostic("a GeoJSON file is a map's features, and these rows have no position: no geometry column, no x and y, no latitude and longitude",
+                                 at: request.span, hint: ImpliedPosition.missingHint(input.schema))
             }
             return .save(request)
         }

@@ -123,6 +123,7 @@ struct OracleTables {
                 case .string(let v): return "\"" + v.replacingOccurrences(of: "\"", with: "\"\"") + "\""
                 case .timestamp(let v): return TimeText.iso(v, zone: .utc)
                 case .duration(let v): return String(v)
+                case .geometry(let g): return "\"" + WKT.text(g) + "\""
                 }
             }.joined(separator: ",") + "\n"
         }

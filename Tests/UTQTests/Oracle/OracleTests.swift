@@ -144,6 +144,7 @@ enum Oracle {
         case .string(let s): return .text(s)
         case .timestamp(let t): return .time(t)
         case .duration(let d): return .other("duration \(d)")
+        case .geometry(let g): return .text(WKT.text(g))
         }
     }
 

@@ -118,6 +118,7 @@ extension Table {
             case .bool(let b): return b ? "true" : "false"
             case .timestamp(let t): return TimeText.iso(t, zone: zone, unit: c.unit)
             case .duration(let d): return TimeText.duration(d, unit: .clock)
+            case .geometry(let g): return WKT.text(g)
             }
         }
     }
