@@ -154,7 +154,8 @@ struct SQLCompiler {
         case .cast:
             throw NotInSQL("this conversion has no SQL form")
         case .call(let f, let args, _):
-            let call = SQLCall(arguments: try args.map { try expr($0, schema, codes) }, types: args.map(\.type))
+            var call = SQLCall(arguments: try args.map { try expr($0, schema, codes) }, types: args.map(\.type))
+            call.spaces = args.map(\.space)
             guard let sql = f.sql.sql(call) else {
                 throw NotInSQL("\(f.name)(): " + (f.sql.reason(for: call) ?? "no SQL form for \(args.map(\.type.displayName).joined(separator: " and "))"))
             }

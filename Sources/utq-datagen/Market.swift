@@ -151,6 +151,26 @@ enum Market {
         }
         return out
     }
+
+    /// Zones of the square drawn on the app's map (824 × 768 points, y down), as well-known
+    /// text: the promenade along the top, the market's west and east halves, its centre and
+    /// the south end. Illustrative: the thesis draws no zones.
+    static let zones: [(name: String, corners: [(Int, Int)])] = [
+        ("Promenade", [(0, 0), (824, 0), (824, 200), (0, 200)]),
+        ("West market", [(0, 200), (300, 200), (300, 768), (0, 768)]),
+        ("Centre", [(300, 200), (560, 200), (560, 520), (300, 520)]),
+        ("East market", [(560, 200), (824, 200), (824, 768), (560, 768)]),
+        ("South end", [(300, 520), (560, 520), (560, 768), (300, 768)]),
+    ]
+
+    static func zonesCSV() -> String {
+        var out = "zone,area\n"
+        for z in zones {
+            let ring = (z.corners + [z.corners[0]]).map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+            out += "\(z.name),\"POLYGON ((\(ring)))\"\n"
+        }
+        return out
+    }
 }
 
 /// Mapping entries at any size for the benchmarks: the market square's legends, spread over

@@ -2,7 +2,7 @@ import Foundation
 
 /// Writes the shipped datasets and benchmark data. Deterministic: the same command writes
 /// the same bytes.
-///   utq-datagen market DIR                     market.json, market-weather.csv, market-export.csv
+///   utq-datagen market DIR                     market.json, market-weather.csv, market-export.csv, market-zones.csv
 ///   utq-datagen prishtina DIR                  routes.json and itineraries.json
 ///   utq-datagen rides DIR [rides] [users] [weeks]   rides.csv, users.csv, friend_requests.csv
 ///   utq-datagen trips DIR                      trips.csv
@@ -39,6 +39,7 @@ func market() {
     write(Market.projectJSON(), to: dir + "/market.json")
     write(Market.weatherCSV(), to: dir + "/market-weather.csv")
     write(Market.exportCSV(), to: dir + "/market-export.csv")
+    write(Market.zonesCSV(), to: dir + "/market-zones.csv")
 }
 func prishtina() {
     write(PrishtinaData.routesJSON(), to: dir + "/prishtina/routes.json")

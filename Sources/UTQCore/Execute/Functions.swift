@@ -51,7 +51,7 @@ struct FunctionTypeError: Error { let message: String }
 /// separately, since they read the table's time zone.
 public enum Functions {
     public static let all: [FunctionSpec] = MathFunctions.all + AngleFunctions.all + TextFunctions.all + ParsingFunctions.all + OtherFunctions.all
-        + GeometryFunctions.all
+        + GeometryFunctions.all + GeometryMeasures.all
 
     private static let byName: [String: FunctionSpec] = {
         var m: [String: FunctionSpec] = [:]
@@ -212,18 +212,30 @@ enum MathFunctions {
                          }
                      })
             .inSQL(.none("PostgreSQL's power stops with an error where utq gives null (a result too large)")),
-        FunctionSpec(name: "distance", aliases: ["haversine"], usage: "distance(lat1, lng1, lat2, lng2)",
-                     summary: "Metres between two points on the Earth (haversine, radius 6371 km).",
-                     examples: ["select metres = round(distance(58.9700, 5.7320, 58.9694, 5.7327)) | limit 1"], arity: 4...4,
-                     resultType: { t in numericArgs("distance", t).map { .failure($0) } ?? .success(.double) },
+        FunctionSpec(name: "distance", aliases: ["haversine", "st_distance"], usage: "distance(a, b) · distance(lat1, lng1, lat2, lng2)",
+                     summary: "The distance between two geometries: geodesic metres in lng/lat (WGS 84), the plan's units on a plan; of four numbers, metres between two latitude-longitude points on a sphere (haversine, radius 6371 km).",
+                     examples: ["select metres = round(distance(point(21.16, 42.66), point(21.17, 42.67))) | limit 1",
+                                "select metres = round(distance(58.9700, 5.7320, 58.9694, 5.7327)) | limit 1"], arity: 2...4,
+                     resultType: { t in
+                         if t.count == 2 { return GeometryFunctions.geometryArgs("distance", t, count: 2).map { .failure($0) } ?? .success(.double) }
+                         guard t.count == 4 else {
+                             return .failure(FunctionTypeError(message: "distance takes two geometries, or four numbers: lat1, lng1, lat2, lng2"))
+                         }
+                         return numericArgs("distance", t).map { .failure($0) } ?? .success(.double)
+                     },
                      evaluate: { args, type, n, context in
-                         try rowwise(args, n, type, context) { v in
+                         if args.count == 2 { return try GeometryMeasures.distance(args, n, context) }
+                         return try rowwise(args, n, type, context) { v in
                              let d = v.compactMap(\.doubleValue)
                              guard d.count == 4 else { return .null }
                              return .double(Geo.haversine(lat1: d[0], lng1: d[1], lat2: d[2], lng2: d[3]))
                          }
                      })
             .inSQL(.build { c in
+                if c.arguments.count == 2 {
+                    return c.spaces.first == .lnglat ? "ST_Distance(\(c.arguments[0])::geography, \(c.arguments[1])::geography)"
+                        : "ST_Distance(\(c.arguments[0]), \(c.arguments[1]))"
+                }
                 // The haversine as utq computes it, step for step.
                 let (lat1, lng1, lat2, lng2) = (c.number(0), c.number(1), c.number(2), c.number(3))
                 let rad = "(pi() / 180)"

@@ -39,17 +39,26 @@ enum TextFunctions {
         mapDictionary("trim", usage: "trim(text)", summary: "The text without spaces at either end.",
                       examples: ["count by trim(note)"]) { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .inSQL(.none("utq trims every kind of space and line break; PostgreSQL's trim only spaces")),
-        FunctionSpec(name: "len", aliases: ["length"], usage: "len(text)", summary: "The number of characters.",
-                     examples: ["where len(note) > 0 | select time, legend, note"], arity: 1...1,
-                     resultType: { t in stringArg("len", t).map { .failure($0) } ?? .success(.int) },
+        FunctionSpec(name: "len", aliases: ["length", "st_length"], usage: "len(text) · length(line)",
+                     summary: "The number of characters; of a line, its length (geodesic metres in lng/lat, the plan's units on a plan; a polygon's perimeter).",
+                     examples: ["where len(note) > 0 | select time, legend, note",
+                                "select metres = round(length(geometry(\"LINESTRING (21.1660 42.6495, 21.0817 42.6343)\"))) | limit 1"], arity: 1...1,
+                     resultType: { t in
+                         if t[0] == .geometry { return .success(.double) }
+                         return stringArg("len", t).map { .failure(FunctionTypeError(message: $0.message + " (of a line, length(line) gives its length)")) } ?? .success(.int)
+                     },
                      evaluate: { args, type, n, context in
+                         if args[0].type == .geometry { return try GeometryMeasures.length(args, n, context) }
                          if case .column(let c) = args[0], case .string(let s) = c.storage {
                              let lengths = s.dictionary.map { Int64($0.count) }
                              return .column(Column(name: "", storage: .int(s.codes.map { lengths[Int($0)] }), validity: c.validity))
                          }
                          return try rowwise(args, n, type, context) { v in if case .string(let s) = v[0] { return .int(Int64(s.count)) }; return .null }
                      })
-            .inSQL(.none("utq counts letters as they are seen (é written as e and a mark is one); PostgreSQL counts code points")),
+            .inSQL(.build({ c in
+                guard c.types[0] == .geometry else { return nil }
+                return c.spaces.first == .lnglat ? "ST_Length(\(c.arguments[0])::geography)" : "ST_Length(\(c.arguments[0]))"
+            }, otherwise: { _ in "utq counts letters as they are seen (é written as e and a mark is one); PostgreSQL counts code points" })),
         FunctionSpec(name: "substr", aliases: ["substring"], usage: "substr(text, start [, length])",
                      summary: "Part of the text, counting characters from 1.",
                      examples: ["count by substr(legend, 1, 3)"], arity: 2...3,

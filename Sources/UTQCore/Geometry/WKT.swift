@@ -151,9 +151,9 @@ public enum WKT {
         }
 
         /// One coordinate: x y, and any z or m after them, dropped.
-        mutating func coordinate(_ xs: inout [Double], _ ys: inout [Double]) throws {
-            xs.append(try number())
-            ys.append(try number())
+        mutating func coordinate(_ g: inout Geometry) throws {
+            let x = try number(), y = try number()
+            g.xs.append(x); g.ys.append(y)
             skipSpace()
             while let c = peek(), c != UInt8(ascii: ","), c != UInt8(ascii: ")") { _ = try number(); skipSpace() }
         }
@@ -161,7 +161,7 @@ public enum WKT {
         /// `(x y, x y, …)`
         mutating func ring(_ g: inout Geometry) throws {
             try expect(UInt8(ascii: "("))
-            repeat { try coordinate(&g.xs, &g.ys) } while eat(UInt8(ascii: ","))
+            repeat { try coordinate(&g) } while eat(UInt8(ascii: ","))
             try expect(UInt8(ascii: ")"))
             g.rings.append(Int32(g.xs.count))
         }
@@ -185,35 +185,37 @@ public enum WKT {
             var g = Geometry(kind: kind, space: space, xs: [], ys: [], rings: [0], parts: [0])
             skipSpace()
             if peekWord().uppercased() == "EMPTY" { _ = word(); return g }
-            func endPart() { g.parts.append(Int32(g.rings.count - 1)) }
+            // A function rather than a closure over g: a captured g would be one variable, and
+            // writing its coordinates and rings at once a conflict.
+            func endPart(_ g: inout Geometry) { g.parts.append(Int32(g.rings.count - 1)) }
             switch kind {
             case .point:
-                try ring(&g); endPart()
+                try ring(&g); endPart(&g)
                 guard g.xs.count == 1 else { throw error("a point has one coordinate") }
             case .lineString:
-                try ring(&g); endPart()
+                try ring(&g); endPart(&g)
             case .polygon:
-                try rings(&g); endPart()
+                try rings(&g); endPart(&g)
             case .multiPoint:
                 try expect(UInt8(ascii: "("))
                 repeat {
                     // Both MULTIPOINT ((1 2), (3 4)) and MULTIPOINT (1 2, 3 4) are written.
                     if eat(UInt8(ascii: "(")) {
-                        try coordinate(&g.xs, &g.ys)
+                        try coordinate(&g)
                         try expect(UInt8(ascii: ")"))
                     } else {
-                        try coordinate(&g.xs, &g.ys)
+                        try coordinate(&g)
                     }
-                    g.rings.append(Int32(g.xs.count)); endPart()
+                    g.rings.append(Int32(g.xs.count)); endPart(&g)
                 } while eat(UInt8(ascii: ","))
                 try expect(UInt8(ascii: ")"))
             case .multiLineString:
                 try expect(UInt8(ascii: "("))
-                repeat { try ring(&g); endPart() } while eat(UInt8(ascii: ","))
+                repeat { try ring(&g); endPart(&g) } while eat(UInt8(ascii: ","))
                 try expect(UInt8(ascii: ")"))
             case .multiPolygon:
                 try expect(UInt8(ascii: "("))
-                repeat { try rings(&g); endPart() } while eat(UInt8(ascii: ","))
+                repeat { try rings(&g); endPart(&g) } while eat(UInt8(ascii: ","))
                 try expect(UInt8(ascii: ")"))
             }
             try GeometryCheck.validate(g)

@@ -6,14 +6,7 @@ struct JoinBinder {
     let binder: Binder
 
     func bind(_ left: LogicalPlan, _ other: PipelineSource, _ kind: JoinKind, _ conditions: [Expr]) throws -> LogicalPlan {
-        let rightName: String
-        switch other {
-        case .table(let n, _): rightName = n.split(separator: ".").last.map(String.init) ?? n
-        case .result(let n, _): rightName = "r\(n)"
-        case .pipeline(let p):
-            if case .table(let n, _) = p.source { rightName = n.split(separator: ".").last.map(String.init) ?? n } else { rightName = "right" }
-        default: rightName = "right"
-        }
+        let rightName = Self.prefix(for: other)
         let right = try binder.source(other)
         // A pipeline in parentheses that waits for a probe makes the join wait too.
         if right.is(PendingNode.self) { return right }

@@ -70,6 +70,8 @@ public struct SQLCall: Sendable {
     /// For a time bucket: the table's zone, as an SQL literal, and a fixed span's length.
     public var zone = ""
     public var step: Int64 = 0
+    /// For geometries: each argument's space (lng/lat goes through PostGIS's geography).
+    public var spaces: [GeoSpace] = []
 
     public init(arguments: [String], types: [DataType], distinct: Bool = false, over: String = "", zone: String = "", step: Int64 = 0) {
         self.arguments = arguments; self.types = types; self.distinct = distinct; self.over = over; self.zone = zone; self.step = step

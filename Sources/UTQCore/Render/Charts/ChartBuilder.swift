@@ -13,6 +13,10 @@ enum ChartBuilder {
             let hist = try HistChart.make(request, table: table, style: style)
             body = hist
             what = hist.description
+        case .map where GeoMapChart.applies(table):
+            let map = try GeoMapChart.make(request, table: table)
+            body = map
+            what = map.description
         case .map:
             let map = try MapChart.make(request, table: table)
             body = map

@@ -8,6 +8,9 @@ struct TextCanvas {
     private var dotOwner: [Int]
     private var glyphs: [String?]
     private var glyphOwner: [Int]
+    /// What shows where nothing else is drawn (a map's filled zones): a glyph and its series,
+    /// or a heat shade -1 … -4 painted in the heatmap's colours.
+    private var backgrounds: [(String, Int)?]
 
     init(width: Int, height: Int) {
         self.width = max(1, width)
@@ -17,6 +20,13 @@ struct TextCanvas {
         dotOwner = Array(repeating: 0, count: n)
         glyphs = Array(repeating: nil, count: n)
         glyphOwner = Array(repeating: 0, count: n)
+        backgrounds = Array(repeating: nil, count: n)
+    }
+
+    /// A glyph under everything else in the cell at (x, y).
+    mutating func background(_ x: Int, _ y: Int, _ glyph: String, series: Int) {
+        guard x >= 0, y >= 0, x < width, y < height else { return }
+        backgrounds[y * width + x] = (glyph, series)
     }
 
     var dotWidth: Int { width * 2 }
@@ -86,6 +96,8 @@ struct TextCanvas {
                 out += style.paint(g, series: glyphOwner[i])
             } else if dots[i] != 0, let scalar = Unicode.Scalar(0x2800 + UInt32(dots[i])) {
                 out += style.paint(String(Character(scalar)), series: dotOwner[i])
+            } else if let (g, series) = backgrounds[i] {
+                out += series >= 0 ? style.paint(g, series: series) : style.paint(g, code: Palette.heatANSI[min(3, -series - 1)])
             } else {
                 out += " "
             }
