@@ -57,6 +57,18 @@ enum GeometryFunctions {
                              return .null
                          }
                      }),
+        FunctionSpec(name: "polyline", aliases: [], usage: "polyline(text)",
+                     summary: "A line from Google's encoded polyline text (as route APIs and the Prishtina routes give it), in lng/lat.",
+                     examples: ["load datasets/prishtina/routes.json as pr; pr.lines | select line, km = round(length(polyline(polyline)) / 1000, 2)"], arity: 1...1,
+                     resultType: { t in TextFunctions.stringArg("polyline", t).map { .failure($0) } ?? .success(.geometry) },
+                     evaluate: { args, type, n, context in
+                         try rowwise(args, n, type, context) { v in
+                             guard case .string(let s) = v[0], let points = Polyline.decode(s), !points.isEmpty else { return .null }
+                             if points.count == 1 { return .geometry(.point(points[0].lng, points[0].lat)) }
+                             return .geometry(.lineString(points.map { ($0.lng, $0.lat) }))
+                         }
+                     })
+            .inSpace { _ in .lnglat },
         coordinate("x", "The x of a point: its longitude in lng/lat, its x on a plan.", 0),
         coordinate("y", "The y of a point: its latitude in lng/lat, its y on a plan.", 1),
     ]
