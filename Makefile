@@ -9,7 +9,7 @@ SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 PIPE := 2>&1 | cat
 
-.PHONY: demo test build release deps pg-deps oracle-deps oracle oracle-pg tour datasets bench clean fuzz fuzz-build sanitize sanitize-address sanitize-thread install dist jupyter
+.PHONY: demo test build release deps pg-deps geo-deps oracle-deps oracle oracle-pg tour datasets bench clean fuzz fuzz-build sanitize sanitize-address sanitize-thread install dist jupyter
 
 # libedit (line editing) comes from the system; install it when pkg-config cannot find it.
 deps:
@@ -42,8 +42,15 @@ demo: release
 tour: release
 	$(UTQ_RELEASE) --echo examples/tour.utq
 
-test: deps pg-deps oracle-deps
+test: deps pg-deps geo-deps oracle-deps
 	$(SWIFT) test $(PIPE)
+
+# GDAL's ogrinfo reads what save writes as GeoJSON, as QGIS does (a test compares them).
+geo-deps:
+	@[ -x /usr/bin/ogrinfo ] || { \
+	  echo "installing gdal-bin (ogrinfo reads the GeoJSON files the tests write) ..."; \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq gdal-bin; \
+	  else sudo apt-get update -qq && sudo apt-get install -y -qq gdal-bin; fi; }
 
 # The binary, its man page (made from its help) and shell completions under PREFIX.
 PREFIX ?= /usr/local

@@ -121,6 +121,9 @@ enum Accumulate {
             }
             return try typed(out, a.type, has, a)
 
+        case .line, .collect:
+            return try GeometryAggregates.run(a, arg, groupOf: groupOf, groups: groups, rows: n, notes: ev.notes)
+
         case .circmean:
             // The direction of the sum of unit vectors: atan2 of the summed sines and cosines.
             var sines = [CompensatedSum](repeating: CompensatedSum(), count: groups)

@@ -22,6 +22,10 @@ public enum AggregateFunction: Sendable, Hashable {
     case regrSlope
     case regrIntercept
     case regrR2
+    /// The group's points in the rows' order, as one line (a vehicle's track, a shape).
+    case line
+    /// The group's geometries as one multi- geometry (a route's stops, a district's blocks).
+    case collect
 
     public var name: String {
         switch self {
@@ -42,6 +46,8 @@ public enum AggregateFunction: Sendable, Hashable {
         case .regrSlope: return "regr_slope"
         case .regrIntercept: return "regr_intercept"
         case .regrR2: return "regr_r2"
+        case .line: return "line"
+        case .collect: return "collect"
         }
     }
 
@@ -57,7 +63,7 @@ public enum AggregateFunction: Sendable, Hashable {
 
     static func aliases(of name: String) -> [String] { aliasTable[name] ?? [] }
 
-    static let plain: [AggregateFunction] = [.count, .sum, .avg, .min, .max, .median, .stddev, .first, .last, .circmean] + paired
+    static let plain: [AggregateFunction] = [.count, .sum, .avg, .min, .max, .median, .stddev, .first, .last, .circmean] + paired + [.line, .collect]
 
     public static func named(_ word: String) -> AggregateFunction? {
         let w = word.lowercased()
@@ -204,6 +210,13 @@ extension AggregateFunction {
             }, otherwise: { _ in "first and last take a window's rows in their order, which SQL's windows do not keep" })
         case .circmean:
             return .none("the vector mean of angles is utq's own")
+        case .line, .collect:
+            // PostGIS's aggregates, over the rows in utq's order ("utq_row").
+            let function = self == .line ? "ST_MakeLine" : "ST_Collect"
+            return .build { c in
+                guard c.over.isEmpty, !c.distinct else { return nil }
+                return "\(function)(\(c.arguments[0]) ORDER BY \"utq_row\") FILTER (WHERE \(c.arguments[0]) IS NOT NULL)"
+            }
         case .corr, .covar, .covarPop, .regrSlope, .regrIntercept, .regrR2:
             let name = self.name
             return .build({ c in pairSQL(c) }, otherwise: { c in

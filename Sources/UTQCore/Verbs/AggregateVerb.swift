@@ -38,6 +38,12 @@ enum AggregateVerb {
         make("circmean", usage: "circmean ANGLE [, AGG …] [by KEY, …]",
              summary: "The mean direction of angles in degrees (−180 to 180), by the vector mean: the mean of 179 and −179 is 180, not 0.",
              examples: ["where angle is not null | circmean angle by legend", "where angle is not null | circmean angle, count by legend"]),
+        make("line", usage: "line POINT [, AGG …] [by KEY, …]",
+             summary: "The group's points joined into a line in the rows' order (a shape, a vehicle's track); sort first.",
+             examples: ["sort time | line xy(x, y) by legend | let metres = length(line)"]),
+        make("collect", usage: "collect GEOMETRY [, AGG …] [by KEY, …]",
+             summary: "The group's geometries as one (multi-point, multi-line or multi-polygon).",
+             examples: ["collect xy(x, y), count by legend"]),
     ]
 
     static let percentileSpec = make("pNN", usage: "pNN COL [, AGG …] [by KEY, …]",

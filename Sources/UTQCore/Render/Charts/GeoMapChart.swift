@@ -139,8 +139,13 @@ struct GeoMapChart: ChartBody {
             out += TextKey.lines(items, style)
             out.append(style.dim(style.fit(style.label("shades: \(valueName), a quarter of the zones each"), style.width)))
         } else if groups.count > 1 {
-            let filled = features.contains { $0.geometry.kind.dimension == 2 }
-            let items = groups.indices.map { (style.paint(filled ? style.fill($0) : style.marker($0), series: $0), groups[$0]) }
+            // Each key as its features are drawn: a zone's fill, a line, a point's marker.
+            var dimension = [Int](repeating: 0, count: groups.count)
+            for f in features { dimension[f.group] = max(dimension[f.group], f.geometry.kind.dimension) }
+            let items = groups.indices.map { g -> (String, String) in
+                let glyph = dimension[g] == 2 ? style.fill(g) : (dimension[g] == 1 ? style.glyphs.horizontal + style.glyphs.horizontal : style.marker(g))
+                return (style.paint(glyph, series: g), groups[g])
+            }
             out += TextKey.lines(items, style)
         }
         return out
