@@ -17,7 +17,7 @@ extension Planar {
         let empty = Geometry(kind: .polygon, space: g.space, xs: [], ys: [], rings: [0], parts: [0])
         guard !g.isEmpty, d.isFinite else { return empty }
         if d <= 0 { return d == 0 && g.kind.dimension == 2 ? union([g]) : empty }
-        let pieces = BufferPieces(distance: d, quadrantSegments: max(1, quadrantSegments))
+        let pieces = PlanarBufferPieces(distance: d, quadrantSegments: max(1, quadrantSegments))
         if g.kind == .point {
             let ring = pieces.circle(g.xs[0], g.ys[0])
             return Geometry(kind: .polygon, space: g.space, xs: ring.map(\.x), ys: ring.map(\.y),
@@ -27,13 +27,14 @@ extension Planar {
         // line), whose results are then united pairwise: a wide buffer, where every piece
         // overlaps dozens of others, never nodes all of them at once.
         var groups: [Geometry] = []
-        var group = PlanarArrangement(), piecesInGroup = 0
+        let cell = PlanarArrangement.gridCell(for: [g], margin: d)
+        var group = PlanarArrangement(gridCell: cell), piecesInGroup = 0
         func emit(_ ring: [(x: Double, y: Double)]) {
             addPiece(ring, to: &group)
             piecesInGroup += 1
             if piecesInGroup >= PlanarArrangement.piecesPerGroup {
                 groups.append(group.unionPolygons(space: g.space))
-                group = PlanarArrangement(); piecesInGroup = 0
+                group = PlanarArrangement(gridCell: cell); piecesInGroup = 0
             }
         }
         switch g.kind.dimension {
@@ -42,13 +43,13 @@ extension Planar {
         case 1:
             for r in 0..<g.ringCount { pieces.addLine(g.ring(r), closedRing: false, emit: emit) }
         default:
-            var polygon = PlanarArrangement()
+            var polygon = PlanarArrangement(gridCell: cell)
             polygon.addPolygons(g)
             groups.append(polygon.unionPolygons(space: g.space))
             for r in 0..<g.ringCount { pieces.addLine(g.ring(r), closedRing: true, emit: emit) }
         }
         if piecesInGroup > 0 { groups.append(group.unionPolygons(space: g.space)) }
-        return PlanarArrangement.unitePairwise(groups, space: g.space)
+        return PlanarArrangement.unitePairwise(groups, space: g.space, gridCell: cell)
     }
 
     /// Adds a simple piece of the buffer, counted +1 inside whichever way it turns.
@@ -65,7 +66,7 @@ extension Planar {
 
 /// The pieces whose union is a buffer, with GEOS's offset and arc arithmetic: a rectangle on
 /// each segment, a fan of chords on the outer side of each turn, a half disc at each free end.
-struct BufferPieces {
+struct PlanarBufferPieces {
     let distance: Double
     /// The angle one chord of a full quadrant spans.
     let quantum: Double

@@ -4,7 +4,7 @@ extension Planar {
     /// The smallest distance between two geometries: 0 when they meet, a point inside a
     /// polygon included. NaN when either is empty, as shapely answers.
     public static func distance(_ a: Geometry, _ b: Geometry) -> Double {
-        var search = NearestSearch(a, b, wantPoints: false)
+        var search = PlanarNearestSearch(a, b, wantPoints: false)
         return search.run()
     }
 
@@ -12,7 +12,7 @@ extension Planar {
     /// `shapely.ops.nearest_points` returns them (ties broken in GEOS's order); nil when either
     /// geometry is empty.
     public static func nearestPoints(_ a: Geometry, _ b: Geometry) -> ((Double, Double), (Double, Double))? {
-        var search = NearestSearch(a, b, wantPoints: true)
+        var search = PlanarNearestSearch(a, b, wantPoints: true)
         let d = search.run()
         guard !d.isNaN, let pa = search.pointA, let pb = search.pointB else { return nil }
         return (pa, pb)
@@ -22,7 +22,7 @@ extension Planar {
 /// GEOS's DistanceOp: first whether a vertex of one lies in a polygon of the other (distance
 /// 0), then every segment pair, segment–point pair and point pair, keeping the first strictly
 /// smaller distance found so that ties resolve to the same points as GEOS.
-private struct NearestSearch {
+private struct PlanarNearestSearch {
     let a: Geometry, b: Geometry
     let wantPoints: Bool
     var minDistance = Double.infinity
@@ -91,7 +91,7 @@ private struct NearestSearch {
                         if d < minDistance {
                             minDistance = d
                             if wantPoints {
-                                let (p, q) = SegmentClosestPoints.compute(ax, ay, bx, by, cx, cy, dx, dy)
+                                let (p, q) = PlanarClosestPoints.compute(ax, ay, bx, by, cx, cy, dx, dy)
                                 pointA = p; pointB = q
                             }
                         }
@@ -115,7 +115,7 @@ private struct NearestSearch {
                     if d < minDistance {
                         minDistance = d
                         if wantPoints {
-                            let onLine = SegmentClosestPoints.closestPoint(px, py, ax, ay, bx, by)
+                            let onLine = PlanarClosestPoints.closestPoint(px, py, ax, ay, bx, by)
                             if flip { pointA = (px, py); pointB = onLine } else { pointA = onLine; pointB = (px, py) }
                         }
                     }
@@ -142,7 +142,7 @@ private struct NearestSearch {
 
 /// GEOS's LineSegment.closestPoints and closestPoint, so nearest points agree with shapely's
 /// where several pairs are equally near.
-enum SegmentClosestPoints {
+enum PlanarClosestPoints {
     typealias Point = (Double, Double)
 
     static func closestPoint(_ px: Double, _ py: Double, _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) -> Point {

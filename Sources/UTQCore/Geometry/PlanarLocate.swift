@@ -91,35 +91,19 @@ extension Planar {
                              _ start: Int, _ end: Int) -> Location {
         guard end - start >= 2 else { return end > start && xs[start] == x && ys[start] == y ? .boundary : .exterior }
         var crossings = 0
-        var x1 = xs[start], y1 = ys[start]
-        for i in (start + 1)..<end {
-            let x2 = xs[i], y2 = ys[i]
-            defer { x1 = x2; y1 = y2 }
-            if x1 < x && x2 < x { continue }
-            if x == x2 && y == y2 { return .boundary }
-            if y1 == y && y2 == y {
-                if x >= min(x1, x2) && x <= max(x1, x2) { return .boundary }
-                continue
-            }
-            if (y1 > y && y2 <= y) || (y2 > y && y1 <= y) {
-                var sign = orientation(x1, y1, x2, y2, x, y)
-                if sign == 0 { return .boundary }
-                if y2 < y1 { sign = -sign }
-                if sign > 0 { crossings += 1 }
+        for i in start..<(end - 1) {
+            switch crossing(x, y, xs[i], ys[i], xs[i + 1], ys[i + 1]) {
+            case .crosses: crossings += 1
+            case .onEdge: return .boundary
+            case .misses: break
             }
         }
         // An unclosed ring is closed here, as a polygon's ring always is.
         if xs[end - 1] != xs[start] || ys[end - 1] != ys[start] {
-            let x2 = xs[start], y2 = ys[start]
-            if !(x1 < x && x2 < x) {
-                if y1 == y && y2 == y {
-                    if x >= min(x1, x2) && x <= max(x1, x2) { return .boundary }
-                } else if (y1 > y && y2 <= y) || (y2 > y && y1 <= y) {
-                    var sign = orientation(x1, y1, x2, y2, x, y)
-                    if sign == 0 { return .boundary }
-                    if y2 < y1 { sign = -sign }
-                    if sign > 0 { crossings += 1 }
-                }
+            switch crossing(x, y, xs[end - 1], ys[end - 1], xs[start], ys[start]) {
+            case .crosses: crossings += 1
+            case .onEdge: return .boundary
+            case .misses: break
             }
         }
         return crossings % 2 == 1 ? .interior : .exterior

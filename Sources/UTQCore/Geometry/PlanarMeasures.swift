@@ -38,7 +38,7 @@ extension Planar {
     /// to the centroid of its rings as lines, and a line of zero length to its points. Nil for
     /// an empty geometry. The result keeps the geometry's `space`.
     public static func centroid(_ g: Geometry) -> Geometry? {
-        var sums = CentroidSums()
+        var sums = PlanarCentroidSums()
         for part in 0..<g.partCount {
             let rings = g.ringRange(part: part)
             switch g.kind.dimension {
@@ -129,7 +129,7 @@ extension Planar {
 
 /// The running sums of GEOS's centroid: triangles fanned from a base point, segment midpoints
 /// weighted by length, and points.
-private struct CentroidSums {
+private struct PlanarCentroidSums {
     var baseX = 0.0, baseY = 0.0
     var triangleX = 0.0, triangleY = 0.0, doubleArea = 0.0
     var lineX = 0.0, lineY = 0.0, totalLength = 0.0

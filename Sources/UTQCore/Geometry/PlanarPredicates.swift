@@ -101,7 +101,7 @@ extension Planar {
 
     /// Whether some segment of `a` and some segment of `b` (lines or polygon rings) meet.
     private static func linesMeet(_ a: Geometry, _ b: Geometry) -> Bool {
-        let segmentsA = RelateNoding.segments(a), segmentsB = RelateNoding.segments(b)
+        let segmentsA = PlanarRelateNoding.segments(a), segmentsB = PlanarRelateNoding.segments(b)
         @inline(__always) func meet(_ i: Int, _ j: Int) -> Bool {
             segmentsIntersect(a.xs[i], a.ys[i], a.xs[i + 1], a.ys[i + 1], b.xs[j], b.ys[j], b.xs[j + 1], b.ys[j + 1])
         }
@@ -144,8 +144,8 @@ private struct PlanarRelation {
     var interiorsMeet = false
 
     init(_ a: Geometry, _ b: Geometry) {
-        let noding = RelateNoding(a, b)
-        let bAgainstA = RelateSummary(subject: b, other: a, breaks: noding.breaksB, overlaps: noding.overlapsB)
+        let noding = PlanarRelateNoding(a, b)
+        let bAgainstA = PlanarRelateSummary(subject: b, other: a, breaks: noding.breaksB, overlaps: noding.overlapsB)
         let dimA = a.kind.dimension, dimB = b.kind.dimension
         switch (dimA, dimB) {
         case (1, 1):
@@ -161,11 +161,11 @@ private struct PlanarRelation {
             covers = !bAgainstA.exterior
             interiorsMeet = bAgainstA.interior
         case (1, 2):
-            let aAgainstB = RelateSummary(subject: a, other: b, breaks: noding.breaksA, overlaps: noding.overlapsA)
+            let aAgainstB = PlanarRelateSummary(subject: a, other: b, breaks: noding.breaksA, overlaps: noding.overlapsA)
             covers = false
             interiorsMeet = aAgainstB.interior
         default:
-            let aAgainstB = RelateSummary(subject: a, other: b, breaks: noding.breaksA, overlaps: noding.overlapsA)
+            let aAgainstB = PlanarRelateSummary(subject: a, other: b, breaks: noding.breaksA, overlaps: noding.overlapsA)
             covers = !bAgainstA.exterior && !aAgainstB.interior && !bAgainstA.oppositeSide
             interiorsMeet = bAgainstA.interior || aAgainstB.interior || bAgainstA.sameSide
         }

@@ -5,7 +5,7 @@ import Foundation
 /// touches or crosses it, and the stretches where the two run along each other. Cut at those
 /// parameters, every piece of a segment lies wholly inside, outside or along the other
 /// geometry, which is what the DE-9IM predicates need to know.
-struct RelateNoding {
+struct PlanarRelateNoding {
     struct Break { var segment: Int32; var t: Double }
     /// A stretch [t0, t1] of a segment lying along a segment of the other geometry; `side` is
     /// where the other's interior lies seen along this segment: 1 left, -1 right, 0 unknown
@@ -152,7 +152,7 @@ struct RelateNoding {
 }
 
 /// How the pieces of one geometry's segments lie relative to another geometry.
-struct RelateSummary {
+struct PlanarRelateSummary {
     /// Some piece lies in the other's interior (along a line's interior counts for a line).
     var interior = false
     /// Some piece lies outside the other.
@@ -162,12 +162,13 @@ struct RelateSummary {
     /// Some piece runs along the other's boundary with the interiors on opposite sides.
     var oppositeSide = false
 
-    /// Classifies the segments of `subject` (one of the two geometries of `noding`) against
-    /// `other`: pieces between breaks are along the other (an overlap), or inside or outside
-    /// it, found by locating the piece's middle. The location only changes where a break is,
+    /// Classifies the segments of `subject` against `other`, given the breaks and overlaps
+    /// that `PlanarRelateNoding` found on the subject's segments: pieces between breaks are
+    /// along the other (an overlap), or inside or outside it, found by locating the piece's
+    /// middle. The location only changes where a break is,
     /// so it is carried over unbroken vertices instead of being located again.
-    init(subject: Geometry, other: Geometry, breaks: [RelateNoding.Break], overlaps: [RelateNoding.Overlap]) {
-        let subjectLeft = RelateNoding.interiorLeftOfRings(subject)
+    init(subject: Geometry, other: Geometry, breaks: [PlanarRelateNoding.Break], overlaps: [PlanarRelateNoding.Overlap]) {
+        let subjectLeft = PlanarRelateNoding.interiorLeftOfRings(subject)
         let otherIsArea = other.kind.dimension == 2
         var breakCursor = 0, overlapCursor = 0
         other.xs.withUnsafeBufferPointer { oxs in
@@ -195,7 +196,8 @@ struct RelateSummary {
                             let t1 = k < breakEnd ? min(1, breaks[k].t) : 1
                             if t1 > t0 {
                                 let mid = (t0 + t1) / 2
-                                if t0 > 0 && k > breakCursor { carried = nil }
+                                // A piece after a break may lie elsewhere than the last one.
+                                if t0 > 0 { carried = nil }
                                 var along = false
                                 for o in overlapCursor..<overlapEnd where overlaps[o].t0 <= mid && mid <= overlaps[o].t1 {
                                     along = true

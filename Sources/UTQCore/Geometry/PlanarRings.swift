@@ -91,8 +91,9 @@ extension PlanarArrangement {
         return loops
     }
 
-    /// Whether a ring is a sliver of rounding noise: its area negligible against its
-    /// perimeter squared (a strip a million million times longer than wide).
+    /// Whether a ring is a sliver of rounding noise: on average narrower than the snapping
+    /// grid's cell (its area below its perimeter times the cell), or negligible against its
+    /// perimeter squared.
     private func isSliver(_ ring: [Int32]) -> Bool {
         var twiceArea = 0.0, perimeter = 0.0
         let x0 = xs[Int(ring[0])], y0 = ys[Int(ring[0])]
@@ -101,7 +102,7 @@ extension PlanarArrangement {
             twiceArea += (xs[a] - x0) * (ys[b] - y0) - (xs[b] - x0) * (ys[a] - y0)
             perimeter += Planar.hypotenuse(xs[b] - xs[a], ys[b] - ys[a])
         }
-        return abs(twiceArea) / 2 <= 1e-12 * perimeter * perimeter
+        return abs(twiceArea) / 2 <= max(1e-12 * perimeter * perimeter, (gridCell ?? 0) * perimeter)
     }
 
     /// The ring without vertices that lie exactly on the straight line through their
@@ -163,13 +164,22 @@ extension PlanarArrangement {
             let shellBounds = shells.map { bounds($0.ring) }
             let tree = PlanarBoxTree(count: shells.count) { shellBounds[$0] }
             var stack: [Int] = []
+            // A large shell around many holes is indexed once rather than walked per hole.
+            var indexed: [Int: Planar.PreparedArea] = [:]
+            var tested = [Int](repeating: 0, count: shells.count)
             for (h, hole) in holes.enumerated() {
                 let a = Int(hole[0]), b = Int(hole[1])
                 let px = (xs[a] + xs[b]) / 2, py = (ys[a] + ys[b]) / 2
                 var owner: Int?
                 tree.query(px, py, px, py, stack: &stack) { s in
                     if let o = owner, shells[o].area <= shells[s].area { return true }
-                    if self.ringContains(shells[s].ring, px, py) { owner = s }
+                    tested[s] += 1
+                    if indexed[s] == nil && tested[s] > 8 && shells[s].ring.count > 64 {
+                        let ring = shells[s].ring.map { (x: self.xs[Int($0)], y: self.ys[Int($0)]) }
+                        indexed[s] = Planar.PreparedArea(.polygon([ring], space: space))
+                    }
+                    let inside = indexed[s].map { $0.locate(px, py) == .interior } ?? self.ringContains(shells[s].ring, px, py)
+                    if inside { owner = s }
                     return true
                 }
                 if let o = owner { holesOf[o].append(h) }

@@ -13,18 +13,19 @@ extension Planar {
     public static func union(_ polygons: [Geometry]) -> Geometry {
         let space = polygons.first?.space ?? .plane
         let areas = polygons.filter { $0.kind.dimension == 2 && !$0.isEmpty }
+        let cell = PlanarArrangement.gridCell(for: areas)
         guard areas.count > PlanarArrangement.piecesPerGroup else {
-            var arrangement = PlanarArrangement()
+            var arrangement = PlanarArrangement(gridCell: cell)
             for g in areas { arrangement.addPolygons(g) }
             return arrangement.unionPolygons(space: space)
         }
         var groups: [Geometry] = []
         for group in spatialGroups(areas, size: PlanarArrangement.piecesPerGroup) {
-            var arrangement = PlanarArrangement()
+            var arrangement = PlanarArrangement(gridCell: cell)
             for g in group { arrangement.addPolygons(g) }
             groups.append(arrangement.unionPolygons(space: space))
         }
-        return PlanarArrangement.unitePairwise(groups, space: space)
+        return PlanarArrangement.unitePairwise(groups, space: space, gridCell: cell)
     }
 
     /// Geometries in groups of about `size` lying near each other: sorted by the x of their
@@ -70,7 +71,7 @@ extension PlanarArrangement {
 
     /// The union of partial unions, neighbours first (they are in spatial order), level by
     /// level.
-    static func unitePairwise(_ unions: [Geometry], space: GeoSpace) -> Geometry {
+    static func unitePairwise(_ unions: [Geometry], space: GeoSpace, gridCell: Double) -> Geometry {
         var level = unions.filter { !$0.isEmpty }
         guard !level.isEmpty else { return Geometry(kind: .polygon, space: space, xs: [], ys: [], rings: [0], parts: [0]) }
         while level.count > 1 {
@@ -78,7 +79,7 @@ extension PlanarArrangement {
             next.reserveCapacity((level.count + 1) / 2)
             for k in stride(from: 0, to: level.count, by: 2) {
                 guard k + 1 < level.count else { next.append(level[k]); continue }
-                var arrangement = PlanarArrangement()
+                var arrangement = PlanarArrangement(gridCell: gridCell)
                 arrangement.addPolygons(level[k], layer: 1); arrangement.addPolygons(level[k + 1], layer: 2)
                 next.append(arrangement.unionPolygons(space: space))
             }

@@ -10,7 +10,7 @@ extension SpatialJoinNode: MemoryOperator {
         let context = executor.context
         let leftColumn = try Evaluator(table: l, notes: context.notes, cancel: context.cancel).column(leftGeometry)
         let rightColumn = try Evaluator(table: r, notes: context.notes, cancel: context.cancel).column(rightGeometry)
-        let side = SpatialSide(leftColumn), other = SpatialSide(rightColumn)
+        let side = SpatialSide(leftColumn), other = SpatialSide(rightColumn, prepare: test.reach == 0)
         let tree = PlanarBoxTree(count: other.count) { i in other.box(i) ?? (.nan, .nan, .nan, .nan) }
         let matcher = SpatialMatcher(test: test, left: side, right: other, tree: tree)
         let workers = Workers.available
@@ -85,15 +85,19 @@ struct SpatialSide: @unchecked Sendable {
     let column: Column
     let storage: GeometryStorage
     let geometries: [Geometry?]
+    /// Polygons with their edges indexed, for the many points looked up in each.
+    let areas: [Planar.PreparedArea?]
 
-    init(_ c: Column) {
+    init(_ c: Column, prepare: Bool = false) {
         column = c
         if case .geometry(let s) = c.storage { storage = s } else { storage = .points(xs: [], ys: [], space: .lnglat) }
         if storage.isPoints {
             geometries = []
+            areas = []
         } else {
             let s = storage
             geometries = (0..<s.count).map { c.isValid($0) ? s[$0] : nil }
+            areas = prepare ? geometries.map { g in g.flatMap { $0.kind.dimension == 2 ? Planar.PreparedArea($0) : nil } } : []
         }
     }
 
@@ -150,6 +154,14 @@ struct SpatialMatcher: @unchecked Sendable {
     }
 
     func holds(_ row: Int, _ other: Int) -> Bool {
+        if let (x, y) = left.point(row), !right.areas.isEmpty, let area = right.areas[other] {
+            let at = area.locate(x, y)
+            switch test {
+            case .within: return at == .interior
+            case .intersects: return at != .exterior
+            default: break
+            }
+        }
         guard let b = right.geometry(other) else { return false }
         if let (x, y) = left.point(row) {
             let at = Planar.locate(x, y, in: b)

@@ -71,12 +71,16 @@ extension GeoMapChart {
                 }
             }
         }
+        // A zone's name: a summary's text key, or a column that names things.
+        let labelColumn = (table.groupKeys ?? []).compactMap(table.columnIndex).first { table.columns[$0].type == .string }
+            ?? ["zone", "name", "label", "stop_name", "Location_Name_Primary"].compactMap(table.columnIndex).first
+        let labels = labelColumn.map { c in rowOf.map { r in table.columns[c].isValid(r) ? table.columns[c].value(at: r).plainText : "" } }
         let missing = geometries.filter { $0 == nil || $0!.isEmpty }.count
         if missing > 0 { notes.append("left out: " + Counted.text(missing, table.rowNoun) + " without a geometry") }
         var features: [Feature] = []
         for (k, g) in geometries.enumerated() {
             guard let g, !g.isEmpty else { continue }
-            features.append(Feature(geometry: g, group: groupOf[k], value: values?[k] ?? nil))
+            features.append(Feature(geometry: g, group: groupOf[k], value: values?[k] ?? nil, label: labels?[k]))
         }
         return GeoMapChart(features: projected(features, space: space), space: space, groups: groups,
                            groupName: groups.isEmpty ? nil : (chosen ?? groupColumn).map { table.columns[$0].name },

@@ -10,6 +10,8 @@ struct GeoMapChart: ChartBody {
         var geometry: Geometry
         var group: Int
         var value: Double?
+        /// What the feature is called on the map (a zone's name), if anything.
+        var label: String? = nil
     }
 
     let features: [Feature]
@@ -115,15 +117,30 @@ struct GeoMapChart: ChartBody {
                     for i in range.dropLast() {
                         let a = cell(g.xs[i], g.ys[i]), b = cell(g.xs[i + 1], g.ys[i + 1])
                         if g.kind.dimension == 2 && (feature.value != nil || groups.count > 1) { continue }
+                        // A line with a value is drawn in its shade, which reads without colour.
+                        if let s = shade(feature.value, breaks) {
+                            canvas.glyphLine((a.0 - 0.5, a.1 - 0.5), (b.0 - 0.5, b.1 - 0.5), style.glyphs.shades[s], series: feature.group)
+                            continue
+                        }
                         canvas.dotLine((Int(a.0 * 2), Int(a.1 * 4)), (Int(b.0 * 2), Int(b.1 * 4)), series: feature.group)
                     }
                 }
             } else {
                 for i in g.xs.indices {
                     let (x, y) = cell(g.xs[i], g.ys[i])
-                    canvas.put(min(cols - 1, Int(x)), min(rows - 1, Int(y)), style.marker(groups.isEmpty ? 0 : feature.group), series: feature.group)
+                    let glyph = shade(feature.value, breaks).map { style.glyphs.shades[$0] } ?? style.marker(groups.isEmpty ? 0 : feature.group)
+                    canvas.put(min(cols - 1, Int(x)), min(rows - 1, Int(y)), glyph, series: feature.group)
                 }
             }
+        }
+        // Zones' names at their middles, where they fit inside the map.
+        for feature in features where feature.geometry.kind.dimension == 2 {
+            guard let label = feature.label.map({ style.label($0) }), !label.isEmpty,
+                  let middle = Planar.centroid(feature.geometry), !middle.isEmpty else { continue }
+            let (x, y) = cell(middle.xs[0], middle.ys[0])
+            let text = Array(label.prefix(max(0, cols - 2)))
+            let start = max(0, min(cols - text.count, Int(x) - text.count / 2)), row = min(rows - 1, max(0, Int(y)))
+            for (k, ch) in text.enumerated() { canvas.put(start + k, row, String(ch), series: -1) }
         }
         let (tl, tr, bl, br) = style.glyphs.corners
         var out = [style.dim(tl + String(repeating: style.glyphs.horizontal, count: cols) + tr)]
@@ -137,7 +154,7 @@ struct GeoMapChart: ChartBody {
         if let valueName {
             let items = shadeRanges(breaks).map { (style.paint(style.glyphs.shades[$0.0], code: Palette.heatANSI[$0.0]), $0.1) }
             out += TextKey.lines(items, style)
-            out.append(style.dim(style.fit(style.label("shades: \(valueName), a quarter of the zones each"), style.width)))
+            out.append(style.dim(style.fit(style.label("shades: \(valueName), a quarter of the \(features.allSatisfy { $0.geometry.kind.dimension == 2 } ? "zones" : "features") each"), style.width)))
         } else if groups.count > 1 {
             // Each key as its features are drawn: a zone's fill, a line, a point's marker.
             var dimension = [Int](repeating: 0, count: groups.count)
@@ -164,7 +181,8 @@ struct GeoMapChart: ChartBody {
             (box.x + (x - f.minX) / f.width * box.width, box.y + (y - f.minY) / f.height * box.height)
         }
         doc.rect(box.x, box.y, box.width, box.height, fill: "#F6F6F2", stroke: "#BBBBBB")
-        // Zones under lines, lines under points.
+        // Zones under lines, lines under points, names over all.
+        var labels: [(Double, Double, String)] = []
         for dimension in [2, 1, 0] {
             for feature in features where feature.geometry.kind.dimension == dimension {
                 let g = feature.geometry
@@ -180,12 +198,21 @@ struct GeoMapChart: ChartBody {
                     if let s = shade(feature.value, breaks) { fill = "fill=\"\(Palette.heat(Double(s + 1) / 4))\"" }
                     else { fill = "fill=\"\(groups.count > 1 ? color : "#9ECAE1")\" fill-opacity=\"0.45\"" }
                     doc.raw("<path d=\"\(path)\" \(fill) fill-rule=\"evenodd\" stroke=\"#555555\" stroke-width=\"0.8\"/>")
+                    if let label = feature.label, let middle = Planar.centroid(g), !middle.isEmpty {
+                        let (x, y) = place(middle.xs[0], middle.ys[0])
+                        labels.append((x, y, label))
+                    }
                 case 1:
-                    for ring in 0..<g.ringCount { doc.polyline(g.pointRange(ring: ring).map { place(g.xs[$0], g.ys[$0]) }, stroke: color, width: 2) }
+                    let stroke = shade(feature.value, breaks).map { Palette.heat(Double($0 + 1) / 4) } ?? color
+                    for ring in 0..<g.ringCount { doc.polyline(g.pointRange(ring: ring).map { place(g.xs[$0], g.ys[$0]) }, stroke: stroke, width: feature.value == nil ? 2 : 3) }
                 default:
-                    for i in g.xs.indices { let (x, y) = place(g.xs[i], g.ys[i]); doc.marker(groups.isEmpty ? 0 : feature.group, x, y, size: 3, color: color) }
+                    let fill = shade(feature.value, breaks).map { Palette.heat(Double($0 + 1) / 4) } ?? color
+                    for i in g.xs.indices { let (x, y) = place(g.xs[i], g.ys[i]); doc.marker(groups.isEmpty ? 0 : feature.group, x, y, size: 3, color: fill) }
                 }
             }
+        }
+        for (x, y, text) in labels {
+            doc.raw("<text x=\"\(SVGDocument.num(x))\" y=\"\(SVGDocument.num(y + 4))\" font-size=\"\(SVGDocument.num(SVGLayout.smallSize))\" text-anchor=\"middle\" fill=\"#222222\" stroke=\"#FFFFFF\" stroke-width=\"3\" paint-order=\"stroke\">\(SVGDocument.escape(text))</text>")
         }
         // The scale bar, bottom left; north, top right.
         let (length, label) = scaleBar()
