@@ -60,7 +60,7 @@ let package = Package(
             ]
         ),
         // Deterministic generators for the shipped datasets and the benchmarks.
-        .executableTarget(name: "utq-datagen", dependencies: ["UTQCore"]),
+        .executableTarget(name: "utq-datagen", dependencies: ["UTQCore", "GTFSRealtime", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
         .testTarget(
             name: "UTQTests",
             dependencies: ["UTQCore", "UTQPostgres", "utq", "utq-datagen", .product(name: "ZIPFoundation", package: "ZIPFoundation")],

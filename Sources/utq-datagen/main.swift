@@ -7,6 +7,7 @@ import Foundation
 ///   utq-datagen rides DIR [rides] [users] [weeks]   rides.csv, users.csv, friend_requests.csv
 ///   utq-datagen trips DIR                      trips.csv
 ///   utq-datagen nvdb DIR                       nvdb-speedlimits.json, nvdb-positions.csv
+///   utq-datagen realtime DIR                   gtfs/demo-realtime.pb (trip updates for the demo feed, from DIR/gtfs/demo-transit)
 ///   utq-datagen all DIR                        all of the above into DIR
 ///   utq-datagen entries N JSON CSV             N mapping entries for the benchmarks
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -24,7 +25,7 @@ func write(_ text: String, to path: String) {
 
 func usage() -> Never {
     FileHandle.standardError.write("""
-    usage: utq-datagen market|prishtina|rides|trips|nvdb|all DIR
+    usage: utq-datagen market|prishtina|rides|trips|nvdb|realtime|all DIR
            utq-datagen rides DIR [RIDES] [USERS] [WEEKS]
 
     """.data(using: .utf8)!)
@@ -50,6 +51,20 @@ func rides() {
     data.write(to: dir) { text, path in write(text, to: path) }
 }
 func trips() { write(TripsData.csv(), to: dir + "/trips.csv") }
+func realtime() {
+    let path = dir + "/gtfs/demo-realtime.pb"
+    guard let stopTimes = try? String(contentsOfFile: dir + "/gtfs/demo-transit/stop_times.txt", encoding: .utf8) else {
+        FileHandle.standardError.write("utq-datagen: realtime reads \(dir)/gtfs/demo-transit/stop_times.txt, which is not there\n".data(using: .utf8)!)
+        exit(1)
+    }
+    do {
+        try RealtimeData.tripUpdates(stopTimes: stopTimes).write(to: URL(fileURLWithPath: path), options: .atomic)
+        FileHandle.standardError.write("wrote \(path)\n".data(using: .utf8)!)
+    } catch {
+        FileHandle.standardError.write("utq-datagen: cannot write \(path): \(error)\n".data(using: .utf8)!)
+        exit(1)
+    }
+}
 func nvdb() {
     write(NVDBData.responseJSON(), to: dir + "/nvdb-speedlimits.json")
     write(NVDBData.positionsCSV(), to: dir + "/nvdb-positions.csv")
@@ -61,7 +76,8 @@ case "prishtina": prishtina()
 case "rides": rides()
 case "trips": trips()
 case "nvdb": nvdb()
-case "all": market(); prishtina(); rides(); trips(); nvdb()
+case "realtime": realtime()
+case "all": market(); prishtina(); rides(); trips(); nvdb(); realtime()
 case "entries":
     guard arguments.count >= 4, let n = Int(arguments[1]) else { usage() }
     BenchEntries.write(n, json: arguments[2] == "-" ? nil : arguments[2], csv: arguments[3] == "-" ? nil : arguments[3])

@@ -58,8 +58,8 @@ import Testing
             #expect(features.contains("POINT (\(lon) \(lat))"), "\(id) at \(lon) \(lat)")
         }
         // The shapes as a line each, their points in sequence order.
-        let lines = try s.table("flat.shapes | sort shape_pt_sequence | line point(shape_pt_lon, shape_pt_lat), count by shape_id")
-        let shapesFile = try Self.saved(s, "flat.shapes | sort shape_pt_sequence | line point(shape_pt_lon, shape_pt_lat), count by shape_id", "shapes")
+        let lines = try s.table("flat.shapes | sort shape_pt_sequence | path point(shape_pt_lon, shape_pt_lat), count by shape_id")
+        let shapesFile = try Self.saved(s, "flat.shapes | sort shape_pt_sequence | path point(shape_pt_lon, shape_pt_lat), count by shape_id", "shapes")
         let b = try Self.summary(shapesFile)
         #expect(b.kind == "Line String" && b.count == lines.rowCount && b.count == 3)
         #expect(b.fields == ["shape_id", "count"])

@@ -61,7 +61,7 @@ import Testing
         guard case .geometry(let g)? = zones.column("area")?.storage else { Issue.record("area is no geometry"); return }
         #expect(g.space == .plane)
         #expect(zones.rowCount == 5)
-        #expect(notes.contains { $0.contains("read as geometries: area (x and y on a plane)") }, "\(notes)")
+        #expect(notes.contains { $0.contains("read as geometries: area (x and y on a plan; load with crs=lnglat") }, "\(notes)")
     }
 
     @Test func pldpLocationsLoadTheirLines() throws {
@@ -145,5 +145,22 @@ import Testing
             for o in outcome.outputs { if case .warning(let w) = o { notes.append(w) } }
         }
         #expect(notes.contains { $0.contains("no place on the Earth") && $0.contains("xy(x, y)") }, "\(notes)")
+    }
+
+    @Test func aColumnOfGeometriesGathersItsRowsWhole() throws {
+        let shapes = try ["POLYGON ((0 0, 10 0, 10 10, 0 0), (2 1, 4 1, 4 2, 2 1))", "LINESTRING (1 1, 2 2, 3 1)",
+                          "MULTIPOLYGON (((0 0, 1 0, 1 1, 0 0)), ((5 5, 6 5, 6 6, 5 5)))", "POINT (7 8)"].map { try WKT.parse($0) }
+        var b = GeometryBuilder(space: .plane)
+        b.append(shapes[0]); b.appendNull(); b.append(shapes[1]); b.append(shapes[2]); b.append(shapes[3])
+        let column = b.storage
+        let picked = column.gather([3, -1, 0, 0, 2, 4, 1])
+        #expect(picked.count == 7)
+        for (k, r) in [3, -1, 0, 0, 2, 4, 1].enumerated() where r >= 0 && r != 1 {
+            var want = column[r]
+            want.space = .plane
+            #expect(picked[k] == want, "row \(k) from \(r): \(WKT.text(picked[k])) against \(WKT.text(want))")
+        }
+        #expect(picked[1].isEmpty && picked[6].isEmpty)
+        #expect(WKT.text(picked[0]) == WKT.text(shapes[2]) && WKT.text(picked[5]) == "POINT (7 8)")
     }
 }

@@ -9,7 +9,8 @@ import Testing
     /// What runs in memory on a database, and why: each entry a decision, not an oversight.
     static let withoutSQL: Set<String> = [
         // functions
-        "pow", "lower", "upper", "trim", "len", "substr", "replace", "split", "extract", "parse_time", "clock_time",
+        "pow", "lower", "upper", "trim", "substr", "replace", "split", "extract", "parse_time", "clock_time",
+        "wkt", "geojson", "polyline", "bearing", "cell",
         // summaries
         "circmean",
     ]

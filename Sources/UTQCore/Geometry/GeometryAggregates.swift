@@ -1,4 +1,4 @@
-/// The summaries of geometries: `line` joins a group's points into a line in the rows'
+/// The summaries of geometries: `path` joins a group's points into a line in the rows'
 /// order (so `sort` first), `collect` gathers a group's geometries into one multi- geometry.
 enum GeometryAggregates {
     static func run(_ a: BoundAggregate, _ arg: Column, groupOf: [Int32], groups: Int, rows n: Int, notes: RunNotes?) throws -> Column {
@@ -10,7 +10,7 @@ enum GeometryAggregates {
         var short = 0, mixed = 0, notPoints = 0
         for g in 0..<groups {
             let rows = members[g]
-            if a.function == .line {
+            if a.function == .path {
                 // A line needs two points; other geometries give their own points in order.
                 var points: [(x: Double, y: Double)] = []
                 for r in rows {
@@ -31,8 +31,8 @@ enum GeometryAggregates {
                 b.append(.multi(multi, members, space: s.space))
             }
         }
-        if short > 0 { notes?.add("line short", "\(NumberText.counted(short, "group")) with fewer than two points \(short == 1 ? "has" : "have") no line") }
-        if notPoints > 0 { notes?.add("line of shapes", "line joins the points of lines and polygons too, in their order: \(NumberText.counted(notPoints, "row")) held more than a point") }
+        if short > 0 { notes?.add("path short", "\(NumberText.counted(short, "group")) with fewer than two points \(short == 1 ? "has" : "have") no path") }
+        if notPoints > 0 { notes?.add("path of shapes", "path joins the points of lines and polygons too, in their order: \(NumberText.counted(notPoints, "row")) held more than a point") }
         if mixed > 0 { notes?.add("collect mixed", "\(NumberText.counted(mixed, "group")) mix points, lines and polygons, and collect gathers one kind at a time: left empty") }
         return Column(name: a.name, storage: .geometry(b.storage), validity: valid)
     }

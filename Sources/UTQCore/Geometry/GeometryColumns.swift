@@ -37,11 +37,11 @@ enum GeometryColumns {
                 b.append(g)
             }
             t.columns[k] = Column(name: c.name, storage: .geometry(b.storage), validity: c.validity)
-            read.append("\(c.name) (\(space == .lnglat ? "lng/lat" : "x and y on a plane"))")
+            let other = crs != nil ? "" : (space == .lnglat ? "; load with crs=plane if they are x and y on a plan" : "; load with crs=lnglat if they are longitude and latitude")
+            read.append("\(c.name) (\(space == .lnglat ? "lng/lat" : "x and y on a plan")\(other))")
         }
         if !read.isEmpty {
-            warnings.append(LoadWarning(path: path, "read as geometries: \(read.joined(separator: ", "))"
-                                         + (crs == nil ? "; say crs=plane or crs=lnglat after with if that is wrong" : "")))
+            warnings.append(LoadWarning(path: path, "read as geometries: \(read.joined(separator: ", "))"))
         }
         return (t, warnings)
     }

@@ -46,7 +46,8 @@ enum GeometryFunctions {
                              if case .geometry(let g) = v[0] { return .string(WKT.text(g)) }
                              return .null
                          }
-                     }),
+                     })
+            .inSQL(.none("PostGIS's ST_AsText keeps 15 digits of a coordinate, utq every digit (the shortest text that reads back the same)")),
         FunctionSpec(name: "geojson", aliases: ["st_asgeojson"], usage: "geojson(geometry)",
                      summary: "A geometry as a GeoJSON geometry object.",
                      examples: ["select json = geojson(point(21.16, 42.66)) | limit 1"], arity: 1...1,
@@ -56,7 +57,8 @@ enum GeometryFunctions {
                              if case .geometry(let g) = v[0] { return .string(GeoJSONGeometry.text(g)) }
                              return .null
                          }
-                     }),
+                     })
+            .inSQL(.none("PostGIS's ST_AsGeoJSON keeps 9 decimals of a coordinate, utq every digit")),
         FunctionSpec(name: "polyline", aliases: [], usage: "polyline(text)",
                      summary: "A line from Google's encoded polyline text (as route APIs and the Prishtina routes give it), in lng/lat.",
                      examples: ["load datasets/prishtina/routes.json as pr; pr.lines | select line, km = round(length(polyline(polyline)) / 1000, 2)"], arity: 1...1,
@@ -68,7 +70,8 @@ enum GeometryFunctions {
                              return .geometry(.lineString(points.map { ($0.lng, $0.lat) }))
                          }
                      })
-            .inSpace { _ in .lnglat },
+            .inSpace { _ in .lnglat }
+            .inSQL(.none("Google's encoded polylines are read by utq")),
         coordinate("x", "The x of a point: its longitude in lng/lat, its x on a plan.", 0),
         coordinate("y", "The y of a point: its latitude in lng/lat, its y on a plan.", 1),
     ]

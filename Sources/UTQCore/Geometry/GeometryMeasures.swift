@@ -11,7 +11,7 @@ enum GeometryMeasures {
             .inSQL(.build { c in c.spaces.first == .lnglat ? "ST_Area(\(c.arguments[0])::geography)" : "ST_Area(\(c.arguments[0]))" }),
         centroid,
         predicate("within", summary: "Whether the first geometry lies inside the second (on its edge is not inside).",
-                  example: "load datasets/market-zones.csv as zones; where within(xy(x, y), geometry(\"POLYGON ((0 0, 824 0, 824 200, 0 200, 0 0))\", \"plane\")) | count",
+                  example: "where within(xy(x, y), geometry(\"POLYGON ((0 0, 824 0, 824 200, 0 200, 0 0))\", \"plane\")) | count",
                   Planar.within),
         predicate("contains", summary: "Whether the first geometry holds the second (a zone holds a point inside it, not one on its edge).",
                   example: "where contains(geometry(\"POLYGON ((0 0, 824 0, 824 200, 0 200, 0 0))\", \"plane\"), xy(x, y)) | count",
@@ -93,6 +93,7 @@ enum GeometryMeasures {
                 return GeoMeasure.bearing(x, y).map { .double($0) }
             }
         })
+        .inSQL(.none("utq's bearing of a line or a zone is from its centroid, and its degrees clockwise from north; PostGIS's ST_Azimuth takes points, in radians"))
 
     /// `distance(a, b)` of two geometries; `distance(lat1, lng1, lat2, lng2)` as it was.
     static func distance(_ args: [Vector], _ n: Int, _ context: CallContext) throws -> Vector {

@@ -51,12 +51,25 @@ public struct GeometryStorage: Sendable {
             for (i, r) in indexes.enumerated() where r >= 0 { gx[i] = xs[Int(r)]; gy[i] = ys[Int(r)] }
             return .points(xs: gx, ys: gy, space: space)
         }
-        var out = GeometryBuilder(space: space)
-        out.reserve(indexes.count)
+        // Each row's parts, rings and coordinates copied as ranges, offsets moved: a join that
+        // gives every point its zone copies the zone's arrays, and makes no geometry per row.
+        guard let rows else { return self }
+        var kinds = [Geometry.Kind](), xs = [Double](), ys = [Double](), outRows: [Int32] = [0], outParts: [Int32] = [0], outRings: [Int32] = [0]
+        kinds.reserveCapacity(indexes.count); outRows.reserveCapacity(indexes.count + 1)
         for r in indexes {
-            if r < 0 { out.appendNull() } else { out.append(self, row: Int(r)) }
+            guard r >= 0 else { kinds.append(.point); outRows.append(outRows.last!); continue }
+            let row = Int(r)
+            let p0 = Int(rows[row]), p1 = Int(rows[row + 1])
+            let r0 = Int(parts[p0]), r1 = Int(parts[p1])
+            let c0 = Int(rings[r0]), c1 = Int(rings[r1])
+            let partBase = Int32(outRings.count - 1) - Int32(r0), ringBase = Int32(xs.count) - Int32(c0)
+            for p in p0..<p1 { outParts.append(parts[p + 1] + partBase) }
+            for k in r0..<r1 { outRings.append(rings[k + 1] + ringBase) }
+            xs.append(contentsOf: self.xs[c0..<c1]); ys.append(contentsOf: self.ys[c0..<c1])
+            kinds.append(self.kinds[row])
+            outRows.append(Int32(outParts.count - 1))
         }
-        return out.storage
+        return GeometryStorage(space: space, kinds: kinds, xs: xs, ys: ys, rows: outRows, parts: outParts, rings: outRings)
     }
 }
 

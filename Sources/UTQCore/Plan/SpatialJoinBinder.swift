@@ -16,9 +16,10 @@ extension JoinBinder {
         }
         let l = try position(left, "the rows before join"), r = try position(right, rightName)
         let test = try spatial.reach(in: l.space)
-        if test.reach > 0, l.space != r.space {
-            throw Diagnostic("\(l.describe) is \(l.space == .lnglat ? "longitude and latitude" : "x and y on a plan") and \(r.describe) is \(r.space == .lnglat ? "longitude and latitude" : "x and y on a plan"): their distance means nothing",
-                             at: spatial.span, hint: "make both the same: point(lng, lat) for places on the Earth, xy(x, y) for a plan")
+        if l.space != r.space {
+            func what(_ e: BoundExpr) -> String { e.space == .lnglat ? "longitude and latitude" : "x and y on a plan" }
+            throw Diagnostic("\(l.describe) is \(what(l)) and \(r.describe) is \(what(r)): \(test.reach > 0 ? "their distance" : "where one lies in the other") means nothing",
+                             at: spatial.span, hint: "make both the same: point(lng, lat) for places on the Earth, xy(x, y) for a plan; a file's geometries load as a plan with: load FILE with crs=plane")
         }
         var fields = left.schema.fields
         let taken = Set(fields.map { $0.name.lowercased() })

@@ -31,6 +31,33 @@ public enum HelpTopics {
             "select `legend` as behaviour | count by behaviour",
             "where time >= \"2017-03-23 12:00\" and time < \"2017-03-23 12:15\" | count",
         ]),
+        Entry(name: "spatial", summary: "Geometries: points, lines and zones in lng/lat or on a plan; spatial joins, measures and maps.", details: """
+        A geometry column holds points, lines, polygons or their multi- forms, in one of two
+        spaces. lng/lat (WGS 84, as GPS, GTFS and GeoJSON give them): distances, lengths and
+        areas are geodesic, in metres (Karney's algorithms, as GeographicLib and PostGIS's
+        geography). A plan (a Behaviour Mapper map in its points, a drawing): in its own units.
+        Which side of an edge a point lies on is read in the coordinates as they are in both,
+        as shapely and PostGIS's geometry read it.
+          made by      point(lng, lat), xy(x, y), geometry("POLYGON ((…))"), polyline(text);
+                       a GeoJSON file (a row per feature); a column of WKT or GeoJSON text in
+                       a CSV (load F with crs=plane when its coordinates are a plan's)
+          positions    a table without a geometry column has one all the same: its x and y
+                       (a Behaviour Mapper plan), else a latitude and a longitude column
+                       (stop_lat, stop_lon; pickup_lat, pickup_lng)
+          joins        join zones on within (on contains, on intersects), join stops within
+                       400 m (each pair with its distance), join stops nearest 3; an R-tree
+                       of the right side's boxes, on every core
+          measures     distance, length, area, centroid, bearing, buffer, within, contains,
+                       intersects, cell (a square of a grid), x, y, wkt, geojson
+          summaries    path POINT by KEY (a group's points in order, sort first), collect
+          out          save F.geojson (QGIS, kepler.gl, geojson.io), chart map (zones shaded
+                       by a value, lines, points; to F.svg for a report), WKT in CSV, EWKT in
+                       PostgreSQL
+        """, examples: [
+            "load datasets/market-zones.csv as zones; market | join zones on within | count by zone",
+            "load datasets/gtfs/demo-transit.zip as feed; feed.stops | join feed.stops within 400 m | count by stop_id",
+            "select metres = round(distance(point(21.16, 42.66), point(21.17, 42.67))) | limit 1",
+        ], aliases: ["geometries", "gis"]),
         Entry(name: "pldp", summary: "Public Life Data Protocol surveys (Gehl): people staying and people moving, as cities publish them.", details: """
         load knows a PLDP file by its startedAt column and the protocol's count columns
         (posture…, gender…, age…, mode…, activity…, group…, object…), and reads it so that

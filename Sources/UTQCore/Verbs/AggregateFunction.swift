@@ -23,7 +23,7 @@ public enum AggregateFunction: Sendable, Hashable {
     case regrIntercept
     case regrR2
     /// The group's points in the rows' order, as one line (a vehicle's track, a shape).
-    case line
+    case path
     /// The group's geometries as one multi- geometry (a route's stops, a district's blocks).
     case collect
 
@@ -46,7 +46,7 @@ public enum AggregateFunction: Sendable, Hashable {
         case .regrSlope: return "regr_slope"
         case .regrIntercept: return "regr_intercept"
         case .regrR2: return "regr_r2"
-        case .line: return "line"
+        case .path: return "path"
         case .collect: return "collect"
         }
     }
@@ -63,7 +63,7 @@ public enum AggregateFunction: Sendable, Hashable {
 
     static func aliases(of name: String) -> [String] { aliasTable[name] ?? [] }
 
-    static let plain: [AggregateFunction] = [.count, .sum, .avg, .min, .max, .median, .stddev, .first, .last, .circmean] + paired + [.line, .collect]
+    static let plain: [AggregateFunction] = [.count, .sum, .avg, .min, .max, .median, .stddev, .first, .last, .circmean] + paired + [.path, .collect]
 
     public static func named(_ word: String) -> AggregateFunction? {
         let w = word.lowercased()
@@ -210,9 +210,9 @@ extension AggregateFunction {
             }, otherwise: { _ in "first and last take a window's rows in their order, which SQL's windows do not keep" })
         case .circmean:
             return .none("the vector mean of angles is utq's own")
-        case .line, .collect:
+        case .path, .collect:
             // PostGIS's aggregates, over the rows in utq's order ("utq_row").
-            let function = self == .line ? "ST_MakeLine" : "ST_Collect"
+            let function = self == .path ? "ST_MakeLine" : "ST_Collect"
             return .build { c in
                 guard c.over.isEmpty, !c.distinct else { return nil }
                 return "\(function)(\(c.arguments[0]) ORDER BY \"utq_row\") FILTER (WHERE \(c.arguments[0]) IS NOT NULL)"

@@ -17,17 +17,27 @@ extension SpatialJoinNode: MemoryOperator {
         let block = 4096
         let blocks = (l.rowCount + block - 1) / block
         let parts = ParallelParts<SpatialMatches>(count: blocks)
-        let next = SpatialCounter()
-        let cancel = context.cancel
+        let next = SpatialCounter(), matched = SpatialCounter()
+        let cancel = context.cancel, memoryLimit = context.memoryLimit
+        let width = l.columns.count + r.columns.count + 1
         DispatchQueue.concurrentPerform(iterations: min(workers, max(1, blocks))) { _ in
             var stack: [Int] = []
             while true {
                 let b = next.take()
                 guard b < blocks else { return }
-                if cancel?.isCancelled == true { parts.set(b, .failure(CancellationError())); continue }
+                if cancel?.isCancelled == true || parts.failed { parts.set(b, .failure(CancellationError())); continue }
                 var m = SpatialMatches()
                 for row in (b * block)..<min(l.rowCount, (b + 1) * block) { matcher.match(row, into: &m, stack: &stack) }
-                parts.set(b, .success(m))
+                // Pairs are not known before they are found: past the memory there is, stop.
+                do {
+                    try HashJoin.checkSize(matched.take(adding: m.left.count) + m.left.count, width: width, memoryLimit: memoryLimit)
+                    parts.set(b, .success(m))
+                } catch var d as Diagnostic {
+                    d.hint = "keep fewer rows on either side first (where …), or ask for a shorter distance or fewer nearest"
+                    parts.set(b, .failure(d))
+                } catch {
+                    parts.set(b, .failure(error))
+                }
             }
         }
         let found = try (0..<blocks).map { try parts.get($0) }
@@ -65,9 +75,9 @@ extension SpatialJoinNode: MemoryOperator {
 final class SpatialCounter: @unchecked Sendable {
     private var value = 0
     private let lock = NSLock()
-    func take() -> Int {
+    func take(adding n: Int = 1) -> Int {
         lock.lock(); defer { lock.unlock() }
-        defer { value += 1 }
+        defer { value += n }
         return value
     }
 }

@@ -23,11 +23,15 @@ struct GeoMapChart: ChartBody {
 
     var description: String { "map" + (valueName.map { " of \($0)" } ?? groupName.map { " by \($0)" } ?? "") }
 
-    /// The drawn area: every feature, with a little room at the edges.
+    /// The drawn area: every feature, with a little room at the edges; on a plan whose every
+    /// coordinate lies in Behaviour Mapper's map, that whole map, so squares and zones show
+    /// where in the square they are.
     var frame: Bounds {
         var b = Bounds(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
         for f in features { if let fb = f.geometry.bounds { b.add(fb) } }
         guard b.minX.isFinite else { return Bounds(minX: 0, minY: 0, maxX: 1, maxY: 1) }
+        let (w, h) = MapChart.mapperSize
+        if space == .plane, b.minX >= 0, b.minY >= 0, b.maxX <= w, b.maxY <= h { return Bounds(minX: 0, minY: 0, maxX: w, maxY: h) }
         let pad = max(b.width, b.height, 1e-9) * 0.03
         return b.expanded(by: pad)
     }

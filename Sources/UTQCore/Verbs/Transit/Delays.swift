@@ -21,7 +21,7 @@ enum DelaysVerb {
         group: updates, mean_delay, on_time_share. Frequency-based trips have no timetable of \
         their own: their updates find template times.
         """,
-        examples: ["load datasets/gtfs/demo-transit.zip as feed; feed | delays feed.stop_times by route_id"],
+        examples: ["load datasets/gtfs/demo-transit.zip as feed; load datasets/gtfs/demo-realtime.pb as rt; feed | delays rt by route_id"],
         completes: .column, keywords: ["on", "by"],
         parse: { p, verb in
             let (rt, rtSpan) = try p.tableName("the table of realtime trip updates, as in: feed | delays rt")
@@ -46,7 +46,7 @@ enum DelaysVerb {
             }
             for column in ["trip_id", "stop_id", "arrival_time", "arrival_delay", "start_date"] where updates.schema.index(of: column) == nil {
                 throw Diagnostic("\(name) has no column \(column): delays reads GTFS-Realtime trip updates", at: rtSpan,
-                                 hint: "load a TripUpdates feed: load trip_updates.pb as \(rt)")
+                                 hint: "load a TripUpdates feed, as in: load datasets/gtfs/demo-realtime.pb as rt, then: \(feed.name) | delays rt")
             }
             try feed.require("stop_times", ["trip_id", "stop_id", "stop_sequence", "arrival_time", "departure_time"], build, verb: Self.verb)
             try feed.require("trips", ["trip_id", "route_id"], build, verb: Self.verb)
