@@ -57,7 +57,7 @@ enum TextFunctions {
                      })
             .inSQL(.build({ c in
                 guard c.types[0] == .geometry else { return nil }
-                return c.spaces.first == .lnglat ? "ST_Length(\(c.arguments[0])::geography)" : "ST_Length(\(c.arguments[0]))"
+                return GeometrySQL.length(c)
             }, otherwise: { _ in "utq counts letters as they are seen (é written as e and a mark is one); PostgreSQL counts code points" })),
         FunctionSpec(name: "substr", aliases: ["substring"], usage: "substr(text, start [, length])",
                      summary: "Part of the text, counting characters from 1.",

@@ -72,6 +72,8 @@ public struct SQLCall: Sendable {
     public var step: Int64 = 0
     /// For geometries: each argument's space (lng/lat goes through PostGIS's geography).
     public var spaces: [GeoSpace] = []
+    /// Each argument's value where it is a constant (a cell's size, geometry's "plane"), else nil.
+    public var constants: [Value?] = []
 
     public init(arguments: [String], types: [DataType], distinct: Bool = false, over: String = "", zone: String = "", step: Int64 = 0) {
         self.arguments = arguments; self.types = types; self.distinct = distinct; self.over = over; self.zone = zone; self.step = step
