@@ -90,6 +90,8 @@ final class PostgresPostGISTests {
         ("{places} | let m = length(Location_Geometry), c = centroid(Location_Geometry), b = bearing(Location_Geometry, point(-122.33, 47.61)), "
             + "d = distance(point(-122.33, 47.61), Location_Geometry) | select Location_ID, m, c, b, d", ["d"]),
         ("{places} | join {places} within 30 m | select Location_ID, places.Location_ID, distance", ["distance"]),
+        ("{places} | join {places} nearest 2 | select Location_ID, places.Location_ID, distance", ["distance"]),
+        ("{places} | join {places} within 30 m | count by Location_ID", []),
         ("{places} | let k = cell(Location_Geometry, 500) | count by k", []),
     ]
 
