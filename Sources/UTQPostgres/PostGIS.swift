@@ -57,14 +57,15 @@ struct GeometryRead: Equatable {
 
 extension PostgresDatabase {
     /// The space of each geometry column whose type says no SRID: the SRID of its first value
-    /// (a table made by SQL as `geometry` often holds lng/lat), a plane where it has none.
-    func peekSRIDs(_ columns: inout [String: [RemoteColumn]]) throws {
+    /// (a table made by SQL as `geometry` often holds lng/lat), a plane where it has none or
+    /// where it cannot be read (a view that fails is said so when it is used, not at attach).
+    func peekSRIDs(_ columns: inout [String: [RemoteColumn]]) {
         for (table, list) in columns {
             for (k, c) in list.enumerated() {
                 guard case .geometry(var read) = c.read, !read.geography, read.srid == nil else { continue }
                 let id = connection.identifier(c.name)
-                let first = try connection.query("SELECT ST_SRID(\(id))::text FROM \(connection.identifier(table)) WHERE \(id) IS NOT NULL LIMIT 1")
-                read.srid = first.count > 0 ? Int(first.cells[0][0]) : nil
+                let first = try? connection.query("SELECT ST_SRID(\(id))::text FROM \(connection.identifier(table)) WHERE \(id) IS NOT NULL LIMIT 1")
+                read.srid = first.flatMap { $0.count > 0 ? Int($0.cells[0][0]) : nil }
                 read.space = read.srid == 4326 ? .lnglat : .plane
                 columns[table]![k].read = .geometry(read)
             }

@@ -110,7 +110,7 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
         partitions = [:]
         let splits = try foreignPartitions()
         orders = try tableOrders(kinds: kinds, stored: stored)
-        try peekSRIDs(&found)
+        peekSRIDs(&found)
         // Columns of types utq has no type for (json, arrays …) are read as text.
         // One note for each table that has such columns, naming them.
         listingNotes = order.compactMap { table in
