@@ -8,8 +8,9 @@ import UTQCore
 ///   (as utq's R-tree narrows them, and as a GiST index on the right side's column can), then
 ///   keeps those at most D away;
 /// - `nearest K` takes, for each left row in a LATERAL subquery, the K right rows of least
-///   distance, ties in the right side's order, every right row measured exactly (`<->` orders
-///   by a distance in degrees, which is not the order of metres).
+///   distance, ties in the right side's order. `<->` orders by a distance in degrees, which is
+///   not the order of metres, so it only bounds the search: the rows within the farthest of
+///   the K nearest by `<->` are measured exactly.
 /// Distances and tests are the functions' own forms (`distance()`, `within()` …), so the
 /// distance column is what `distance()` gives: geodesic metres through geography in lng/lat.
 /// The rows come in utq's order where it matters above: left rows in their order, each one's
