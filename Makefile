@@ -18,12 +18,18 @@ deps:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq libedit-dev zlib1g-dev libzstd-dev libsnappy-dev libpq-dev pkg-config; \
 	  else sudo apt-get update -qq && sudo apt-get install -y -qq libedit-dev zlib1g-dev libzstd-dev libsnappy-dev libpq-dev pkg-config; fi; }
 
-# The tests start PostgreSQL servers of their own (attached databases).
+# The tests start PostgreSQL servers of their own (attached databases), with PostGIS for
+# geometry in the database (Debian's postgresql-NN-postgis-3, NN the server's version).
 pg-deps:
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ -x /usr/bin/psql ] || { \
 	  echo "installing postgresql (the tests start throwaway servers) ..."; \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq postgresql; \
 	  else sudo apt-get update -qq && sudo apt-get install -y -qq postgresql; fi; }
+	@ls /usr/share/postgresql/*/extension/postgis.control >/dev/null 2>&1 || { \
+	  v=$$(ls /usr/lib/postgresql | sort -n | tail -1); \
+	  echo "installing postgresql-$$v-postgis-3 (the tests of geometry in PostgreSQL) ..."; \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq postgresql-$$v-postgis-3; \
+	  else sudo apt-get update -qq && sudo apt-get install -y -qq postgresql-$$v-postgis-3; fi; }
 
 build: deps
 	$(SWIFT) build $(PIPE)

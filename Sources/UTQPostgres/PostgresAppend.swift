@@ -31,15 +31,17 @@ extension PostgresDatabase {
         }
         // The table's columns, domains as their base types; generated columns take no values.
         let rows = try connection.query("""
-            SELECT a.attname, format_type(a.atttypid, a.atttypmod), coalesce(b.typname, t.typname), t.typtype::text, (a.attgenerated <> '')::text
+            SELECT a.attname, format_type(a.atttypid, a.atttypmod), coalesce(b.typname, t.typname), t.typtype::text, (a.attgenerated <> '')::text,
+                   a.atttypmod::text
             FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid
             LEFT JOIN pg_type b ON t.typtype = 'd' AND b.oid = t.typbasetype
             WHERE a.attrelid = \(found.cells[0][0]) AND a.attnum > 0 AND NOT a.attisdropped
             ORDER BY a.attnum
             """)
-        struct Target { var name, declared, typeName, typeKind: String; var generated: Bool }
+        struct Target { var name, declared, typeName, typeKind: String; var generated: Bool; var typmod: Int }
         let targets = (0..<rows.count).map {
-            Target(name: rows.cells[0][$0], declared: rows.cells[1][$0], typeName: rows.cells[2][$0], typeKind: rows.cells[3][$0], generated: rows.cells[4][$0] == "true")
+            Target(name: rows.cells[0][$0], declared: rows.cells[1][$0], typeName: rows.cells[2][$0], typeKind: rows.cells[3][$0], generated: rows.cells[4][$0] == "true",
+                   typmod: Int(rows.cells[5][$0]) ?? -1)
         }
         let order = targets.first { $0.name == TableOrder.column && ["int2", "int4", "int8"].contains($0.typeName) }
         let shown = targets.filter { $0.name != order?.name }.map(\.name)
@@ -60,12 +62,18 @@ extension PostgresDatabase {
                 throw Diagnostic("\(c.name) is \(c.type.displayName) here and \(t.declared) in \(full), which cannot hold it",
                                  hint: "convert it first (let \(c.name) = …), or select the other columns")
             }
+            if case .geometry(let g) = c.storage, let why = Self.spaceMismatch(g.space, into: t.typeName, srid: PostGIS.srid(typmod: t.typmod)) {
+                throw Diagnostic("\(c.name) is \(g.space == .lnglat ? "in lng/lat" : "on a plan") here and \(full).\(t.name) is \(t.declared), \(why)",
+                                 hint: "append to a geometry column of SRID \(g.space == .lnglat ? "4326" : "0 or the plan's own"), or save to a new table")
+            }
             matched.append((c, t))
         }
         let zone = zones[full] ?? self.zone
         let writers = matched.map { m -> CopyWriter in
             let w = CopyWriter(m.column)
             if ["timestamp", "date"].contains(m.target.typeName) { w.wallClock = zone }
+            // Geometries go into geometry and geography columns with their SRID, into text as WKT.
+            w.geometryAsWKT = !["geometry", "geography"].contains(m.target.typeName)
             return w
         }
         var names = matched.map { connection.identifier($0.target.name) }
@@ -98,6 +106,18 @@ extension PostgresDatabase {
     static func uniqueFold<T>(_ name: String, _ targets: [T], _ key: KeyPath<T, String>) -> T? {
         let same = targets.filter { $0[keyPath: key].lowercased() == name.lowercased() }
         return same.count == 1 ? same[0] : nil
+    }
+
+    /// Why geometries of a space do not go into a geometry or geography column of an SRID
+    /// (nil: no SRID, or the right one). utq does not move geometries between SRIDs.
+    static func spaceMismatch(_ space: GeoSpace, into typeName: String, srid: Int?) -> String? {
+        let target = typeName == "geography" ? (srid ?? 4326) : srid
+        guard let target else { return nil }
+        switch space {
+        case .lnglat where target != 4326: return "whose SRID \(target) is not lng/lat (4326): utq does not transform between them"
+        case .plane where target == 4326: return "which holds lng/lat: points of a plan are no places on the Earth"
+        default: return nil
+        }
     }
 
     /// Whether a column of PostgreSQL's type (pg_type's name and kind) holds utq's values of a

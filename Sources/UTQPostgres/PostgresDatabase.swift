@@ -38,12 +38,22 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
     private(set) var partitions: [String: [String]] = [:]
     private var listingNotes: [String] = []
     public var notes: [String] { listingNotes }
+    /// Whether the database has PostGIS (asked once, when it is attached): geometry columns,
+    /// functions and spatial joins run there only with it.
+    let postgis: PostGIS
+    /// What the last save or append has to say (geometry saved as text without PostGIS).
+    var savedNotes: [String] = []
+    public var saveNotes: [String] { savedNotes }
 
     public init(uri: String, name: String, zone: ZoneRules = .utc) throws {
         self.name = name
         self.zone = zone
         connection = try PGConnection(uri: uri)
         connection.owner = name
+        postgis = try PostGIS(connection)
+        // PostGIS prices its functions high, so a query of a few thousand rows passes
+        // jit_above_cost, and compiling it took 1.5 s where running it took 50 ms.
+        if postgis.available { try connection.query("SET jit = off") }
     }
 
     public var kind: String { "PostgreSQL" }
@@ -51,16 +61,18 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
     public func close() {}
 
     public func tables() throws -> [RemoteTable] {
-        // Tables and views of the schemas on the search path, with their columns in order.
+        // Tables and views of the schemas on the search path, with their columns in order;
+        // not an extension's own (PostGIS's spatial_ref_sys and geometry_columns).
         let rows = try connection.query("""
             SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod), t.typname, t.typtype, a.atttypid::text,
-                   coalesce(obj_description(c.oid, 'pg_class'), ''), c.relkind::text
+                   coalesce(obj_description(c.oid, 'pg_class'), ''), c.relkind::text, a.atttypmod::text
             FROM pg_class c
             JOIN pg_namespace n ON n.oid = c.relnamespace
             JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
             JOIN pg_type t ON t.oid = a.atttypid
             WHERE c.relkind IN ('r', 'v', 'm', 'p', 'f') AND n.nspname = ANY (current_schemas(false))
               AND NOT c.relispartition
+              AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e')
             ORDER BY c.relname, a.attnum
             """)
         // Enum types' labels in their order: text whose order is the type's.
@@ -87,7 +99,8 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
                 stored.insert(table)
                 continue
             }
-            var column = RemoteColumn(name: rows.cells[1][i], declared: rows.cells[2][i], typeName: rows.cells[3][i])
+            var column = RemoteColumn(name: rows.cells[1][i], declared: rows.cells[2][i], typeName: rows.cells[3][i],
+                                      typmod: Int(rows.cells[8][i]) ?? -1, postgis: postgis.available)
             if rows.cells[4][i] == "e" { column = RemoteColumn(name: column.name, declared: column.declared, labels: enumLabels[rows.cells[5][i]] ?? []) }
             found[table, default: []].append(column)
         }
@@ -97,7 +110,8 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
         partitions = [:]
         let splits = try foreignPartitions()
         orders = try tableOrders(kinds: kinds, stored: stored)
-        // Columns of types utq has no type for (geometry, json, arrays …) are read as text.
+        peekSRIDs(&found)
+        // Columns of types utq has no type for (json, arrays …) are read as text.
         // One note for each table that has such columns, naming them.
         listingNotes = order.compactMap { table in
             let unknown = found[table]!.filter(\.unknownType).map { "\($0.name) (\($0.declared))" }
@@ -118,7 +132,7 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
             let floating = Set(kept?.floating ?? [])
             let fields = found[table]!.map {
                 Field(name: $0.name, type: $0.type, unit: kept?.unit(of: $0.name) ?? $0.unit, ordered: $0.labels != nil,
-                      floating: floating.contains($0.name))
+                      floating: floating.contains($0.name), space: $0.space)
             }
             let first = fields.first { $0.type == .timestamp }?.name
             let time = kept?.time.flatMap { t in fields.contains { $0.name == t } ? t : nil } ?? first
@@ -160,6 +174,7 @@ public final class PostgresDatabase: AttachedDatabase, @unchecked Sendable {
             case .text: return "\(id)::text AS \(id)"
             case .float: return "\(id)::float8 AS \(id)"
             case .money: return "\(id)::numeric::float8 AS \(id)"
+            case .geometry(let g): return g.select(id)
             }
         }
         // The stored order's columns come last, under names of their own (see `TableOrder`).
@@ -237,12 +252,21 @@ struct RemoteColumn {
     /// An enum's labels in the type's order.
     var labels: [String]?
 
-    enum Read { case plain, micros, wallTime, text, float, money }
+    enum Read: Equatable { case plain, micros, wallTime, text, float, money, geometry(GeometryRead) }
 
-    init(name: String, declared: String, typeName: String) {
+    /// `typmod`: the type's modifier (a geometry's SRID is in it); `postgis`: whether the
+    /// database has PostGIS, without which no column is a geometry.
+    init(name: String, declared: String, typeName: String, typmod: Int = -1, postgis: Bool = false) {
         self.name = name
         self.declared = declared
         switch typeName {
+        // A geography is lng/lat; a geometry is where its SRID says, found from its first
+        // value when its type names none (PostGIS.swift).
+        case "geography" where postgis:
+            type = .geometry; read = .geometry(GeometryRead(space: .lnglat, geography: true, srid: PostGIS.srid(typmod: typmod)))
+        case "geometry" where postgis:
+            let srid = PostGIS.srid(typmod: typmod)
+            type = .geometry; read = .geometry(GeometryRead(space: srid == 4326 ? .lnglat : .plane, geography: false, srid: srid))
         case "int2", "int4", "int8", "oid": type = .int; read = .plain
         case "float4", "float8": type = .double; read = .plain
         case "numeric": type = .double; read = .float
@@ -261,6 +285,12 @@ struct RemoteColumn {
 
     /// A type utq has none for: the column is its text.
     var unknownType = false
+
+    /// A geometry column's space (lng/lat for any other column, which has none).
+    var space: GeoSpace {
+        if case .geometry(let g) = read { return g.space }
+        return .lnglat
+    }
 
     /// A column of an enum type: text, read as text, ordered as the type orders its labels.
     init(name: String, declared: String, labels: [String]) {

@@ -10,7 +10,8 @@ extension PostgresFragment {
         let below = relation
         let connection = postgres.connection
         let fields = described.fields
-        func isText(_ f: Field) -> Bool { f.type == .string || below.codes[f.name] != nil }
+        // Geometries too: their smallest and largest are utq's order's, found here.
+        func isText(_ f: Field) -> Bool { f.type == .string || f.type == .geometry || below.codes[f.name] != nil }
         var list = ["count(*)"]
         for f in fields {
             let id = connection.identifier(f.name)

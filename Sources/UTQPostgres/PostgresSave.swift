@@ -42,12 +42,19 @@ extension PostgresDatabase {
         // Text whose values have an order of their own (a project's legends, weekday names)
         // becomes an enum type, so the order is kept in the database and comes back with it.
         var enums: [(type: String, labels: [String])] = []
+        savedNotes = []
         let columns = table.columns.map { c -> String in
             if !temporary, let labels = Self.enumLabels(c), Array("\(tableName).\(c.name)".utf8).count <= 63 {
                 enums.append((connection.identifier("\(tableName).\(c.name)"), labels))
                 return "\(connection.identifier(c.name)) \(enums[enums.count - 1].type)"
             }
+            if case .geometry(let g) = c.storage { return "\(connection.identifier(c.name)) \(geometryType(g.space))" }
             return "\(connection.identifier(c.name)) \(Self.sqlType(c.type))"
+        }
+        let geometries = table.columns.filter { $0.type == .geometry }.map(\.name)
+        if !temporary, !postgis.available, !geometries.isEmpty {
+            savedNotes.append("\(name).\(tableName): " + (geometries.count == 1 ? "\(geometries[0]) is" : "\(geometries.joined(separator: ", ")) are")
+                              + " saved as text (WKT), since the database has no PostGIS; geometry(\(geometries[0])) reads it back as a geometry")
         }
         try connection.query("BEGIN")
         do {
@@ -58,8 +65,13 @@ extension PostgresDatabase {
             }
             try connection.query("CREATE \(temporary ? "TEMPORARY " : "")TABLE \(target) (\(columns.joined(separator: ", ")))")
             if !temporary { try connection.query("COMMENT ON TABLE \(target) IS \(connection.literal(TableNotes(table).comment))") }
+            let writers = table.columns.map { c -> CopyWriter in
+                let w = CopyWriter(c)
+                w.geometryAsWKT = !postgis.available
+                return w
+            }
             try connection.copyIn("COPY \(target) FROM STDIN") { send in
-                try CopyWriter.rows(table.rowCount, table.columns.map(CopyWriter.init), cancel: cancel, send: send)
+                try CopyWriter.rows(table.rowCount, writers, cancel: cancel, send: send)
             }
             try connection.query("COMMIT")
         } catch {
@@ -75,6 +87,14 @@ extension PostgresDatabase {
         guard case .string(let s) = c.storage, s.ordered, !s.dictionary.isEmpty,
               s.dictionary.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 63 }) else { return nil }
         return s.dictionary
+    }
+
+    /// A geometry column's type: with PostGIS a geometry, of SRID 4326 in lng/lat (so it reads
+    /// back as lng/lat, and PostGIS measures it on WGS 84) and of none on a plane; without
+    /// PostGIS its well-known text.
+    func geometryType(_ space: GeoSpace) -> String {
+        guard postgis.available else { return "text" }
+        return space == .lnglat ? "geometry(Geometry, 4326)" : "geometry"
     }
 
     static func sqlType(_ t: DataType) -> String {
@@ -129,6 +149,9 @@ final class CopyWriter {
     /// For a column of wall-clock times (timestamp, date): times are written as the clock in
     /// this zone reads them.
     var wallClock: ZoneRules?
+    /// For a column of geometries going into text (a database without PostGIS): well-known
+    /// text, without the SRID that EWKT gives a PostGIS geometry.
+    var geometryAsWKT = false
 
     init(_ column: Column) {
         self.column = column
@@ -164,7 +187,7 @@ final class CopyWriter {
                 appendISO(a[row], into: &out)
             }
         case .duration(let a): out += "\(a[row]) microseconds".utf8
-        case .geometry(let g): out += g[row].databaseText.utf8
+        case .geometry(let g): out += (geometryAsWKT ? WKT.text(g[row]) : g[row].databaseText).utf8
         case .null: out += [0x5C, 0x4E]
         }
     }

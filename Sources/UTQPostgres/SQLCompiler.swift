@@ -82,6 +82,7 @@ struct SQLCompiler {
         case .column(_, let f):
             return connection.identifier(f.name)
         case .literal(let v, _):
+            if v.type == .geometry { try needPostGIS() }
             return literal(v)
         case .unary(.not, let x, _):
             return "(NOT \(try expr(x, schema, codes)))"
@@ -153,14 +154,21 @@ struct SQLCompiler {
             return try expr(x, schema, codes)
         case .cast:
             throw NotInSQL("this conversion has no SQL form")
-        case .call(let f, let args, _):
+        case .call(let f, let args, let type):
+            if type == .geometry || args.contains(where: { $0.type == .geometry }) { try needPostGIS() }
             var call = SQLCall(arguments: try args.map { try expr($0, schema, codes) }, types: args.map(\.type))
             call.spaces = args.map(\.space)
+            call.constants = args.map { if case .literal(let v, _) = $0 { return v } else { return nil } }
             guard let sql = f.sql.sql(call) else {
                 throw NotInSQL("\(f.name)(): " + (f.sql.reason(for: call) ?? "no SQL form for \(args.map(\.type.displayName).joined(separator: " and "))"))
             }
             return sql
         }
+    }
+
+    /// Geometries are computed only where PostGIS is; elsewhere the step runs in memory.
+    func needPostGIS() throws {
+        guard database.postgis.available else { throw NotInSQL(database.postgis.missing) }
     }
 
     /// The names a coded expression's numbers stand for (a weekday or month bucket, or a

@@ -13,6 +13,7 @@ extension UnionNode: SQLStep {
             var list: [String] = []
             for f in schema.fields {
                 guard let have = plan.schema.fields.first(where: { $0.name.lowercased() == f.name.lowercased() }) else {
+                    if f.type == .geometry { try c.needPostGIS() }
                     list.append("NULL::\(SQLCompiler.readType(f.type)) AS \(connection.identifier(f.name))")
                     continue
                 }

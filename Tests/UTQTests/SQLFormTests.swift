@@ -10,7 +10,8 @@ import Testing
     static let withoutSQL: Set<String> = [
         // functions
         "pow", "lower", "upper", "trim", "substr", "replace", "split", "extract", "parse_time", "clock_time",
-        "wkt", "geojson", "polyline", "bearing", "cell",
+        // geometry functions whose text PostGIS writes otherwise (len has a form: a geometry's length)
+        "wkt", "geojson", "polyline",
         // summaries
         "circmean",
     ]
@@ -65,5 +66,35 @@ import Testing
         // A service time's hour rounds down, also below zero.
         #expect(hour.sql(SQLCall(arguments: ["\"t\""], types: [.duration]))?.contains("-((-(\"t\" + 1)) / 3600000000) - 1") == true)
         #expect(TimeBuckets.spec(.weekday).sql.sql(SQLCall(arguments: ["\"t\""], types: [.duration])) == nil)
+    }
+
+    /// Geometry forms: lng/lat through geography, a plane as it is; two spaces in one call, and
+    /// a cell whose size is not one number above 0, have none and say why.
+    @Test func geometryFormsFollowTheSpaceOfTheirArguments() throws {
+        func call(_ args: [String], _ types: [DataType], _ spaces: [GeoSpace], constants: [Value?] = []) -> SQLCall {
+            var c = SQLCall(arguments: args, types: types)
+            c.spaces = spaces
+            c.constants = constants
+            return c
+        }
+        let length = try #require(Functions.spec("length")).sql
+        #expect(length.sql(call(["g"], [.geometry], [.lnglat])) == "(ST_Length(g::geography) + ST_Perimeter(g::geography))")
+        #expect(length.sql(call(["g"], [.geometry], [.plane])) == "(ST_Length(g) + ST_Perimeter(g))")
+        let distance = try #require(Functions.spec("distance")).sql
+        #expect(distance.sql(call(["a", "b"], [.geometry, .geometry], [.plane, .plane])) == "ST_Distance(a, b)")
+        #expect(distance.sql(call(["a", "b"], [.geometry, .geometry], [.lnglat, .lnglat]))?.contains("ST_Distance(a::geography, b::geography)") == true)
+        let mixed = call(["a", "b"], [.geometry, .geometry], [.lnglat, .plane])
+        for name in ["distance", "within", "contains", "intersects", "bearing"] {
+            let form = try #require(Functions.spec(name)).sql
+            #expect(form.sql(mixed) == nil, "\(name)")
+            #expect(form.reason(for: mixed)?.contains("lng/lat and the other on a plan") == true, "\(name)")
+        }
+        let cell = try #require(Functions.spec("cell")).sql
+        #expect(cell.sql(call(["p", "s"], [.geometry, .double], [.lnglat, .lnglat], constants: [nil, nil])) == nil)
+        #expect(cell.sql(call(["p", "0.001"], [.geometry, .double], [.lnglat, .lnglat], constants: [nil, .double(0.001)])) == nil)
+        #expect(cell.sql(call(["p", "50"], [.geometry, .int], [.plane, .lnglat], constants: [nil, .int(50)]))?.contains("floor(ST_X(utq_p.p) / 50.0::float8)") == true)
+        let geometry = try #require(Functions.spec("geometry")).sql
+        #expect(geometry.sql(call(["t", "'plane'"], [.string, .string], [.lnglat, .lnglat], constants: [nil, .string("plane")]))?.contains("ST_GeomFromText(t, 0)") == true)
+        #expect(geometry.sql(call(["t", "k"], [.string, .string], [.lnglat, .lnglat], constants: [nil, nil])) == nil)
     }
 }

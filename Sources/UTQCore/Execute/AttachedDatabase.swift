@@ -24,6 +24,8 @@ public protocol AttachedDatabase: AnyObject, Sendable {
     func save(_ table: Table, as tableName: String, replace: Bool, cancel: CancellationFlag?) throws -> Int
     /// Adds the rows to an existing table (`save append to NAME.table`), all or none.
     func append(_ table: Table, to tableName: String, cancel: CancellationFlag?) throws -> Int
+    /// What the last save or append has to say (a column kept in another type than utq's).
+    var saveNotes: [String] { get }
     /// Lets go of the connection.
     func close()
 
@@ -43,6 +45,7 @@ public protocol AttachedDatabase: AnyObject, Sendable {
 
 extension AttachedDatabase {
     public var notes: [String] { [] }
+    public var saveNotes: [String] { [] }
 
     public func append(_ table: Table, to tableName: String, cancel: CancellationFlag?) throws -> Int {
         throw Diagnostic("\(kind) databases take no appended rows here", hint: "save to \(name).NEW_TABLE creates a table")

@@ -231,11 +231,8 @@ enum MathFunctions {
                              return .double(Geo.haversine(lat1: d[0], lng1: d[1], lat2: d[2], lng2: d[3]))
                          }
                      })
-            .inSQL(.build { c in
-                if c.arguments.count == 2 {
-                    return c.spaces.first == .lnglat ? "ST_Distance(\(c.arguments[0])::geography, \(c.arguments[1])::geography)"
-                        : "ST_Distance(\(c.arguments[0]), \(c.arguments[1]))"
-                }
+            .inSQL(.build({ c in
+                if c.arguments.count == 2 { return GeometrySQL.distance.sql(c) }
                 // The haversine as utq computes it, step for step.
                 let (lat1, lng1, lat2, lng2) = (c.number(0), c.number(1), c.number(2), c.number(3))
                 let rad = "(pi() / 180)"
@@ -244,7 +241,7 @@ enum MathFunctions {
                 // least() passes over nulls, so a null argument would give half the Earth.
                 let root = "sqrt(\(a))"
                 return "(2 * \(Geo.earthRadius) * asin(CASE WHEN \(root) > 1 THEN 1 ELSE \(root) END))"
-            }),
+            }, otherwise: { c in GeometrySQL.distance.reason(for: c) ?? "no SQL form" })),
     ]
 }
 

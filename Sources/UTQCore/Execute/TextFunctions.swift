@@ -29,6 +29,9 @@ enum TextFunctions {
         t[k] == .string || t[k] == .null ? nil : FunctionTypeError(message: "\(name) needs text, not \(t[k].displayName)")
     }
 
+    /// Why counting characters stays in memory.
+    static let lettersNotCodePoints = "utq counts letters as they are seen (é written as e and a mark is one); PostgreSQL counts code points"
+
     static let all: [FunctionSpec] = [
         mapDictionary("lower", usage: "lower(text)", summary: "The text in small letters.",
                       examples: ["count by lower(legend)"]) { $0.lowercased() }
@@ -57,8 +60,9 @@ enum TextFunctions {
                      })
             .inSQL(.build({ c in
                 guard c.types[0] == .geometry else { return nil }
-                return c.spaces.first == .lnglat ? "ST_Length(\(c.arguments[0])::geography)" : "ST_Length(\(c.arguments[0]))"
-            }, otherwise: { _ in "utq counts letters as they are seen (é written as e and a mark is one); PostgreSQL counts code points" })),
+                return GeometrySQL.length(c)
+            }, otherwise: { _ in Self.lettersNotCodePoints },
+               only: "of a geometry; of text no: \(Self.lettersNotCodePoints)")),
         FunctionSpec(name: "substr", aliases: ["substring"], usage: "substr(text, start [, length])",
                      summary: "Part of the text, counting characters from 1.",
                      examples: ["count by substr(legend, 1, 3)"], arity: 2...3,
@@ -82,7 +86,7 @@ enum TextFunctions {
                              return .string(String(chars[from..<(from + length)]))
                          }
                      })
-            .inSQL(.none("utq counts letters as they are seen (é written as e and a mark is one); PostgreSQL counts code points")),
+            .inSQL(.none(lettersNotCodePoints)),
         FunctionSpec(name: "replace", aliases: [], usage: "replace(text, find, with)",
                      summary: "The text with every find replaced.",
                      examples: ["count by replace(legend, \" \", \"_\")"], arity: 3...3,

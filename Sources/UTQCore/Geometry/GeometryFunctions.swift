@@ -12,14 +12,14 @@ enum GeometryFunctions {
                      resultType: { t in numericArgs("point", t).map { .failure($0) } ?? .success(.geometry) },
                      evaluate: { args, _, n, context in points(args, n, space: .lnglat, context) })
             .inSpace { _ in .lnglat }
-            .inSQL(.build { c in "ST_SetSRID(ST_MakePoint(\(c.number(0)), \(c.number(1))), 4326)" }),
+            .inSQL(GeometrySQL.point),
         FunctionSpec(name: "xy", aliases: [], usage: "xy(x, y)",
                      summary: "A position on a plan (a Behaviour Mapper map, a drawing): distances are in its units.",
                      examples: ["let at = xy(x, y) | select legend, at | limit 3"], arity: 2...2,
                      resultType: { t in numericArgs("xy", t).map { .failure($0) } ?? .success(.geometry) },
                      evaluate: { args, _, n, context in points(args, n, space: .plane, context) })
             .inSpace { _ in .plane }
-            .inSQL(.build { c in "ST_MakePoint(\(c.number(0)), \(c.number(1)))" }),
+            .inSQL(GeometrySQL.xy),
         FunctionSpec(name: "geometry", aliases: ["st_geomfromtext"], usage: "geometry(text [, \"plane\"])",
                      summary: "A geometry from well-known text (POINT (21.16 42.66), POLYGON ((…))) or GeoJSON; on a plan with \"plane\".",
                      examples: ["select zone = geometry(\"POLYGON ((0 0, 412 0, 412 384, 0 384, 0 0))\", \"plane\") | limit 1"], arity: 1...2,
@@ -33,10 +33,7 @@ enum GeometryFunctions {
                 if args.count == 2, case .literal(.string(let s), _) = args[1], s.lowercased() == "plane" { return .plane }
                 return .lnglat
             }
-            .inSQL(.build { c in
-                guard c.arguments.count == 1 else { return nil }
-                return "ST_GeomFromText(\(c.arguments[0]), 4326)"
-            }),
+            .inSQL(GeometrySQL.fromText),
         FunctionSpec(name: "wkt", aliases: ["st_astext"], usage: "wkt(geometry)",
                      summary: "A geometry as well-known text, every digit kept.",
                      examples: ["select text = wkt(point(21.16, 42.66)) | limit 1"], arity: 1...1,
@@ -47,7 +44,7 @@ enum GeometryFunctions {
                              return .null
                          }
                      })
-            .inSQL(.none("PostGIS's ST_AsText keeps 15 digits of a coordinate, utq every digit (the shortest text that reads back the same)")),
+            .inSQL(GeometrySQL.wkt),
         FunctionSpec(name: "geojson", aliases: ["st_asgeojson"], usage: "geojson(geometry)",
                      summary: "A geometry as a GeoJSON geometry object.",
                      examples: ["select json = geojson(point(21.16, 42.66)) | limit 1"], arity: 1...1,
@@ -58,7 +55,7 @@ enum GeometryFunctions {
                              return .null
                          }
                      })
-            .inSQL(.none("PostGIS's ST_AsGeoJSON keeps 9 decimals of a coordinate, utq every digit")),
+            .inSQL(GeometrySQL.geojson),
         FunctionSpec(name: "polyline", aliases: [], usage: "polyline(text)",
                      summary: "A line from Google's encoded polyline text (as route APIs and the Prishtina routes give it), in lng/lat.",
                      examples: ["load datasets/prishtina/routes.json as pr; pr.lines | select line, km = round(length(polyline(polyline)) / 1000, 2)"], arity: 1...1,
@@ -71,7 +68,7 @@ enum GeometryFunctions {
                          }
                      })
             .inSpace { _ in .lnglat }
-            .inSQL(.none("Google's encoded polylines are read by utq")),
+            .inSQL(GeometrySQL.polyline),
         coordinate("x", "The x of a point: its longitude in lng/lat, its x on a plan.", 0),
         coordinate("y", "The y of a point: its latitude in lng/lat, its y on a plan.", 1),
     ]
@@ -98,7 +95,7 @@ enum GeometryFunctions {
                              return .double(which == 0 ? g.xs[0] : g.ys[0])
                          }
                      })
-            .inSQL(.template("ST_\(name.uppercased())({0})"))
+            .inSQL(GeometrySQL.coordinate(name))
     }
 
     /// Points from two columns of numbers: a column of points, one a row, no offsets. In

@@ -8,7 +8,7 @@ enum GeometryMeasures {
     static let all: [FunctionSpec] = [
         measure("area", usage: "area(polygon)", summary: "A polygon's area, holes taken out: square metres in lng/lat, square units on a plan.",
                 example: "load datasets/market-zones.csv as zones; zones | select zone, size = area(area)") { GeoMeasure.area($0) }
-            .inSQL(.build { c in c.spaces.first == .lnglat ? "ST_Area(\(c.arguments[0])::geography)" : "ST_Area(\(c.arguments[0]))" }),
+            .inSQL(GeometrySQL.area),
         centroid,
         predicate("within", summary: "Whether the first geometry lies inside the second (on its edge is not inside).",
                   example: "where within(xy(x, y), geometry(\"POLYGON ((0 0, 824 0, 824 200, 0 200, 0 0))\", \"plane\")) | count",
@@ -21,10 +21,10 @@ enum GeometryMeasures {
                   Planar.intersects),
         buffer,
         bearing,
-        GridCells.spec,
+        GridCells.spec.inSQL(GeometrySQL.cell),
     ]
 
-    /// The SQL function of a predicate: PostGIS's, on geometries as they are.
+    /// The SQL function of a predicate: PostGIS's of the same name, on geometries as they are.
     static func predicate(_ name: String, summary: String, example: String, _ test: @escaping @Sendable (Geometry, Geometry) -> Bool) -> FunctionSpec {
         FunctionSpec(name: name, aliases: ["st_" + name], usage: "\(name)(a, b)", summary: summary, examples: [example], arity: 2...2,
                      resultType: { t in GeometryFunctions.geometryArgs(name, t, count: 2).map { .failure($0) } ?? .success(.bool) },
@@ -35,7 +35,7 @@ enum GeometryMeasures {
                              return .bool(test(x, y))
                          }
                      })
-            .inSQL(.template("ST_\(name.prefix(1).uppercased() + name.dropFirst())({0}, {1})"))
+            .inSQL(GeometrySQL.predicate("ST_\(name.prefix(1).uppercased() + name.dropFirst())"))
     }
 
     /// A number of one geometry.
@@ -61,7 +61,7 @@ enum GeometryMeasures {
                 return .geometry(c)
             }
         })
-        .inSQL(.template("ST_Centroid({0})"))
+        .inSQL(GeometrySQL.centroid)
 
     static let buffer = FunctionSpec(
         name: "buffer", aliases: ["st_buffer"], usage: "buffer(geometry, distance)",
@@ -79,7 +79,7 @@ enum GeometryMeasures {
                 return .geometry(GeoMeasure.buffer(g, d))
             }
         })
-        .inSQL(.build { c in c.spaces.first == .lnglat ? "ST_Buffer(\(c.arguments[0])::geography, \(c.number(1)))::geometry" : "ST_Buffer(\(c.arguments[0]), \(c.number(1)))" })
+        .inSQL(GeometrySQL.buffer)
 
     static let bearing = FunctionSpec(
         name: "bearing", aliases: ["azimuth", "st_azimuth"], usage: "bearing(from, to)",
@@ -93,7 +93,7 @@ enum GeometryMeasures {
                 return GeoMeasure.bearing(x, y).map { .double($0) }
             }
         })
-        .inSQL(.none("utq's bearing of a line or a zone is from its centroid, and its degrees clockwise from north; PostGIS's ST_Azimuth takes points, in radians"))
+        .inSQL(GeometrySQL.bearing)
 
     /// `distance(a, b)` of two geometries; `distance(lat1, lng1, lat2, lng2)` as it was.
     static func distance(_ args: [Vector], _ n: Int, _ context: CallContext) throws -> Vector {

@@ -39,7 +39,6 @@ enum GridCells {
             }
             return .column(Column(name: "", storage: .geometry(b.storage), validity: valid))
         })
-        .inSQL(.none("the grid of cells is utq's own (rows of latitude, each cut into spans of longitude)"))
 
     /// The square holding (x, y); nil where lng/lat is out of range.
     static func cell(_ x: Double, _ y: Double, size: Double, space: GeoSpace) -> Geometry? {

@@ -8,6 +8,8 @@ public struct SQLForm: Sendable {
         case none(String?)
     }
     private let kind: Kind
+    /// For a form some arguments have and others not: which, as the docs' column says it.
+    public private(set) var only: String?
 
     /// A template: `abs({0})`; each `{k}` is argument k's SQL, `{*}` all of them joined by
     /// commas.
@@ -20,9 +22,10 @@ public struct SQLForm: Sendable {
     }
 
     /// Made in code from the call: nil where these arguments have no form, and `otherwise`
-    /// says why.
-    public static func build(_ make: @escaping @Sendable (SQLCall) -> String?, otherwise: (@Sendable (SQLCall) -> String)? = nil) -> SQLForm {
-        SQLForm(kind: .build(make, otherwise: otherwise))
+    /// says why; `only` says for which the docs (`len`: of a geometry, not of text).
+    public static func build(_ make: @escaping @Sendable (SQLCall) -> String?, otherwise: (@Sendable (SQLCall) -> String)? = nil,
+                             only: String? = nil) -> SQLForm {
+        SQLForm(kind: .build(make, otherwise: otherwise), only: only)
     }
 
     /// No form, and why: utq's meaning differs from the database's, and explain says so.
@@ -72,6 +75,8 @@ public struct SQLCall: Sendable {
     public var step: Int64 = 0
     /// For geometries: each argument's space (lng/lat goes through PostGIS's geography).
     public var spaces: [GeoSpace] = []
+    /// Each argument's value where it is a constant (a cell's size, geometry's "plane"), else nil.
+    public var constants: [Value?] = []
 
     public init(arguments: [String], types: [DataType], distinct: Bool = false, over: String = "", zone: String = "", step: Int64 = 0) {
         self.arguments = arguments; self.types = types; self.distinct = distinct; self.over = over; self.zone = zone; self.step = step

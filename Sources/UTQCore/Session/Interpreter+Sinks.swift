@@ -78,6 +78,7 @@ extension Interpreter {
             // The table keeps its columns: the catalog stays as it is.
             let rows = try database.append(table, to: parts[1], cancel: session.cancel)
             outcome.outputs.append(.info("appended \(NumberText.counted(rows, "row")) to \(request.path)"))
+            outcome.outputs += database.saveNotes.map { .info($0) }
             return
         }
         let rows = try database.save(table, as: parts[1], replace: request.replace || session.settings.replaceFiles, cancel: session.cancel)
@@ -86,5 +87,6 @@ extension Interpreter {
         let fresh = try database.tables().filter { $0.name == saved || workspace.catalog[$0.name] == nil }
         workspace.put(fresh.map { CatalogEntry.remote($0) }, makeCurrent: false)
         outcome.outputs.append(.info("saved \(NumberText.counted(rows, "row")) to \(request.path)"))
+        outcome.outputs += database.saveNotes.map { .info($0) }
     }
 }

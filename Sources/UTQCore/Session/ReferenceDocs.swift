@@ -67,7 +67,7 @@ public enum ReferenceDocs {
 
     /// Whether a form sends the call to the database: yes, or no and why.
     static func inDatabase(_ form: SQLForm) -> String {
-        form.exists ? "yes" : "no" + (form.reason.map { ": " + cell($0) } ?? "")
+        form.exists ? "yes" + (form.only.map { " " + cell($0) } ?? "") : "no" + (form.reason.map { ": " + cell($0) } ?? "")
     }
 
     static var settings: String {

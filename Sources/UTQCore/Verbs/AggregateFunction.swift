@@ -168,12 +168,16 @@ extension AggregateFunction {
             return .build({ c in
                 // Text has utq's natural order (or a column's own), which the database's min and max do not.
                 // PostgreSQL has no min or max of booleans: false is below true, as bool_and and bool_or find.
+                // Geometries have utq's order (by their coordinates in turn), which PostGIS's is not.
                 switch c.types[0] {
-                case .string: return nil
+                case .string, .geometry: return nil
                 case .bool: return "\(name == "min" ? "bool_and" : "bool_or")(\(c.arguments[0]))\(c.over)"
                 default: return "\(name)(\(c.arguments[0]))\(c.over)"
                 }
-            }, otherwise: { _ in "\(name) of text follows utq's natural order, which no collation of the database gives" })
+            }, otherwise: { c in
+                c.types.first == .geometry ? "\(name) of geometries follows utq's order of them, which PostGIS's order is not"
+                    : "\(name) of text follows utq's natural order, which no collation of the database gives"
+            })
         case .stddev:
             return .build({ c in
                 [.int, .double, .duration].contains(c.types[0]) ? "(stddev_samp(\(exact(c)))\(c.over))::float8" : nil
