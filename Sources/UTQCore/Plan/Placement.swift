@@ -124,6 +124,7 @@ public struct Placement {
                 }
             }
             if plan.is(PendingNode.self) { return PlacedPlan(plan: plan, inputs: inputs, site: .undecided, orderMatters: orderMatters) }
+            if let step = plan.node as? any MemoryOnlyStep { return memory(step.whyInMemory) }
             let forms = inputs.compactMap(\.form)
             guard forms.count == inputs.count else {
                 let here = zip(plan.inputs, inputs).filter { $1.site.isMemory }.map { $0.0.stepName }

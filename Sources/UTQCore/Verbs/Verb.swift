@@ -131,6 +131,7 @@ public enum Verbs {
         PivotVerb.spec,
         UnpivotVerb.spec,
         ServiceVerb.spec,
+        DeparturesVerb.spec,
         HeadwaysVerb.spec,
         SpanVerb.spec,
         DelaysVerb.spec,
