@@ -3,7 +3,8 @@ import Testing
 @testable import UTQCore
 
 /// The network verbs against Tests/Support (standard-library Python): departures with
-/// frequencies.txt expanded, on the demo feed, the transitfeed corpus and the made-up network.
+/// frequencies.txt expanded and segments (distances along shapes, run times, speeds), on the
+/// demo feed, the transitfeed corpus and the made-up network.
 @Suite struct TransitNetworkTests {
     static let feeds = TransitTests.feeds
     static let days = TransitTests.days
@@ -81,5 +82,91 @@ import Testing
         #expect(demo.failure("feed | departures on 2007-06-31")?.message == "2007-06-31 is not a day of the calendar")
         #expect(demo.failure("feed | departures on 2007-06-05 between \"8\" and \"9\"")?.message == "\"8\" is not a time of day")
         #expect(demo.failure("feed.trips | where route_id = \"AB\" | departures on 2007-06-05")?.message.hasPrefix("departures on reads a whole GTFS feed") == true)
+    }
+
+    func network(_ arguments: [String]) throws -> Any { try TransitReference.run(arguments, script: "gtfs_network_reference.py") }
+
+    /// Each segment of the day, row for row: where it runs, when, how far, how fast and how
+    /// its distance was measured.
+    @Test(arguments: feeds)
+    func segmentsRowForRow(_ feed: String) throws {
+        let s = TransitReference.session(feed)
+        for day in Self.days where TransitReference.inRange(s, day) {
+            let t = try s.table("feed | segments on \(day)")
+            var theirs = try #require(try network([Repo.path(feed), "segments", day]) as? [[String: Any]])
+            theirs.sort { a, b in
+                let x = (a["trip_id"] as? String ?? "", a["run"] as? Int ?? 0, a["stop_sequence"] as? Int ?? 0)
+                let y = (b["trip_id"] as? String ?? "", b["run"] as? Int ?? 0, b["stop_sequence"] as? Int ?? 0)
+                return x < y
+            }
+            #expect(t.rowCount == theirs.count, "\(feed) on \(day)")
+            var order = Array(0..<t.rowCount)
+            let trips = t.strings("trip_id"), runs = t.values("run"), sequences = t.strings("stop_sequence")
+            func run(_ i: Int) -> Int { if case .int(let r) = runs[i] { return Int(r) } else { return 0 } }
+            order.sort { (trips[$0], run($0), Int(sequences[$0]) ?? 0) < (trips[$1], run($1), Int(sequences[$1]) ?? 0) }
+            for (k, row) in theirs.enumerated() where k < order.count {
+                let i = order[k], at = "\(feed) on \(day): \(row["trip_id"] ?? "") \(row["stop_sequence"] ?? "")"
+                #expect(trips[i] == row["trip_id"] as? String, "\(at)")
+                #expect(t.strings("from_stop_id")[i] == row["from_stop_id"] as? String && t.strings("to_stop_id")[i] == row["to_stop_id"] as? String, "\(at)")
+                #expect(TransitReference.seconds(t.values("departure_time")[i]) == (row["departure_time"] as? Int).map(Double.init), "\(at)")
+                #expect(TransitReference.seconds(t.values("arrival_time")[i]) == (row["arrival_time"] as? Int).map(Double.init), "\(at)")
+                #expect(TransitReference.seconds(t.values("run_time")[i]) == (row["run_time"] as? Int).map(Double.init), "\(at)")
+                #expect(t.strings("measured")[i] == row["measured"] as? String, "\(at)")
+                for (column, name) in [("distance_m", "metres"), ("speed_kmh", "speed")] {
+                    let mine = t.values(column)[i].doubleValue, reference = (row[name] as? Double) ?? (row[name] as? Int).map(Double.init)
+                    #expect((mine == nil) == (reference == nil), "\(at) \(column)")
+                    if let mine, let reference { #expect(abs(mine - reference) <= 1e-6 * max(1, abs(reference)), "\(at) \(column): \(mine) vs \(reference)") }
+                }
+            }
+        }
+    }
+
+    /// Segments summed up by keys, a time bucket among them: the speed map.
+    @Test(arguments: feeds)
+    func segmentsByKeys(_ feed: String) throws {
+        let s = TransitReference.session(feed)
+        for day in Self.days where TransitReference.inRange(s, day) {
+            for by in [["route_id"], ["route_id", "hour"], ["from_stop_id", "to_stop_id"]] {
+                let t = try s.table("feed | segments on \(day) by \(by.joined(separator: ", "))")
+                let theirs = try #require(try network([Repo.path(feed), "segments", day, "--by", by.joined(separator: ",")]) as? [[String: Any]])
+                #expect(t.rowCount == theirs.count, "\(feed) on \(day) by \(by)")
+                for (i, row) in theirs.enumerated() where i < t.rowCount {
+                    let at = "\(feed) on \(day) \(row["key"] ?? "")"
+                    #expect(by.map { t.strings($0)[i] } == row["key"] as? [String], "\(at)")
+                    #expect(t.strings("segments")[i] == "\(row["segments"] as? Int ?? -1)", "\(at)")
+                    #expect(TransitReference.seconds(t.values("run_time")[i]) == (row["run_time"] as? Int).map(Double.init), "\(at)")
+                    func near(_ column: String, _ reference: Double?, _ step: Double) {
+                        let mine = t.values(column)[i].doubleValue
+                        #expect((mine == nil) == (reference == nil), "\(at) \(column)")
+                        if let mine, let reference { #expect(abs(mine - reference) <= step / 2 + 1e-9, "\(at) \(column): \(mine) vs \(reference)") }
+                    }
+                    let metres = (row["metres"] as? Double) ?? Double(row["metres"] as? Int ?? 0)
+                    near("distance_km", metres / 1000, 0.01)
+                    near("mean_speed_kmh", row["mean_speed"] as? Double, 0.1)
+                    near("median_speed_kmh", row["median_speed"] as? Double, 0.1)
+                }
+            }
+        }
+    }
+
+    @Test func segmentsSayHowTheyMeasure() throws {
+        let net = TransitReference.session("Tests/Fixtures/gtfs-network")
+        var notes: [String] = []
+        _ = try net.table("feed | segments on 2026-03-03 by route_id") { notes.append($0) }
+        // R1's shape_dist_traveled is in kilometres, as its shape's length shows.
+        #expect(notes.contains { $0.hasPrefix("distance_m of ") && $0.contains("by shape_dist_traveled, read as kilometres") && $0.contains("along shapes.txt's points") })
+        #expect(notes.contains("8 segments have stops without times (no timepoints): no run time or speed"))
+        // Along a shape is longer than straight from stop to stop; shape_dist_traveled agrees
+        // with the shape's points where the stops lie on them.
+        let r1 = try net.table("feed | segments on 2026-03-07 | where trip_id = \"R1S\"")
+        let straight = try net.table("feed | segments on 2026-03-03 | where trip_id = \"R1R1\"")
+        #expect(r1.strings("measured") == ["shape_dist_traveled", "shape_dist_traveled", "shape_dist_traveled"])
+        #expect(straight.strings("measured") == ["straight", "straight", "straight"])
+        let along = r1.values("distance_m").compactMap(\.doubleValue), direct = straight.values("distance_m").compactMap(\.doubleValue).reversed()
+        for (a, d) in zip(along, direct) { #expect(a > d) }
+        // explain shows the step, which runs in memory.
+        #expect(PlanPrinter.text(try net.plan("feed | segments on 2026-03-03 by route_id")).contains("segments: each stop of a run to the next"))
+        #expect(net.failure("feed | segments by route_id on 2026-03-03")?.message == "the day comes before by")
+        #expect(net.failure("feed | segments on 2026-03-03 by colour")?.message.contains("colour") == true)
     }
 }

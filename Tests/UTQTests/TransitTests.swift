@@ -112,10 +112,10 @@ import Testing
 
 /// Tests/Support/gtfs_reference.py, run on a feed, and a session with the feed loaded.
 enum TransitReference {
-    static func run(_ arguments: [String]) throws -> Any {
+    static func run(_ arguments: [String], script: String = "gtfs_reference.py") throws -> Any {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Repo.path("Tests/Support/gtfs_reference.py")] + arguments
+        process.arguments = ["python3", Repo.path("Tests/Support/" + script)] + arguments
         let out = Pipe()
         process.standardOutput = out
         try process.run()

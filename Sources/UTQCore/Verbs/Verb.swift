@@ -132,6 +132,7 @@ public enum Verbs {
         UnpivotVerb.spec,
         ServiceVerb.spec,
         DeparturesVerb.spec,
+        SegmentsVerb.spec,
         HeadwaysVerb.spec,
         SpanVerb.spec,
         DelaysVerb.spec,

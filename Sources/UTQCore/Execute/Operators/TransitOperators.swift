@@ -3,3 +3,10 @@ extension DeparturesNode: MemoryOperator {
         try FrequencyExpansion.expand(inputs[0], frequencies: inputs.count > 1 ? inputs[1] : nil, schema: schema, cancel: executor.cancel)
     }
 }
+
+extension SegmentsNode: MemoryOperator {
+    func run(_ inputs: [Table], _ executor: Executor) throws -> Table {
+        try SegmentRows.make(inputs[0], stops: inputs[1], shapes: inputs.count > 2 ? inputs[2] : nil, schema: schema,
+                             notes: executor.context.notes, cancel: executor.cancel)
+    }
+}

@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""An independent reading of a GTFS feed as a network, for the differential tests of
+departures' neighbours: segments (stop to stop distances, run times and speeds), travel times
+(a brute-force search of a time-expanded graph, not RAPTOR) and the differences between two
+feeds. Standard library only; the day's stop times come from gtfs_reference.py.
+
+    gtfs_network_reference.py FEED segments DATE [--by KEY,KEY]
+    gtfs_network_reference.py FEED travel DATE HH:MM STOP[,STOP] [--transfer SECONDS] [--walk METRES] [--until HH:MM]
+    gtfs_network_reference.py FEED diff OTHER_FEED [FROM TO]
+
+Every distance is measured by metres() alone.
+"""
+import json, math, os, statistics, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gtfs_reference import read, day_of, seconds, stop_times_on, services_on  # noqa: E402
+
+
+def metres(lat1, lon1, lat2, lon2):
+    """The great-circle distance on a sphere of 6,371 km (haversine)."""
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    dp, dl = p2 - p1, math.radians(lon2 - lon1)
+    h = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    return 2 * 6371000.0 * math.asin(min(1.0, math.sqrt(h)))
+
+
+def number(text):
+    try:
+        return float(text) if text not in (None, "") else None
+    except ValueError:
+        return None
+
+
+def stop_positions(feed):
+    out = {}
+    for s in read(feed, "stops.txt") or []:
+        lat, lon = number(s.get("stop_lat")), number(s.get("stop_lon"))
+        if lat is not None and lon is not None:
+            out[s["stop_id"]] = (lat, lon)
+    return out
+
+
+# MARK: segments
+
+def load_shapes(feed):
+    """Each shape's points in order, the metres along it at each, and its shape_dist_traveled."""
+    pts = {}
+    for row in read(feed, "shapes.txt") or []:
+        lat, lon = number(row.get("shape_pt_lat")), number(row.get("shape_pt_lon"))
+        if lat is None or lon is None or not row.get("shape_pt_sequence"):
+            continue
+        pts.setdefault(row["shape_id"], []).append((int(row["shape_pt_sequence"]), (lat, lon), number(row.get("shape_dist_traveled"))))
+    shapes = {}
+    for sid, rows in pts.items():
+        rows.sort(key=lambda r: r[0])
+        along = [0.0]
+        for a, b in zip(rows, rows[1:]):
+            along.append(along[-1] + metres(a[1][0], a[1][1], b[1][0], b[1][1]))
+        shapes[sid] = {"points": [r[1] for r in rows], "along": along, "sdt": [r[2] for r in rows]}
+    return shapes
+
+
+def sdt_unit(shapes):
+    ratios = []
+    for s in shapes.values():
+        if len(s["sdt"]) >= 2 and all(v is not None for v in s["sdt"]):
+            span = s["sdt"][-1] - s["sdt"][0]
+            if span > 0 and s["along"][-1] > 0:
+                ratios.append(s["along"][-1] / span)
+    if not ratios:
+        return None
+    med = statistics.median(ratios)
+    best = min([1.0, 1000.0, 1609.344, 0.3048], key=lambda u: abs(math.log(med / u)))
+    return best if abs(math.log(med / best)) < math.log(1.25) else None
+
+
+def positions_along(shape, stops):
+    """Each stop's metres along the shape: the nearest point at or after the previous stop's."""
+    p = shape["points"]
+    piece, start, out = 0, 0.0, []
+    for s in stops:
+        if s is None:
+            out.append(None)
+            continue
+        best = None
+        for j in range(piece, len(p) - 1):
+            k = math.cos(math.radians(p[j][0]))
+            dx, dy = (p[j + 1][1] - p[j][1]) * k, p[j + 1][0] - p[j][0]
+            l2 = dx * dx + dy * dy
+            t = ((s[1] - p[j][1]) * k * dx + (s[0] - p[j][0]) * dy) / l2 if l2 > 0 else 0.0
+            t = min(1.0, max(start if j == piece else 0.0, t))
+            q = (p[j][0] + t * (p[j + 1][0] - p[j][0]), p[j][1] + t * (p[j + 1][1] - p[j][1]))
+            d = metres(s[0], s[1], q[0], q[1])
+            if best is None or d < best[0]:
+                best = (d, j, t, q)
+        piece, start = best[1], best[2]
+        out.append(shape["along"][best[1]] + metres(p[best[1]][0], p[best[1]][1], best[3][0], best[3][1]))
+    return out
+
+
+def segments(feed, day):
+    stops = stop_positions(feed)
+    shapes = load_shapes(feed)
+    unit = sdt_unit(shapes)
+    runs = {}
+    for row in stop_times_on(feed, day):
+        runs.setdefault((row["trip_id"], row["run"]), []).append(row)
+    out = []
+    for (trip, run), rows in runs.items():
+        rows.sort(key=lambda r: int(r["stop_sequence"]))
+        shape = shapes.get(rows[0].get("shape_id") or "")
+        if shape and len(shape["points"]) < 2:
+            shape = None
+        points = [stops.get(r["stop_id"]) for r in rows]
+        along = positions_along(shape, points) if shape else None
+        has_sdt = shape is not None and len(shape["sdt"]) >= 2 and all(v is not None for v in shape["sdt"])
+        for a, b, pa, pb, xa, xb in zip(rows, rows[1:], points, points[1:], along or [None] * len(rows), (along or [None] * len(rows))[1:]):
+            sa, sb = number(a.get("shape_dist_traveled")), number(b.get("shape_dist_traveled"))
+            if has_sdt and unit and sa is not None and sb is not None and sb >= sa:
+                dist, how = (sb - sa) * unit, "shape_dist_traveled"
+            elif shape and xa is not None and xb is not None:
+                dist, how = xb - xa, "shape"
+            elif pa and pb:
+                dist, how = metres(pa[0], pa[1], pb[0], pb[1]), "straight"
+            else:
+                dist, how = None, "straight"
+            leaves = a["departure_time"] if a["departure_time"] is not None else a["arrival_time"]
+            arrives = b["arrival_time"] if b["arrival_time"] is not None else b["departure_time"]
+            took = arrives - leaves if leaves is not None and arrives is not None else None
+            speed = dist / took * 3.6 if took and took > 0 and dist is not None else None
+            out.append({"trip_id": trip, "run": run, "route_id": a.get("route_id", ""), "direction_id": a.get("direction_id", ""),
+                        "from_stop_id": a["stop_id"], "to_stop_id": b["stop_id"], "stop_sequence": int(a["stop_sequence"]),
+                        "departure_time": leaves, "arrival_time": arrives, "metres": dist, "run_time": took, "speed": speed, "measured": how})
+    return out
+
+
+def segments_by(feed, day, keys):
+    groups = {}
+    for seg in segments(feed, day):
+        key = tuple(str(seg["departure_time"] // 3600) if k == "hour" and seg["departure_time"] is not None else
+                    ("null" if k == "hour" else str(seg.get(k, ""))) for k in keys)
+        groups.setdefault(key, []).append(seg)
+    out = []
+    for key in sorted(groups, key=lambda k: [(0, int(x), "") if x.isdigit() else (1, 0, x) for x in k]):
+        segs = groups[key]
+        speeds = [s["speed"] for s in segs if s["speed"] is not None]
+        times = [s["run_time"] for s in segs if s["run_time"] is not None]
+        out.append({"key": list(key), "segments": len(segs), "metres": sum(s["metres"] or 0 for s in segs),
+                    "run_time": sum(times) if times else None,
+                    "mean_speed": statistics.mean(speeds) if speeds else None,
+                    "median_speed": statistics.median(speeds) if speeds else None})
+    return out
+
+
+def main():
+    feed, what = sys.argv[1], sys.argv[2]
+    rest = sys.argv[3:]
+    options = {}
+    while any(a.startswith("--") for a in rest):
+        i = next(k for k, a in enumerate(rest) if a.startswith("--"))
+        options[rest[i][2:]] = rest[i + 1]
+        rest = rest[:i] + rest[i + 2:]
+    if what == "segments":
+        day = day_of(rest[0].replace("-", ""))
+        if "by" in options:
+            print(json.dumps(segments_by(feed, day, options["by"].split(","))))
+        else:
+            print(json.dumps(segments(feed, day)))
+
+
+if __name__ == "__main__":
+    main()
