@@ -5,7 +5,8 @@ departures' neighbours: segments (stop to stop distances, run times and speeds),
 feeds. Standard library only; the day's stop times come from gtfs_reference.py.
 
     gtfs_network_reference.py FEED segments DATE [--by KEY,KEY]
-    gtfs_network_reference.py FEED travel DATE HH:MM STOP[,STOP] [--transfer SECONDS] [--walk METRES] [--until HH:MM]
+    gtfs_network_reference.py FEED travel DATE HH:MM STOP[,STOP] [--transfer SECONDS] [--walk METRES]
+                              [--until HH:MM] [--within SECONDS] [--between HH:MM (the window's end)]
     gtfs_network_reference.py FEED diff OTHER_FEED [FROM TO]
 
 Every distance is measured by metres() alone.
@@ -151,6 +152,175 @@ def segments_by(feed, day, keys):
                     "median_speed": statistics.median(speeds) if speeds else None})
     return out
 
+# MARK: travel times
+
+WALK_SPEED = 1.3
+MAX_RIDES = 24
+
+
+def runs_of_day(feed, day):
+    """Each run of a trip: [(stop, arrives, leaves, can board, can alight)] over its timed stops."""
+    runs = {}
+    for row in stop_times_on(feed, day):
+        runs.setdefault((row["trip_id"], row["run"]), []).append(row)
+    out = {}
+    for key, rows in runs.items():
+        rows.sort(key=lambda r: int(r["stop_sequence"]))
+        visits = []
+        for r in rows:
+            a, d = r["arrival_time"], r["departure_time"]
+            if a is None and d is None:
+                continue
+            visits.append((r["stop_id"], a if a is not None else d, d if d is not None else a,
+                           r.get("pickup_type", "") != "1", r.get("drop_off_type", "") != "1", r.get("route_id")))
+        if len(visits) >= 2:
+            out[key] = visits
+    return out
+
+
+def walks_and_changes(feed, change, walk_metres):
+    stops = stop_positions(feed)
+    known = {s["stop_id"] for s in read(feed, "stops.txt") or []}
+    changes, walks, barred = {}, {}, set()
+    if walk_metres is not None:
+        # Walks join stops and platforms, not stations or entrances (location_type 1 to 4).
+        places = {r["stop_id"]: stops[r["stop_id"]] for r in read(feed, "stops.txt") or []
+                  if r["stop_id"] in stops and r.get("location_type", "") in ("", "0")}
+        for a, pa in places.items():
+            for b, pb in places.items():
+                if a != b:
+                    d = metres(pa[0], pa[1], pb[0], pb[1])
+                    if d <= walk_metres:
+                        walks[(a, b)] = math.ceil(d / WALK_SPEED)
+    for t in read(feed, "transfers.txt") or []:
+        a, b = t.get("from_stop_id", ""), t.get("to_stop_id", "")
+        if a not in known or b not in known:
+            continue
+        kind = int(t["transfer_type"]) if t.get("transfer_type") else 0
+        minimum = number(t.get("min_transfer_time"))
+        given = math.ceil(minimum) if minimum is not None and minimum >= 0 else None
+        if a == b:
+            changes[a] = None if kind == 3 else 0 if kind == 1 else (given if given is not None else change) if kind == 2 else change
+        elif kind == 3:
+            barred.add((a, b))
+        elif given is not None:
+            walks[(a, b)] = given
+        elif a in stops and b in stops:
+            walks[(a, b)] = math.ceil(metres(*stops[a], *stops[b]) / WALK_SPEED)
+    out = {}
+    for (a, b), w in walks.items():
+        if (a, b) not in barred:
+            out.setdefault(a, []).append((b, w))
+    return (lambda s: changes.get(s, change)), out
+
+
+def search(runs, change_at, walks, origins, leave, limit):
+    """Dijkstra by time over states (event, rides): ready to board at a stop, or aboard a run
+    at one of its stops. Gives, per stop, the earliest (arrival, rides) and the runs ridden last
+    on the journeys that achieve it."""
+    import heapq
+    departures_at = {}
+    for key, visits in runs.items():
+        for k, v in enumerate(visits):
+            if v[3] and k + 1 < len(visits):
+                departures_at.setdefault(v[0], []).append((v[2], key, k))
+    arrivals = {}
+
+    def arrive(stop, t, rides, trip):
+        if t > limit:
+            return
+        arrivals.setdefault(stop, []).append((t, rides, trip))
+
+    heap, seen = [], set()
+
+    def ready(stop, t, rides):
+        if t <= limit:
+            heapq.heappush(heap, (t, 0, stop, rides))
+
+    for o in origins:
+        arrive(o, leave, 0, None)
+        ready(o, leave, 0)
+        for q, w in walks.get(o, []):
+            arrive(q, leave + w, 0, None)
+            ready(q, leave + w, 0)
+    while heap:
+        t, kind, a, b = heapq.heappop(heap)
+        if kind == 0:
+            stop, rides = a, b
+            if (stop, rides) in seen or rides >= MAX_RIDES:
+                continue
+            seen.add((stop, rides))
+            for dep, key, k in departures_at.get(stop, []):
+                if dep >= t:
+                    heapq.heappush(heap, (dep, 1, (key, k), rides + 1))
+        else:
+            (key, k), rides = a, b
+            if ((key, k), rides) in seen:
+                continue
+            seen.add(((key, k), rides))
+            visits = runs[key]
+            nxt = visits[k + 1]
+            if nxt[1] > limit:
+                continue
+            if nxt[4]:
+                arrive(nxt[0], nxt[1], rides, key)
+                c = change_at(nxt[0])
+                if c is not None:
+                    ready(nxt[0], nxt[1] + c, rides)
+                for q, w in walks.get(nxt[0], []):
+                    arrive(q, nxt[1] + w, rides, key)
+                    ready(q, nxt[1] + w, rides)
+            if k + 2 < len(visits):
+                heapq.heappush(heap, (nxt[2], 1, (key, k + 1), rides))
+    out = {}
+    for stop, found in arrivals.items():
+        t, rides = min((f[0], f[1]) for f in found)
+        out[stop] = {"arrival": t, "rides": rides,
+                     "trips": sorted({(f[2][0], f[2][1] or 0) for f in found if (f[0], f[1]) == (t, rides) and f[2]})}
+    return out
+
+
+def resolve(feed, words):
+    rows = read(feed, "stops.txt") or []
+    ids = [r["stop_id"] for r in rows]
+    children = {}
+    for r in rows:
+        if r.get("parent_station"):
+            children.setdefault(r["parent_station"], []).append(r["stop_id"])
+    out = []
+    for w in words:
+        found = [w] if w in ids else [i for i in ids if i.lower() == w.lower()]
+        if len(found) != 1:
+            found = [r["stop_id"] for r in rows if r.get("stop_name", "").lower() == w.lower()]
+        for f in found:
+            out += children.get(f, [f])
+    return list(dict.fromkeys(out))
+
+
+def travel(feed, day, at, origins, change=0, walk=None, until=None, within=None, window_end=None):
+    runs = runs_of_day(feed, day)
+    change_at, walks = walks_and_changes(feed, change, walk)
+    origins = resolve(feed, origins)
+    leave = seconds(at)
+    times = {leave}
+    if window_end is not None:
+        end = seconds(window_end)
+        for o in origins:
+            for stop, w in [(o, 0)] + walks.get(o, []):
+                for visits in runs.values():
+                    for v in visits:
+                        if v[0] == stop and v[3] and leave <= v[2] - w <= end:
+                            times.add(v[2] - w)
+    best = {}
+    for t in sorted(times):
+        limit = min(seconds(until) if until else 10**9, t + within if within is not None else 10**9)
+        for stop, found in search(runs, change_at, walks, origins, t, limit).items():
+            score = (found["arrival"] - t, found["rides"], t)
+            if stop not in best or score < best[stop][0]:
+                best[stop] = (score, dict(found, leave=t))
+    return {stop: v[1] for stop, v in best.items()}
+
+
 
 def main():
     feed, what = sys.argv[1], sys.argv[2]
@@ -160,7 +330,13 @@ def main():
         i = next(k for k, a in enumerate(rest) if a.startswith("--"))
         options[rest[i][2:]] = rest[i + 1]
         rest = rest[:i] + rest[i + 2:]
-    if what == "segments":
+    if what == "travel":
+        day = day_of(rest[0].replace("-", ""))
+        result = travel(feed, day, rest[1], rest[2].split(","), change=int(options.get("transfer", 0)),
+                        walk=float(options["walk"]) if "walk" in options else None, until=options.get("until"),
+                        within=int(options["within"]) if "within" in options else None, window_end=options.get("between"))
+        print(json.dumps(result))
+    elif what == "segments":
         day = day_of(rest[0].replace("-", ""))
         if "by" in options:
             print(json.dumps(segments_by(feed, day, options["by"].split(","))))

@@ -133,6 +133,7 @@ public enum Verbs {
         ServiceVerb.spec,
         DeparturesVerb.spec,
         SegmentsVerb.spec,
+        TravelTimesVerb.spec,
         HeadwaysVerb.spec,
         SpanVerb.spec,
         DelaysVerb.spec,

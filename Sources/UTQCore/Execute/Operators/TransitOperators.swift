@@ -10,3 +10,10 @@ extension SegmentsNode: MemoryOperator {
                              notes: executor.context.notes, cancel: executor.cancel)
     }
 }
+
+extension TravelTimesNode: MemoryOperator {
+    func run(_ inputs: [Table], _ executor: Executor) throws -> Table {
+        try TravelTimeRows.make(inputs[0], stops: inputs[1], transfers: inputs.count > 2 ? inputs[2] : nil, question: question,
+                                schema: schema, notes: executor.context.notes, cancel: executor.cancel)
+    }
+}
