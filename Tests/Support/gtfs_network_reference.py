@@ -7,7 +7,7 @@ feeds. Standard library only; the day's stop times come from gtfs_reference.py.
     gtfs_network_reference.py FEED segments DATE [--by KEY,KEY]
     gtfs_network_reference.py FEED travel DATE HH:MM STOP[,STOP] [--transfer SECONDS] [--walk METRES]
                               [--until HH:MM] [--within SECONDS] [--between HH:MM (the window's end)]
-    gtfs_network_reference.py FEED diff OTHER_FEED [FROM TO]
+    gtfs_network_reference.py FEED diff OTHER_FEED [FROM TO]   (rows: kind, change, id, route_id, date, metres, shift)
 
 Every distance is measured by metres() alone.
 """
@@ -321,6 +321,98 @@ def travel(feed, day, at, origins, change=0, walk=None, until=None, within=None,
     return {stop: v[1] for stop, v in best.items()}
 
 
+# MARK: diff
+
+def calendar_range(feed):
+    days = []
+    for row in read(feed, "calendar.txt") or []:
+        for c in ("start_date", "end_date"):
+            if len(row.get(c, "")) == 8 and row[c].isdigit():
+                days.append(day_of(row[c]))
+    for row in read(feed, "calendar_dates.txt") or []:
+        if len(row.get("date", "")) == 8 and row["date"].isdigit():
+            days.append(day_of(row["date"]))
+    return (min(days), max(days)) if days else None
+
+
+def trip_signatures(feed):
+    trips = {t["trip_id"]: {"route": t.get("route_id", ""), "service": t.get("service_id", ""), "visits": [], "windows": []}
+             for t in read(feed, "trips.txt") or []}
+    for st in read(feed, "stop_times.txt") or []:
+        if st["trip_id"] in trips:
+            times = [seconds(st[c]) if st.get(c) else None for c in ("arrival_time", "departure_time")]
+            trips[st["trip_id"]]["visits"].append((int(st["stop_sequence"]), st["stop_id"], times))
+    for f in read(feed, "frequencies.txt") or []:
+        if f["trip_id"] in trips:
+            trips[f["trip_id"]]["windows"].append((seconds(f["start_time"]), seconds(f["end_time"]), int(f["headway_secs"])))
+    for t in trips.values():
+        t["visits"].sort(key=lambda v: v[0])
+        t["stops"] = [v[1] for v in t["visits"]]
+        t["times"] = [x for v in t["visits"] for x in v[2]]
+        t["windows"].sort()
+    return trips
+
+
+def diff(feed_a, feed_b, first=None, last=None):
+    import datetime
+    out = []
+    routes = [{r["route_id"]: " ".join(x for x in (r.get("route_short_name", ""), r.get("route_long_name", "")) if x)
+               for r in read(f, "routes.txt") or []} for f in (feed_a, feed_b)]
+    for rid in sorted(set(routes[0]) | set(routes[1])):
+        old, new = routes[0].get(rid), routes[1].get(rid)
+        if old is None:
+            out.append(["route", "added", rid, rid, None, None, None])
+        elif new is None:
+            out.append(["route", "removed", rid, rid, None, None, None])
+        elif old != new:
+            out.append(["route", "renamed", rid, rid, None, None, None])
+    stops = [{r["stop_id"]: (r.get("stop_name", ""), number(r.get("stop_lat")), number(r.get("stop_lon"))) for r in read(f, "stops.txt") or []}
+             for f in (feed_a, feed_b)]
+    for sid in sorted(set(stops[0]) | set(stops[1])):
+        old, new = stops[0].get(sid), stops[1].get(sid)
+        if old is None:
+            out.append(["stop", "added", sid, None, None, None, None])
+        elif new is None:
+            out.append(["stop", "removed", sid, None, None, None, None])
+        else:
+            if old[1:] != new[1:]:
+                m = metres(old[1], old[2], new[1], new[2]) if None not in old[1:] + new[1:] else None
+                out.append(["stop", "moved", sid, None, None, m, None])
+            if old[0] != new[0]:
+                out.append(["stop", "renamed", sid, None, None, None, None])
+    ranges = [r for r in (calendar_range(feed_a), calendar_range(feed_b)) if r]
+    if first is None and ranges:
+        first, last = min(r[0] for r in ranges), max(r[1] for r in ranges)
+    sig = [trip_signatures(feed_a), trip_signatures(feed_b)]
+    day = first
+    while first is not None and day <= last:
+        running = [services_on(feed_a, day), services_on(feed_b, day)]
+        text = day.isoformat()
+        for svc in sorted(running[0] - running[1]):
+            out.append(["service", "removed", svc, None, text, None, None])
+        for svc in sorted(running[1] - running[0]):
+            out.append(["service", "added", svc, None, text, None, None])
+        on = [{t for t, v in sig[k].items() if v["service"] in running[k]} for k in (0, 1)]
+        for t in on[0] - on[1]:
+            out.append(["trip", "removed", t, sig[0][t]["route"], text, None, None])
+        for t in on[1] - on[0]:
+            out.append(["trip", "added", t, sig[1][t]["route"], text, None, None])
+        for t in on[0] & on[1]:
+            a, b = sig[0][t], sig[1][t]
+            if a["stops"] != b["stops"] or a["route"] != b["route"]:
+                out.append(["trip", "rerouted", t, b["route"], text, None, None])
+            elif a["times"] != b["times"] or a["windows"] != b["windows"]:
+                def first_departure(x):
+                    if x["windows"]:
+                        return x["windows"][0][0]
+                    known = [v for v in x["times"] if v is not None]
+                    return min(known) if known else None
+                fa, fb = first_departure(a), first_departure(b)
+                out.append(["trip", "retimed", t, b["route"], text, None, fb - fa if fa is not None and fb is not None else None])
+        day += datetime.timedelta(days=1)
+    return out
+
+
 
 def main():
     feed, what = sys.argv[1], sys.argv[2]
@@ -330,7 +422,10 @@ def main():
         i = next(k for k, a in enumerate(rest) if a.startswith("--"))
         options[rest[i][2:]] = rest[i + 1]
         rest = rest[:i] + rest[i + 2:]
-    if what == "travel":
+    if what == "diff":
+        bounds = [day_of(d.replace("-", "")) for d in rest[1:3]] if len(rest) >= 3 else [None, None]
+        print(json.dumps(diff(feed, rest[0], bounds[0], bounds[1])))
+    elif what == "travel":
         day = day_of(rest[0].replace("-", ""))
         result = travel(feed, day, rest[1], rest[2].split(","), change=int(options.get("transfer", 0)),
                         walk=float(options["walk"]) if "walk" in options else None, until=options.get("until"),

@@ -134,6 +134,7 @@ public enum Verbs {
         DeparturesVerb.spec,
         SegmentsVerb.spec,
         TravelTimesVerb.spec,
+        DiffVerb.spec,
         HeadwaysVerb.spec,
         SpanVerb.spec,
         DelaysVerb.spec,

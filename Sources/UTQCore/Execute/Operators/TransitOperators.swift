@@ -17,3 +17,9 @@ extension TravelTimesNode: MemoryOperator {
                                 schema: schema, notes: executor.context.notes, cancel: executor.cancel)
     }
 }
+
+extension FeedDiffNode: MemoryOperator {
+    func run(_ inputs: [Table], _ executor: Executor) throws -> Table {
+        try FeedComparison.rows(self, inputs, notes: executor.context.notes, cancel: executor.cancel)
+    }
+}
