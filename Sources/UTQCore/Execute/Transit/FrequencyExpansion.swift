@@ -28,9 +28,17 @@ enum FrequencyExpansion {
     /// column last.
     static func expand(_ t: Table, frequencies f: Table?, schema: Schema, cancel: CancellationFlag?) throws -> Table {
         let n = t.rowCount
+        // A feed that repeats none of the day's trips: its stop times as they are.
+        let windowsOf = f.map(windows) ?? [:]
+        if windowsOf.isEmpty || !(t.column("trip_id").map { c in
+            if case .string(let s) = c.storage { return s.dictionary.contains { windowsOf[$0] != nil } }
+            return true
+        } ?? false) {
+            let none = Column(name: "run", storage: .int(Array(repeating: 0, count: n)), validity: Bitmap(count: n, value: false))
+            return Table(name: t.name, columns: t.columns + [none], zone: t.zone, timeColumn: schema.timeColumn)
+        }
         var rows: [Int32] = [], offsets: [Int64] = [], runs: [Int64] = []
         rows.reserveCapacity(n); offsets.reserveCapacity(n); runs.reserveCapacity(n)
-        let windowsOf = f.map(windows) ?? [:]
         let arrival = t.columnIndex("arrival_time"), departure = t.columnIndex("departure_time")
         // Which trip each row is, as a code whose windows are looked up once.
         var repeating: [UInt32: [Window]] = [:], rowsOf: [UInt32: [Int32]] = [:]

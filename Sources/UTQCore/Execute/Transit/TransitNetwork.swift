@@ -81,43 +81,47 @@ extension TransitNetwork {
 
     /// Trips grouped by their stops; each group split where a trip would overtake another.
     private mutating func buildRoutes(_ d: Table, cancel: CancellationFlag?) throws {
-        guard let tripColumn = d.column("trip_id"), let stopColumn = d.column("stop_id"), let sequence = d.column("stop_sequence") else {
+        guard let tripColumn = d.column("trip_id"), case .string(let tripText) = tripColumn.storage,
+              let stopColumn = d.column("stop_id"), case .string(let stopText) = stopColumn.storage, d.column("stop_sequence") != nil else {
             throw Diagnostic("travel times read trip_id, stop_id and stop_sequence of the stop times")
         }
-        let run = d.column("run"), route = d.column("route_id")
-        let arrival = d.column("arrival_time"), departure = d.column("departure_time")
-        let pickup = d.column("pickup_type"), dropOff = d.column("drop_off_type")
-        func int(_ c: Column?, _ i: Int) -> Int64? { if case .int(let v)? = c?.value(at: i) { return v } else { return nil } }
-        func seconds(_ c: Column?, _ i: Int) -> Int32? {
-            if case .duration(let v)? = c?.value(at: i) { return Int32(clamping: CivilTime.floorDiv(v, 1_000_000)) }
-            return nil
-        }
-        // The rows of each run of a trip, by (trip_id, run).
-        var runOf: [String: [Int64?: Int]] = [:]
-        var rowsOf: [[Int]] = []
-        for i in 0..<d.rowCount {
+        let n = d.rowCount
+        let sequence = Self.ints(d.column("stop_sequence"), n), run = Self.ints(d.column("run"), n)
+        let arrival = Self.ints(d.column("arrival_time"), n), departure = Self.ints(d.column("departure_time"), n)
+        let pickup = Self.ints(d.column("pickup_type"), n), dropOff = Self.ints(d.column("drop_off_type"), n)
+        var routeText: StringStorage? = nil
+        if case .string(let r)? = d.column("route_id")?.storage { routeText = r }
+        let routeColumn = d.column("route_id")
+        // The rows of each run of a trip: a trip's code and its run make one key.
+        var runOf: [Int64: Int] = [:], rowsOf: [[Int32]] = []
+        for i in 0..<n {
             if i & 0xFFFF == 0, cancel?.isCancelled == true { throw CancellationError() }
-            guard case .string(let id) = tripColumn.value(at: i) else { continue }
-            let r = int(run, i)
-            if let k = runOf[id]?[r] { rowsOf[k].append(i); continue }
-            runOf[id, default: [:]][r] = rowsOf.count
-            rowsOf.append([i])
-            var routeId: String? = nil
-            if case .string(let s)? = route?.value(at: i) { routeId = s }
-            trips.append((id, r, routeId))
+            guard tripColumn.isValid(i) else { continue }
+            let key = Int64(tripText.codes[i]) << 32 | Int64(UInt32(truncatingIfNeeded: (run[i] ?? -1) &+ 1))
+            if let k = runOf[key] { rowsOf[k].append(Int32(i)); continue }
+            runOf[key] = rowsOf.count
+            rowsOf.append([Int32(i)])
+            let route = routeText.flatMap { r in routeColumn!.isValid(i) ? r.dictionary[Int(r.codes[i])] : nil }
+            trips.append((tripText.dictionary[Int(tripText.codes[i])], run[i], route))
         }
+        // Each stop_id's number, found once per distinct text.
+        var stopOfCode = [Int32](repeating: -1, count: stopText.dictionary.count)
         // Each run's timed stops in order: stop, arrival, departure, on, off.
         struct Visit { let stop: Int32, arrives: Int32, leaves: Int32, on: Bool, off: Bool }
         var groups: [[Int32]: [(trip: Int32, visits: [Visit])]] = [:]
         for (t, rows) in rowsOf.enumerated() {
             if t & 0xFFF == 0, cancel?.isCancelled == true { throw CancellationError() }
-            let ordered = rows.sorted { (int(sequence, $0) ?? 0, $0) < (int(sequence, $1) ?? 0, $1) }
+            let ordered = rows.sorted { (sequence[Int($0)] ?? 0, $0) < (sequence[Int($1)] ?? 0, $1) }
             var visits: [Visit] = []
-            for i in ordered {
-                guard case .string(let s) = stopColumn.value(at: i) else { continue }
-                let a = seconds(arrival, i), l = seconds(departure, i)
+            visits.reserveCapacity(ordered.count)
+            for r in ordered {
+                let i = Int(r)
+                guard stopColumn.isValid(i) else { continue }
+                let a = arrival[i].map(Self.seconds), l = departure[i].map(Self.seconds)
                 guard let arrives = a ?? l, let leaves = l ?? a else { untimed += 1; continue }
-                visits.append(Visit(stop: stop(s), arrives: arrives, leaves: leaves, on: int(pickup, i) != 1, off: int(dropOff, i) != 1))
+                let code = Int(stopText.codes[i])
+                if stopOfCode[code] < 0 { stopOfCode[code] = stop(stopText.dictionary[code]) }
+                visits.append(Visit(stop: stopOfCode[code], arrives: arrives, leaves: leaves, on: pickup[i] != 1, off: dropOff[i] != 1))
             }
             guard visits.count >= 2 else { continue }
             groups[visits.map(\.stop), default: []].append((Int32(t), visits))
@@ -142,6 +146,22 @@ extension TransitNetwork {
                 }
             }
             routes += split
+        }
+    }
+
+    /// Seconds of a service time given in microseconds.
+    static func seconds(_ micros: Int64) -> Int32 { Int32(clamping: CivilTime.floorDiv(micros, 1_000_000)) }
+
+    /// A column's whole numbers (integers, or durations and timestamps in microseconds), read
+    /// straight from its storage; nil where a row has none, or the column is missing.
+    static func ints(_ c: Column?, _ n: Int) -> [Int64?] {
+        guard let c else { return Array(repeating: nil, count: n) }
+        switch c.storage {
+        case .int(let a), .duration(let a), .timestamp(let a):
+            guard c.validity != nil else { return a.map { $0 } }
+            return a.indices.map { c.isValid($0) ? a[$0] : nil }
+        default:
+            return (0..<n).map { i in c.value(at: i).doubleValue.map { Int64($0) } }
         }
     }
 
