@@ -92,6 +92,9 @@ import Testing
         // explain shows the search as a step that runs in memory.
         let plan = PlanPrinter.text(try net.plan("feed | travel times from B at \"08:00\" on 2026-03-03 walk 300 m"))
         #expect(plan.contains("travel times: RAPTOR from B leaving at 08:00:00; changes take 0 s or what transfers.txt says; walks up to 300 m at 1.3 m/s"))
+        // Its help, as one word or two.
+        #expect(try Help.text(for: "travel times") == Help.text(for: "travel"))
+        #expect(try Help.text(for: "travel").hasPrefix("travel — "))
         // Mistakes teach.
         let unknown = try #require(net.failure("feed | travel times from Markt at \"08:00\" on 2026-03-03"))
         #expect(unknown.message == "feed has no stop Markt — did you mean Market?")

@@ -23,7 +23,7 @@ public struct SegmentsNode: PlanNode, MemoryOnlyStep {
         "segments: each stop of a run to the next, metres " + (shapes == nil ? "straight from stop to stop"
             : "by shape_dist_traveled, else along the shape between the stops' nearest positions, else straight")
     }
-    public var whyInMemory: String { "measuring along shapes has no SQL form" }
+    public var whyInMemory: String { "pairing each stop with the next and measuring between them has no SQL form" }
     public func inputOrderMatters(_ orderMatters: Bool) -> [Bool] { inputs.map { _ in false } }
 
     /// The trip's columns carried to each segment, as the departures have them.

@@ -19,7 +19,7 @@ enum DiffVerb {
         change; diff b | where kind = "trip" | count by route_id, date, change.
         """,
         examples: ["load datasets/gtfs/demo-transit.zip as a; load datasets/gtfs/demo-transit as b; a | diff b | count by kind, change",
-                   "load datasets/gtfs/demo-transit.zip as a; load Tests/Fixtures/gtfs-transitfeed/good_feed as b; a | diff b from 2007-06-04 to 2007-06-10 | count by kind, change"],
+                   "load datasets/gtfs/demo-transit.zip as a; load datasets/gtfs/demo-transit as b; a | diff b from 2007-06-04 to 2007-06-10 | where kind = \"trip\""],
         completes: .table, keywords: ["on", "from", "to"],
         parse: { p, verb in
             let (other, otherSpan) = try p.tableName("the feed to compare with, as in: a | diff b")
