@@ -74,8 +74,8 @@ final class PostgresTransitTests {
     @Test func networkStepsRunInMemoryOverTheDatabasesRows() throws {
         let s = try session()
         let plan = try s.explainText("db | travel times from STAGECOACH at \"08:00\" on 2007-06-05")
-        #expect(plan.contains("— in memory: RAPTOR searches the timetable round by round; it has no SQL form"), "\(plan)")
-        #expect(plan.contains("— in memory: expanding frequencies.txt into runs has no SQL form"), "\(plan)")
+        #expect(plan.contains("in memory: RAPTOR searches the timetable round by round; it has no SQL form"), "\(plan)")
+        #expect(plan.contains("in memory: expanding frequencies.txt into runs has no SQL form"), "\(plan)")
         guard case .success(let same) = Self.outcome(s, "db | diff feed") else { Issue.record("db | diff feed failed"); return }
         #expect(same.rowCount == 0)
     }

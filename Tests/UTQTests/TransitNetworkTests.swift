@@ -169,4 +169,31 @@ import Testing
         #expect(net.failure("feed | segments by route_id on 2026-03-03")?.message == "the day comes before by")
         #expect(net.failure("feed | segments on 2026-03-03 by colour")?.message.contains("colour") == true)
     }
+
+    /// Each network step's loop looks at Ctrl-C's flag: with the flag set, it stops with a
+    /// cancellation rather than finishing.
+    @Test func theNetworkStepsStopAtCtrlC() throws {
+        let s = TransitReference.session("Tests/Fixtures/gtfs-network")
+        let departures = try s.table("feed | departures on 2026-03-03"), stops = try s.table("feed.stops")
+        let stopTimes = try s.table("feed | service on 2026-03-03 | join feed.stop_times on trip_id"), frequencies = try s.table("feed.frequencies")
+        let flag = CancellationFlag()
+        flag.cancel()
+        #expect(throws: CancellationError.self) {
+            try FrequencyExpansion.expand(stopTimes, frequencies: frequencies, schema: Schema(stopTimes), cancel: flag)
+        }
+        #expect(throws: CancellationError.self) {
+            try SegmentRows.make(departures, stops: stops, shapes: nil, schema: Schema(departures), notes: nil, cancel: flag)
+        }
+        let question = TravelTimesNode.Question(origins: ["B"], leave: 8 * 3600, change: 0, walkSpeed: 1.3)
+        #expect(throws: CancellationError.self) {
+            try TravelTimeRows.make(departures, stops: stops, transfers: nil, question: question, schema: Schema(departures), notes: nil, cancel: flag)
+        }
+        try s.table("load Tests/Fixtures/gtfs-network-v2 as next\ntables")
+        let plan = try s.plan("feed | diff next")
+        let diff = try #require(plan.as(FeedDiffNode.self))
+        let inputs = try diff.parts.map { try $0.runInMemory(ExecutionContext(catalog: s.catalog)) }
+        #expect(throws: CancellationError.self) { try FeedComparison.rows(diff, inputs, notes: nil, cancel: flag) }
+        // Without the flag, the same calls answer.
+        #expect(try FeedComparison.rows(diff, inputs, notes: nil, cancel: nil).rowCount > 0)
+    }
 }

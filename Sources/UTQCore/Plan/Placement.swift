@@ -14,6 +14,12 @@ public enum Site: Sendable {
     }
 }
 
+/// A step that never runs in a database, and why: explain says it when the rows it reads come
+/// from one (the transit verbs' row generators and searches).
+public protocol MemoryOnlyStep {
+    var whyInMemory: String { get }
+}
+
 /// A plan with each step placed: the physical plan. `run` executes exactly this, and
 /// `explain` prints exactly this.
 public struct PlacedPlan: Sendable {

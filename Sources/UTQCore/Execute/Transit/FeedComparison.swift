@@ -171,9 +171,9 @@ extension FeedComparison {
         let dates = Column(name: "date", storage: .timestamp(c.map { zone.instant(wallMicros: ($0.day ?? 0) * CivilTime.microsPerDay) }),
                            validity: valid, unit: .day)
         return Table(name: "diff", columns: [
-            TravelTimeRows.texts("kind", c.map(\.kind)), TravelTimeRows.texts("change", c.map(\.change)), TravelTimeRows.texts("id", c.map(\.id)),
-            TravelTimeRows.texts("route_id", c.map(\.route)), dates, TravelTimeRows.texts("detail", c.map(\.detail)),
-            SegmentRows.doubles("metres", c.map(\.metres)), SegmentRows.durations("shift", c.map(\.shift), unit: .automatic),
+            Column.texts("kind", c.map(\.kind)), Column.texts("change", c.map(\.change)), Column.texts("id", c.map(\.id)),
+            Column.texts("route_id", c.map(\.route)), dates, Column.texts("detail", c.map(\.detail)),
+            Column.doubles("metres", c.map(\.metres)), Column.durations("shift", c.map(\.shift), unit: .automatic),
         ], zone: zone, timeColumn: "date")
     }
 }

@@ -74,11 +74,11 @@ enum SegmentRows {
         columns.append(d.column("stop_sequence")!.gather(from).renamed("stop_sequence"))
         columns.append(d.column("stop_id")!.gather(from).renamed("from_stop_id"))
         columns.append(d.column("stop_id")!.gather(to).renamed("to_stop_id"))
-        columns.append(durations("departure_time", leaves, unit: .clock))
-        columns.append(durations("arrival_time", arrives, unit: .clock))
-        columns.append(doubles("distance_m", metres))
-        columns.append(durations("run_time", runTime, unit: .automatic))
-        columns.append(doubles("speed_kmh", speed))
+        columns.append(Column.durations("departure_time", leaves, unit: .clock))
+        columns.append(Column.durations("arrival_time", arrives, unit: .clock))
+        columns.append(Column.doubles("distance_m", metres))
+        columns.append(Column.durations("run_time", runTime, unit: .automatic))
+        columns.append(Column.doubles("speed_kmh", speed))
         columns.append(Column(name: "measured", storage: .string(StringStorage(codes: methods.map { m in
             UInt32(["shape_dist_traveled", "shape", "straight"].firstIndex(of: m)!) }, dictionary: ["shape_dist_traveled", "shape", "straight"]))))
         if let notes {
@@ -99,17 +99,5 @@ enum SegmentRows {
             }
         }
         return Table(name: "segments", columns: columns, zone: d.zone, timeColumn: schema.timeColumn)
-    }
-
-    static func durations(_ name: String, _ values: [Int64?], unit: DisplayUnit) -> Column {
-        var valid = Bitmap(count: values.count, value: true)
-        for (k, v) in values.enumerated() where v == nil { valid[k] = false }
-        return Column(name: name, storage: .duration(values.map { $0 ?? 0 }), validity: valid, unit: unit)
-    }
-
-    static func doubles(_ name: String, _ values: [Double?]) -> Column {
-        var valid = Bitmap(count: values.count, value: true)
-        for (k, v) in values.enumerated() where v == nil { valid[k] = false }
-        return Column(name: name, storage: .double(values.map { $0 ?? 0 }), validity: valid)
     }
 }

@@ -62,27 +62,10 @@ enum TravelTimeRows {
             let trip = b.label.trip >= 0 ? network.trips[Int(b.label.trip)] : nil
             trips.append(trip?.id); runs.append(trip?.run); routes.append(trip?.route)
         }
-        var columns = [texts("stop_id", ids), texts("stop_name", names)]
-        if window { columns.append(SegmentRows.durations("departure_time", leaves, unit: .clock)) }
-        columns += [SegmentRows.durations("arrival_time", arrivals, unit: .clock), SegmentRows.durations("travel_time", travel, unit: .automatic),
-                    ints("transfers", transfers), texts("trip_id", trips), ints("run", runs), texts("route_id", routes)]
+        var columns = [Column.texts("stop_id", ids), Column.texts("stop_name", names)]
+        if window { columns.append(Column.durations("departure_time", leaves, unit: .clock)) }
+        columns += [Column.durations("arrival_time", arrivals, unit: .clock), Column.durations("travel_time", travel, unit: .automatic),
+                    Column.ints("transfers", transfers), Column.texts("trip_id", trips), Column.ints("run", runs), Column.texts("route_id", routes)]
         return Table(name: "travel times", columns: columns, zone: schema.zone, timeColumn: schema.timeColumn)
-    }
-
-    static func texts(_ name: String, _ values: [String?]) -> Column {
-        var dictionary: [String] = [], codes: [UInt32] = [], index: [String: UInt32] = [:]
-        var valid = Bitmap(count: values.count, value: true)
-        for (k, v) in values.enumerated() {
-            guard let v else { valid[k] = false; codes.append(0); continue }
-            if let c = index[v] { codes.append(c); continue }
-            index[v] = UInt32(dictionary.count); codes.append(UInt32(dictionary.count)); dictionary.append(v)
-        }
-        return Column(name: name, storage: .string(StringStorage(codes: codes, dictionary: dictionary)), validity: valid)
-    }
-
-    static func ints(_ name: String, _ values: [Int64?]) -> Column {
-        var valid = Bitmap(count: values.count, value: true)
-        for (k, v) in values.enumerated() where v == nil { valid[k] = false }
-        return Column(name: name, storage: .int(values.map { $0 ?? 0 }), validity: valid)
     }
 }

@@ -42,9 +42,3 @@ public struct DeparturesNode: PlanNode, MemoryOnlyStep {
     /// its first stop time was.
     public func inputOrderMatters(_ orderMatters: Bool) -> [Bool] { inputs.map { _ in orderMatters } }
 }
-
-/// A step that never runs in a database, and why: explain says it when the rows it reads come
-/// from one.
-public protocol MemoryOnlyStep {
-    var whyInMemory: String { get }
-}

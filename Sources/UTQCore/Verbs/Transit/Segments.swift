@@ -15,7 +15,9 @@ enum SegmentsVerb {
         note), else along the shape's points between the stops' nearest positions on it (each \
         stop at or after the one before), else straight from stop to stop; measured says which. \
         A segment with a stop without times has no run time; one the timetable gives no time \
-        has no speed. With by KEYS (route_id, direction_id, from_stop_id, to_stop_id, hour or \
+        has no speed.
+
+        With by KEYS (route_id, direction_id, from_stop_id, to_stop_id, hour or \
         every 15m of departure_time, …), one row per group: segments, distance_km, run_time, \
         speed_kmh (all the distance over all the time), mean_speed_kmh and median_speed_kmh \
         (of the segments' speeds).

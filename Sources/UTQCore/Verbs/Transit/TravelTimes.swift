@@ -17,17 +17,20 @@ enum TravelTimesVerb {
         RAPTOR (Delling, Pajor and Werneck) finds for each stop the earliest arrival and, of the \
         journeys that arrive then, the one with the fewest vehicles: transfers is the vehicles \
         boarded less one (empty for the stops left from, or walked to from them), and trip_id, \
-        run and route_id are the last vehicle's. A rider who gets off may get on again at the \
-        same stop after the change time: transfer DURATION (none when not given), or the \
-        stop's own from transfers.txt (min_transfer_time of a transfer_type 2 row from the \
-        stop to itself; type 1 needs none; type 3 allows no change there). Or walk once to \
-        another stop and board there: the walks of transfers.txt (min_transfer_time, else the \
-        distance at 1.3 m/s), and with walk N m between any two stops (or platforms: not \
-        stations nor entrances) at most N metres apart, at 1.3 m/s (4.7 km/h); transfer_type 3 between two stops bars the walk. until stops at \
-        an arrival time, within at a travel time. between T1 and T2 asks for every time in \
-        the window a vehicle can be caught: each stop gets its shortest travel time, with the \
-        departure_time that gives it (the fewest transfers, then the earliest, on a tie). The \
-        search runs in memory; explain says so.
+        run and route_id are the last vehicle's.
+
+        A rider who gets off may get on again at the same stop after the change time: \
+        transfer DURATION (none when not given), or the stop's own from transfers.txt \
+        (min_transfer_time of a transfer_type 2 row from the stop to itself; type 1 needs none; \
+        type 3 allows no change there). Or walk once to another stop and board there: the walks \
+        of transfers.txt (min_transfer_time, else the distance at 1.3 m/s), and with walk N m \
+        between any two stops (or platforms: not stations nor entrances) at most N metres \
+        apart, at 1.3 m/s (4.7 km/h); transfer_type 3 between two stops bars the walk.
+
+        until stops at an arrival time, within at a travel time. between T1 and T2 asks for \
+        every time in the window a vehicle can be caught: each stop gets its shortest travel \
+        time, with the departure_time that gives it (the fewest transfers, then the earliest, \
+        on a tie). The search runs in memory; explain says so.
         """,
         examples: ["load datasets/gtfs/demo-transit.zip as feed; feed | travel times from STAGECOACH at \"08:00\" on 2007-06-05",
                    "load datasets/gtfs/demo-transit.zip as feed; feed | travel times from BEATTY_AIRPORT at \"07:50\" on 2007-06-05 within 2h walk 500 m",
