@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """An independent reading of a GTFS feed, for the differential tests of the transit verbs:
 the trips that run on a day, and headways at stops, computed from the txt files with nothing
-but the standard library.
+but the standard library. Trips that frequencies.txt repeats run once per headway_secs from
+each window's start_time while the run starts before end_time, their stop times shifted so
+that the run leaves its first stop at its start; each run counts as a trip.
 
     gtfs_reference.py FEED_DIR service DATE
+    gtfs_reference.py FEED_DIR departures DATE [--by KEY,KEY]
+    gtfs_reference.py FEED_DIR departures DATE --rows
     gtfs_reference.py FEED_DIR headways DATE [FROM TO] [--by KEY,KEY]
     gtfs_reference.py FEED_DIR span DATE [--by KEY,KEY]
     gtfs_reference.py FEED_DIR peak DATE
@@ -13,7 +17,10 @@ Prints JSON: service gives the sorted trip_ids; headways gives one row per key c
 (sorted), with departures and the min / median / max gap in seconds (null when no gap); span
 gives trips, first and last departure, last arrival (seconds) per key; peak gives the most
 vehicles at once (blocks when every trip has one, else trips) and the first period at the peak;
-routestats gives trips, hours and kilometres per key (shape lengths, else stop to stop).
+routestats gives trips, hours and kilometres per key (shape lengths, else stop to stop);
+departures gives the number of departures (stop times with a departure time) per key, where
+a key may be hour (of the departure, past 23 after midnight); with --rows, every departure
+as [trip_id, run, stop_sequence, stop_id, arrival, departure], sorted.
 """
 import csv, datetime, io, json, math, os, sys, zipfile
 
@@ -69,17 +76,64 @@ def median(values):
     return s[lo] + (s[hi] - s[lo]) * (rank - lo)
 
 
-def headways(feed, day, window, keys):
+def stop_times_on(feed, day):
+    """The stop times of the day's trips, each as a dict with its trip's fields and "run": a
+    trip in frequencies.txt once per run (numbered from 1 in the order the runs start), its
+    times shifted; others once, with run None. Times are seconds (None when empty)."""
     trips = trips_on(feed, day)
-    at = {}
+    windows = {}
+    for f in read(feed, "frequencies.txt") or []:
+        if f.get("headway_secs") and int(f["headway_secs"]) > 0 and f.get("start_time") and f.get("end_time"):
+            windows.setdefault(f["trip_id"], []).append((seconds(f["start_time"]), seconds(f["end_time"]), int(f["headway_secs"])))
+    by_trip = {}
     for st in read(feed, "stop_times.txt"):
-        trip = trips.get(st["trip_id"])
-        if trip is None or not st.get("departure_time"):
+        if st["trip_id"] in trips:
+            row = dict(trips[st["trip_id"]], **{k: v for k, v in st.items() if k not in trips[st["trip_id"]]})
+            for c in ("arrival_time", "departure_time"):
+                row[c] = seconds(row[c]) if row.get(c) else None
+            by_trip.setdefault(st["trip_id"], []).append(row)
+    out = []
+    for trip_id, rows in by_trip.items():
+        if trip_id not in windows:
+            out += [dict(r, run=None) for r in rows]
             continue
-        t = seconds(st["departure_time"])
+        times = [r["departure_time"] if r["departure_time"] is not None else r["arrival_time"] for r in rows]
+        times = [t for t in times if t is not None]
+        if not times:
+            out += [dict(r, run=None) for r in rows]
+            continue
+        first = min(times)
+        starts = []
+        for start, end, headway in sorted(windows[trip_id]):
+            starts += list(range(start, end, headway))
+        for run, start in enumerate(starts, 1):
+            for r in rows:
+                shifted = dict(r, run=run)
+                for c in ("arrival_time", "departure_time"):
+                    if r[c] is not None:
+                        shifted[c] = r[c] + start - first
+                out.append(shifted)
+    return out
+
+
+def departures(feed, day, keys):
+    counts = {}
+    for row in stop_times_on(feed, day):
+        if row["departure_time"] is None:
+            continue
+        key = tuple(str(row["departure_time"] // 3600) if k == "hour" else row.get(k, "") for k in keys)
+        counts[key] = counts.get(key, 0) + 1
+    return [{"key": list(k), "departures": n} for k, n in sorted(counts.items(), key=lambda kv: [int(x) if x.isdigit() else x for x in kv[0]])]
+
+
+def headways(feed, day, window, keys):
+    at = {}
+    for row in stop_times_on(feed, day):
+        t = row["departure_time"]
+        if t is None:
+            continue
         if window and not (seconds(window[0]) <= t <= seconds(window[1])):
             continue
-        row = dict(trip, **{k: v for k, v in st.items() if k not in trip})
         apart = (row["stop_id"], row.get("direction_id", "")) + tuple(row.get(k, "") for k in keys)
         at.setdefault(apart, []).append((t, tuple(row.get(k, "") for k in keys)))
     groups = {}
@@ -101,20 +155,19 @@ def headways(feed, day, window, keys):
 
 
 def trip_times(feed, day):
-    """Each trip of the day that has times: (trip row, first departure, last arrival) in seconds."""
-    trips = trips_on(feed, day)
-    first, last = {}, {}
-    for st in read(feed, "stop_times.txt"):
-        if st["trip_id"] not in trips:
+    """Each run of a trip of the day that has times: (trip row, first departure, last arrival)
+    in seconds."""
+    first, last, trip = {}, {}, {}
+    for st in stop_times_on(feed, day):
+        leaves = st["departure_time"] if st["departure_time"] is not None else st["arrival_time"]
+        arrives = st["arrival_time"] if st["arrival_time"] is not None else st["departure_time"]
+        if leaves is None:
             continue
-        leaves = st.get("departure_time") or st.get("arrival_time")
-        arrives = st.get("arrival_time") or st.get("departure_time")
-        if not leaves:
-            continue
-        t = st["trip_id"]
-        first[t] = min(first.get(t, 10**9), seconds(leaves))
-        last[t] = max(last.get(t, -1), seconds(arrives))
-    return [(trips[t], first[t], last[t]) for t in first]
+        t = (st["trip_id"], st["run"])
+        trip[t] = st
+        first[t] = min(first.get(t, 10**9), leaves)
+        last[t] = max(last.get(t, -1), arrives)
+    return [(trip[t], first[t], last[t]) for t in first]
 
 
 def grouped(rows, keys):
@@ -139,8 +192,9 @@ def peak(feed, day):
     if all(t.get("block_id") for t in read(feed, "trips.txt")):
         blocks = {}
         for trip, a, b in times:
-            lo, hi = blocks.get(trip["block_id"], (a, b))
-            blocks[trip["block_id"]] = (min(lo, a), max(hi, b))
+            vehicle = trip["block_id"] if trip["run"] is None else (trip["trip_id"], trip["run"])
+            lo, hi = blocks.get(vehicle, (a, b))
+            blocks[vehicle] = (min(lo, a), max(hi, b))
         busy = list(blocks.values())
     else:
         busy = [(a, b) for _, a, b in times]
@@ -202,7 +256,13 @@ def main():
         keys = rest[i + 1].split(",")
         rest = rest[:i] + rest[i + 2:]
     day = day_of(date)
-    if what == "service":
+    if what == "departures" and "--rows" in rest:
+        rows = [[r["trip_id"], r["run"], int(r["stop_sequence"]), r["stop_id"], r["arrival_time"], r["departure_time"]]
+                for r in stop_times_on(feed, day) if r["departure_time"] is not None]
+        print(json.dumps(sorted(rows, key=lambda r: (r[0], r[1] or 0, r[2]))))
+    elif what == "departures":
+        print(json.dumps(departures(feed, day, keys)))
+    elif what == "service":
         print(json.dumps(sorted(trips_on(feed, day))))
     elif what == "span":
         print(json.dumps(span(feed, day, keys)))
@@ -214,4 +274,5 @@ def main():
         print(json.dumps(headways(feed, day, rest[:2] if rest else None, keys)))
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -18,7 +18,8 @@ final class PostgresTransitTests {
 
     deinit { server.stop() }
 
-    static let verbs = ["service", "headways", "span", "peak vehicles", "route stats"]
+    static let verbs = ["service", "headways", "span", "peak vehicles", "route stats", "departures", "segments",
+                        "travel times from STAGECOACH at \"08:00\""]
 
     /// The demo feed loaded as `feed`, and its tables saved as the tables of the database
     /// `db` (so `db` is the same feed), in the feed's zone.
@@ -66,6 +67,17 @@ final class PostgresTransitTests {
         #expect(compared == Self.verbs.count * (days().count + 1))
         // Days outside the calendar are errors, with a caret under the date.
         #expect(errors == Self.verbs.count * 3, "\(errors) errors")
+    }
+
+    /// The network's steps have no SQL form: they run in memory over the rows the database
+    /// gives, explain says why, and a feed in the database compares with the same feed loaded.
+    @Test func networkStepsRunInMemoryOverTheDatabasesRows() throws {
+        let s = try session()
+        let plan = try s.explainText("db | travel times from STAGECOACH at \"08:00\" on 2007-06-05")
+        #expect(plan.contains("in memory: RAPTOR searches the timetable round by round; it has no SQL form"), "\(plan)")
+        #expect(plan.contains("in memory: expanding frequencies.txt into runs has no SQL form"), "\(plan)")
+        guard case .success(let same) = Self.outcome(s, "db | diff feed") else { Issue.record("db | diff feed failed"); return }
+        #expect(same.rowCount == 0)
     }
 
     static func outcome(_ s: Session, _ line: String) -> Result<Table, Diagnostic> {

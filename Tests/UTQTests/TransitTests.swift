@@ -5,13 +5,18 @@ import Testing
 /// The transit verbs against an independent reading of the same txt files
 /// (Tests/Support/gtfs_reference.py, standard-library Python): the trips of a day, and
 /// headways, on the demo feed, feeds of the transitfeed corpus (calendar_dates only, no
-/// departure times at some stops) and a feed with regular headways and times past 24:00.
+/// departure times at some stops), a feed with regular headways and times past 24:00, and a
+/// made-up network (Tests/Fixtures/gtfs-network) whose frequencies, calendar exceptions and
+/// night buses the verbs count as the reference does, each run of a repeating trip a trip.
 @Suite struct TransitTests {
     static let feeds = ["Tests/Fixtures/gtfs-headways", "datasets/gtfs/demo-transit.zip",
                         "Tests/Fixtures/gtfs-transitfeed/good_feed", "Tests/Fixtures/gtfs-transitfeed/only_calendar_dates",
-                        "Tests/Fixtures/gtfs-transitfeed/missing_departure_time", "Tests/Fixtures/gtfs-transitfeed/flatten_feed"]
-    // A weekday, a Saturday, a day with calendar_dates changes, and days around them.
-    static let days = ["2007-06-04", "2007-06-05", "2007-06-09", "2007-06-10", "2026-03-03", "2026-03-07", "2026-05-01", "2026-07-02"]
+                        "Tests/Fixtures/gtfs-transitfeed/missing_departure_time", "Tests/Fixtures/gtfs-transitfeed/flatten_feed",
+                        "Tests/Fixtures/gtfs-network"]
+    // A weekday, a Saturday, a day with calendar_dates changes, and days around them; the
+    // network's event Saturday, its Saturday with the weekday service added, its Easter Monday.
+    static let days = ["2007-06-04", "2007-06-05", "2007-06-09", "2007-06-10", "2026-03-03", "2026-03-07", "2026-05-01", "2026-07-02",
+                       "2026-03-14", "2026-04-04", "2026-04-06"]
 
     func reference(_ arguments: [String]) throws -> Any { try TransitReference.run(arguments) }
     func session(_ feed: String) -> Session { TransitReference.session(feed) }
@@ -76,10 +81,10 @@ import Testing
         notes = []
         s.run("feed | headways on 2026-03-08 by route_id") { _, o in for case .info(let n) in o.outputs { notes.append(n) } }
         #expect(notes.first == "no trips run on Sunday 2026-03-08: no service of the calendar runs on Sundays then, and calendar_dates adds none")
-        // Trips that repeat by frequencies.txt are said to count once.
+        // Trips that repeat by frequencies.txt count once per run, and the note says so.
         notes = []
         demo.run("feed | headways on 2007-06-09 by route_id") { _, o in for case .info(let n) in o.outputs { notes.append(n) } }
-        #expect(notes == ["3 trips of feed repeat by frequencies.txt; each counts here as its timetable once, without its repeats (their headway_secs say how often they run)"])
+        #expect(notes == ["3 trips of feed repeat by frequencies.txt; each of their runs counts as a trip"])
         notes = []
         s.run("feed | headways on 2026-03-03 by route_id") { _, o in for case .info(let n) in o.outputs { notes.append(n) } }
         // R2's middle stop is no timepoint on its 30 Saturday trips: said, not silently skipped.
@@ -107,10 +112,13 @@ import Testing
 
 /// Tests/Support/gtfs_reference.py, run on a feed, and a session with the feed loaded.
 enum TransitReference {
-    static func run(_ arguments: [String]) throws -> Any {
+    static func run(_ arguments: [String], script: String = "gtfs_reference.py") throws -> Any {
+        // The network reference measures metres with geographiclib, as utq measures them.
+        let python = try #require(Oracle.python(with: "geographiclib"), "no Python with geographiclib (make oracle-deps installs one)")
+        let parts = python.split(separator: " ").map(String.init)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Repo.path("Tests/Support/gtfs_reference.py")] + arguments
+        process.executableURL = URL(fileURLWithPath: parts[0])
+        process.arguments = Array(parts.dropFirst()) + [Repo.path("Tests/Support/" + script)] + arguments
         let out = Pipe()
         process.standardOutput = out
         try process.run()

@@ -11,6 +11,9 @@ public final class RunNotes: @unchecked Sendable {
         /// Where work ran and what moved (rows brought from a database, a table copied in):
         /// information, not a warning.
         case placement
+        /// What the answer rests on, found while it ran (the unit a feed's distances are in):
+        /// information, not a warning.
+        case info
     }
 
     private let lock = NSLock()

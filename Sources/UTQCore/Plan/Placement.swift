@@ -14,6 +14,12 @@ public enum Site: Sendable {
     }
 }
 
+/// A step that never runs in a database, and why: explain says it when the rows it reads come
+/// from one (the transit verbs' row generators and searches).
+public protocol MemoryOnlyStep {
+    var whyInMemory: String { get }
+}
+
 /// A plan with each step placed: the physical plan. `run` executes exactly this, and
 /// `explain` prints exactly this.
 public struct PlacedPlan: Sendable {
@@ -124,6 +130,7 @@ public struct Placement {
                 }
             }
             if plan.is(PendingNode.self) { return PlacedPlan(plan: plan, inputs: inputs, site: .undecided, orderMatters: orderMatters) }
+            if let step = plan.node as? any MemoryOnlyStep { return memory(step.whyInMemory) }
             let forms = inputs.compactMap(\.form)
             guard forms.count == inputs.count else {
                 let here = zip(plan.inputs, inputs).filter { $1.site.isMemory }.map { $0.0.stepName }

@@ -61,6 +61,11 @@ public enum Help {
         // `help time of day` is time_of_day; `help day-of-month` is day_of_month.
         let joined = topic.replacingOccurrences(of: " ", with: "_").replacingOccurrences(of: "-", with: "_")
         if let found = registry.first(where: { $0.names.contains(joined) }) { return found.text() }
+        // `help travel times`, `help route stats`: a verb written in two words (its second the
+        // one word that may follow it) is its first word's.
+        let words = topic.split(separator: " ").map(String.init)
+        if words.count == 2, let spec = Verbs.spec(for: words[0]), spec.completes == .keyword([words[1]]),
+           let found = registry.first(where: { $0.names.contains(spec.name) }) { return found.text() }
         if AggregateFunction.percentile(from: topic) != nil, let p = registry.first(where: { $0.names.contains("p90") }) { return p.text() }
         throw Diagnostic("no help on \"\(topic)\"" + Suggest.didYouMean(topic, among: topicNames), at: span,
                          hint: "type help for the list of verbs and topics")

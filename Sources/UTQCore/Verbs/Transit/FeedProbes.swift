@@ -9,7 +9,7 @@ struct FeedProbes {
 
     /// The rows of a probe that reads one of the feed's files, or nil until it has run.
     /// `purpose` says what it finds; with the file, it tells the probe apart.
-    private func ask(_ file: String, _ purpose: String, _ make: (LogicalPlan) throws -> LogicalPlan) throws -> Table? {
+    func ask(_ file: String, _ purpose: String, _ make: (LogicalPlan) throws -> LogicalPlan) throws -> Table? {
         let plan = try make(try feed.scan(file, build))
         return binder.ask(Probe(key: "\(feed.ref(file)): \(purpose)", purpose: purpose, plan: plan)).answer
     }
@@ -136,10 +136,16 @@ struct FeedProbes {
     }
 
     /// Trips that repeat by frequencies.txt are a timetable run again every headway_secs;
-    /// their repeats are not rows of stop_times, so the verbs see each such trip once.
+    /// the verbs count each run as a trip of its own, and say so.
     func repeatsNote() throws -> [String] {
         guard let n = try repeatingTrips(), n > 0 else { return [] }
-        return ["\(NumberText.counted(n, "trip")) of \(feed.name) repeat by frequencies.txt; each counts here as its timetable once, without its repeats (their headway_secs say how often they run)"]
+        return ["\(NumberText.counted(n, "trip")) of \(feed.name) repeat by frequencies.txt; each of their runs counts as a trip"]
+    }
+
+    /// Stops that are no timepoints have no departure time; say how many are left out.
+    func untimedNote() throws -> [String] {
+        guard let n = try untimedStopTimes(), n > 0 else { return [] }
+        return ["\(NumberText.counted(n, "stop time")) of \(feed.name) \(n == 1 ? "has" : "have") no departure time (stops that are no timepoints) and \(n == 1 ? "is" : "are") left out"]
     }
 
     /// A plan the verb cannot make until probes answer: explain shows what it waits for.

@@ -61,17 +61,16 @@ enum HeadwaysVerb {
             let build = PlanBuilder(binder: binder, span: span)
             let probes = FeedProbes(feed: feed, build: build)
             // What the notes need is asked with the calendar, in one round of probes.
-            let notes = (untimed(try probes.untimedStopTimes(), feed), try probes.repeatsNote())
+            let notes = (try probes.untimedNote(), try probes.repeatsNote())
             let directed = try probes.tripsWithDirection()
             guard let day = try probes.day(day, verb: Self.verb) else { return probes.pending(Self.verb, day: day) }
-            let trips = try ServiceVerb.trips(feed, on: day, build)
             let departure = build.column("departure_time")
             var timed = departure.isNotNull
             if let (from, to) = window {
                 timed = timed.and(departure.compared(.greaterEqual, build.text(from))).and(departure.compared(.lessEqual, build.text(to)))
             }
-            let departures = try build.select(try build.filter(try feed.scan("stop_times", build), timed), columns: ["trip_id", "stop_id", "departure_time"])
-            let rows = try build.join(departures, trips, named: "trip", on: [build.column("trip_id")])
+            // Each run of a trip frequencies.txt repeats departs as a trip of its own.
+            let rows = try build.filter(try DeparturesVerb.plan(feed, on: day, build), timed)
             // Gaps are between departures at one stop, one way, for one value of the keys.
             var apart = [build.key("stop_id")]
             var names: Set<String> = ["stop_id"]
@@ -93,12 +92,6 @@ enum HeadwaysVerb {
                                                   (.median, headway, as: "median_headway"), (.max, headway, as: "max_headway")],
                                            by: keys.map(\.groupKey))
             return FeedPlan(plan: plan, notes: try probes.whyNone(day) + probes.choiceNote(day) + notes.0 + notes.1 + wayNote)
-        }
-
-        /// Stops that are no timepoints have no departure time, so no headway; say how many.
-        func untimed(_ n: Int?, _ feed: FeedTables) -> [String] {
-            guard let n, n > 0 else { return [] }
-            return ["\(NumberText.counted(n, "stop time")) of \(feed.name) \(n == 1 ? "has" : "have") no departure time (stops that are no timepoints) and \(n == 1 ? "is" : "are") left out"]
         }
     }
 }

@@ -7,8 +7,8 @@ enum PeakVehiclesVerb {
         details: """
         A vehicle is busy from its first departure to its last arrival. When every trip names its \
         block (block_id: the trips one vehicle runs in turn), a vehicle is a block, busy from its \
-        first trip's departure to its last trip's arrival, gaps between its trips included. \
-        Otherwise each trip counts as a vehicle of its own, so the peak is the most trips running \
+        first trip's departure to its last trip's arrival, gaps between its trips included; each \
+        run of a trip frequencies.txt repeats is a vehicle of its own. Otherwise each trip counts as a vehicle of its own, so the peak is the most trips running \
         at once (a note says so). A vehicle that arrives when another leaves is not counted twice. \
         from and until are the first time of day the peak is reached; times_at_peak says how many \
         separate times it is. Without a date, the busiest day is taken and said.
@@ -40,7 +40,12 @@ enum PeakVehiclesVerb {
             var busy = try TripTimes.plan(feed, on: day, b)
             let first = b.column("first_departure"), last = b.column("last_arrival")
             if blocks {
-                busy = try b.summarize(busy, [(.min, first, as: "first_departure"), (.max, last, as: "last_arrival")], by: [b.key("block_id")])
+                // The runs of a trip frequencies.txt repeats overlap when its headway is shorter
+                // than the trip: each is a vehicle of its own, whatever its block says.
+                let run = b.column("run")
+                let vehicle = b.call("if", run.isNull, b.column("block_id"), b.call("concat", b.column("block_id"), b.text(" "), b.column("trip_id"), b.text(" "), b.call("text", run)))
+                busy = try b.summarize(try b.derive(busy, [("vehicle", vehicle)]), [(.min, first, as: "first_departure"), (.max, last, as: "last_arrival")],
+                                       by: [b.key("vehicle")])
             }
             let events = try b.union([
                 try b.select(busy, [("time", first), ("change", b.int(1))]),

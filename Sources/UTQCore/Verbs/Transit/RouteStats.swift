@@ -32,7 +32,7 @@ enum RouteStatsVerb {
         var syntax: String { (["stats", TripTimes.syntax(day, keys)]).filter { !$0.isEmpty }.joined(separator: " ") }
 
         /// Whether trip lengths can follow shapes.txt: the trips name shapes and the shapes have points.
-        func shapesReadable(_ feed: FeedTables) -> Bool {
+        static func shapesReadable(_ feed: FeedTables) -> Bool {
             feed.has("trips", column: "shape_id") && ["shape_id", "shape_pt_sequence", "shape_pt_lat", "shape_pt_lon"].allSatisfy { feed.has("shapes", column: $0) }
         }
 
@@ -53,7 +53,7 @@ enum RouteStatsVerb {
             trips = try b.join(trips, stopLengths, named: "stop_lengths", .left, on: [b.column("trip_id")])
             var length = b.column("stop_metres")
             // A trip without a shape (or a feed whose shapes have no points) falls back on its stops.
-            if shapesReadable(feed) {
+            if Self.shapesReadable(feed) {
                 let points = try b.sort(try feed.scan("shapes", b), [b.column("shape_id"), b.column("shape_pt_sequence")])
                 let along = try b.derive(points, [("metres", metres("shape_pt_lat", "shape_pt_lon"))], by: [b.key("shape_id")])
                 let shapeLengths = try b.summarize(along, [(.sum, b.column("metres"), as: "shape_metres")], by: [b.key("shape_id")])
@@ -75,7 +75,7 @@ enum RouteStatsVerb {
             let shown = try b.select(figures, by.map { (nil, $0.expr) } + ["trips", "first_departure", "last_arrival", "service_hours", "distance_km",
                                                                              "mean_trip_km", "speed_kmh"].map { (nil, b.column($0)) })
             let plan = try b.sort(shown, by.map(\.expr))
-            let usesShapes = shapesReadable(feed) && (points ?? 0) > 0
+            let usesShapes = Self.shapesReadable(feed) && (points ?? 0) > 0
             let how = usesShapes ? "trip lengths follow shapes.txt where a trip has a shape, else the straight lines between its stops"
                 : "\(feed.name) has no shapes, so trip lengths are the straight lines between stops: real roads are longer"
             return FeedPlan(plan: plan, notes: try probes.whyNone(day) + probes.choiceNote(day) + [how] + repeats)

@@ -1,18 +1,19 @@
 /// What span, peak vehicles and route stats share: each trip of a day with when it leaves its
 /// first stop and reaches its last, from stop_times.
 enum TripTimes {
-    /// trip_id and the trips.txt columns of each trip that runs on the day, with
-    /// first_departure, last_arrival and duration. A stop without an arrival time counts its
-    /// departure time; a trip with no times at all is left out.
+    /// trip_id and the trips.txt columns of each run of a trip on the day (a trip
+    /// frequencies.txt repeats runs many times, numbered in run), with first_departure,
+    /// last_arrival and duration. A stop without an arrival time counts its departure time; a
+    /// trip with no times at all is left out.
     static func plan(_ feed: FeedTables, on day: ServiceDay, _ b: PlanBuilder) throws -> LogicalPlan {
         let trips = try ServiceVerb.trips(feed, on: day, b)
         try feed.require("stop_times", ["trip_id", "departure_time"], b, verb: "the trip times")
         let departure = b.column("departure_time")
         let arrival = feed.has("stop_times", column: "arrival_time") ? b.call("coalesce", b.column("arrival_time"), departure) : departure
-        let timed = try b.filter(try feed.scan("stop_times", b), departure.isNotNull.or(arrival.isNotNull))
+        let timed = try b.filter(try DeparturesVerb.plan(feed, on: day, b), departure.isNotNull.or(arrival.isNotNull))
         let ends = try b.derive(timed, [("arrives", arrival), ("leaves", b.call("coalesce", departure, arrival))])
         let times = try b.summarize(ends, [(.min, b.column("leaves"), as: "first_departure"), (.max, b.column("arrives"), as: "last_arrival")],
-                                    by: [b.key("trip_id")])
+                                    by: [b.key("trip_id"), b.key("run")])
         return try b.derive(try b.join(trips, times, named: "times", on: [b.column("trip_id")]),
                             [("duration", b.column("last_arrival").minus(b.column("first_departure")))])
     }
