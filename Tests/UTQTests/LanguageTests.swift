@@ -266,8 +266,7 @@ import Testing
             "attach": "attach postgresql:///mobility?host=/tmp/pg as db",
             "corr": "corr(x, y) by legend", "covar": "covar x, y", "covar_pop": "covar_pop(x, y), count",
             "regr_slope": "regr_slope y, x by legend", "regr_intercept": "regr_intercept(y, x) as b", "regr_r2": "regr_r2(y, x)",
-            "path": "sort time | path xy(x, y) by legend", "collect": "collect point(lng, lat), count by stop_id",
-            "delays": "feed | delays rt on 2007-06-04 by route_id",
+            "path": "sort time | path xy(x, y) by legend", "collect": "collect point(lng, lat), count by stop_id", "dissolve": "dissolve buffer(xy(x, y), 40) by legend",
         ]
         for spec in Verbs.all {
             guard let line = lines[spec.name] else { Issue.record("no parse test for \(spec.name)"); continue }

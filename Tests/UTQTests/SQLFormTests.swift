@@ -13,7 +13,7 @@ import Testing
         // geometry functions whose text PostGIS writes otherwise (len has a form: a geometry's length)
         "wkt", "geojson", "polyline",
         // summaries
-        "circmean",
+        "circmean", "dissolve",
     ]
 
     static var functions: [(String, SQLForm)] { Functions.all.map { ($0.name, $0.sql) } }

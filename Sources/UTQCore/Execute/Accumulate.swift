@@ -121,7 +121,7 @@ enum Accumulate {
             }
             return try typed(out, a.type, has, a)
 
-        case .path, .collect:
+        case .path, .collect, .dissolve:
             return try GeometryAggregates.run(a, arg, groupOf: groupOf, groups: groups, rows: n, notes: ev.notes)
 
         case .circmean:

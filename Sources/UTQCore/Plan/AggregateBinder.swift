@@ -55,7 +55,7 @@ struct AggregateBinder {
             for arg in [item.argument, item.second].compactMap({ $0 }) { base += "_" + ExprNaming.name(arg) }
             if item.function == .count && !item.distinct && item.argument != nil { base = "count_" + ExprNaming.name(item.argument!) }
             // A group's path or collection is what the row is: `path`, not `path_point`.
-            if item.function == .path || item.function == .collect { base = item.function.name }
+            if [.path, .collect, .dissolve].contains(item.function) { base = item.function.name }
             let name = unique(item.alias ?? base)
             aggregates.append(BoundAggregate(function: item.function, argument: argument, distinct: item.distinct, name: name, type: type,
                                              second: second))
@@ -121,7 +121,7 @@ struct AggregateBinder {
             return t
         case .corr, .covar, .covarPop, .regrSlope, .regrIntercept, .regrR2:
             return try pairType(item, argument, second)
-        case .path, .collect:
+        case .path, .collect, .dissolve:
             guard t == .geometry else {
                 throw Diagnostic("\(f.name) needs geometries, but \(what) is \(t.displayName)", at: item.span,
                                  hint: t.isNumeric ? "make points first: \(f.name) point(lng, lat) by …" : nil)

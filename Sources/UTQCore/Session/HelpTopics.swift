@@ -50,6 +50,8 @@ public enum HelpTopics {
           measures     distance, length, area, centroid, bearing, buffer, within, contains,
                        intersects, cell (a square of a grid), x, y, wkt, geojson
           summaries    path POINT by KEY (a group's points in order, sort first), collect
+                       (one multi- geometry), dissolve (polygons merged: a district, an
+                       isochrone)
           out          save F.geojson (QGIS, kepler.gl, geojson.io), chart map (zones shaded
                        by a value, lines, points; to F.svg for a report), WKT in CSV, EWKT in
                        PostgreSQL

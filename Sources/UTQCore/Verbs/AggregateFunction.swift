@@ -26,6 +26,9 @@ public enum AggregateFunction: Sendable, Hashable {
     case path
     /// The group's geometries as one multi- geometry (a route's stops, a district's blocks).
     case collect
+    /// The group's polygons merged into one: their union, shared edges gone (an isochrone
+    /// from the walk around each stop reached, a district from its blocks).
+    case dissolve
 
     public var name: String {
         switch self {
@@ -48,6 +51,7 @@ public enum AggregateFunction: Sendable, Hashable {
         case .regrR2: return "regr_r2"
         case .path: return "path"
         case .collect: return "collect"
+        case .dissolve: return "dissolve"
         }
     }
 
@@ -63,7 +67,7 @@ public enum AggregateFunction: Sendable, Hashable {
 
     static func aliases(of name: String) -> [String] { aliasTable[name] ?? [] }
 
-    static let plain: [AggregateFunction] = [.count, .sum, .avg, .min, .max, .median, .stddev, .first, .last, .circmean] + paired + [.path, .collect]
+    static let plain: [AggregateFunction] = [.count, .sum, .avg, .min, .max, .median, .stddev, .first, .last, .circmean] + paired + [.path, .collect, .dissolve]
 
     public static func named(_ word: String) -> AggregateFunction? {
         let w = word.lowercased()
@@ -214,6 +218,8 @@ extension AggregateFunction {
             }, otherwise: { _ in "first and last take a window's rows in their order, which SQL's windows do not keep" })
         case .circmean:
             return .none("the vector mean of angles is utq's own")
+        case .dissolve:
+            return .none("utq's union of polygons is its own; PostGIS's ST_Union gives the same area with its rings started elsewhere")
         case .path, .collect:
             // PostGIS's aggregates, over the rows in utq's order ("utq_row").
             let function = self == .path ? "ST_MakeLine" : "ST_Collect"

@@ -44,6 +44,9 @@ enum AggregateVerb {
         make("collect", usage: "collect GEOMETRY [, AGG …] [by KEY, …]",
              summary: "The group's geometries as one (multi-point, multi-line or multi-polygon).",
              examples: ["collect xy(x, y), count by legend"]),
+        make("dissolve", usage: "dissolve POLYGON [, AGG …] [by KEY, …]",
+             summary: "The group's polygons merged into one, their shared edges gone (a district from its blocks; the area within a walk of several stops).",
+             examples: ["dissolve buffer(xy(x, y), 40), count by legend | let size = round(area(dissolve))"]),
     ]
 
     static let percentileSpec = make("pNN", usage: "pNN COL [, AGG …] [by KEY, …]",
