@@ -10,6 +10,7 @@ import Foundation
 ///   utq-datagen realtime DIR                   gtfs/demo-realtime.pb (trip updates for the demo feed, from DIR/gtfs/demo-transit)
 ///   utq-datagen all DIR                        all of the above into DIR
 ///   utq-datagen entries N JSON CSV             N mapping entries for the benchmarks
+///   utq-datagen keys N K FILE [SEED]          N rows of k (K distinct ids), k2, v as CSV (K ≥ N: each id once)
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 func write(_ text: String, to path: String) {
@@ -81,5 +82,8 @@ case "all": market(); prishtina(); rides(); trips(); nvdb(); realtime()
 case "entries":
     guard arguments.count >= 4, let n = Int(arguments[1]) else { usage() }
     BenchEntries.write(n, json: arguments[2] == "-" ? nil : arguments[2], csv: arguments[3] == "-" ? nil : arguments[3])
+case "keys":
+    guard arguments.count >= 4, let n = Int(arguments[1]), let k = Int(arguments[2]), k > 0 else { usage() }
+    KeysData.write(rows: n, keys: k, seed: UInt64(arguments.count > 4 ? Int(arguments[4]) ?? 37 : 37), to: arguments[3])
 default: usage()
 }
