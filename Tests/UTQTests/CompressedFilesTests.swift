@@ -70,7 +70,7 @@ import Testing
 
     static func write(_ name: String, _ bytes: [UInt8]) -> String {
         let path = dir + "/" + name
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         return path
     }
 

@@ -15,7 +15,7 @@ import Testing
     static func write(_ relative: String, _ text: String) {
         let path = dir + "/" + relative
         try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
     }
 
     /// The shipped rides split by the day they were requested: the first 30 days, a file
@@ -175,7 +175,7 @@ import Testing
         let s = makeSession()
         Self.write("mixed/a.csv", "k,v\n1,x\n")
         Self.write("mixed/b.ndjson", "{\"k\": 2, \"v\": \"y\"}\n")
-        FileManager.default.createFile(atPath: Self.dir + "/mixed/c.csv.gz", contents: Data(try CompressedFilesTests.gzip(Array("k,v\n3,z\n".utf8))))
+        _ = FileManager.default.createFile(atPath: Self.dir + "/mixed/c.csv.gz", contents: Data(try CompressedFilesTests.gzip(Array("k,v\n3,z\n".utf8))))
         #expect(Self.run(s, "load \"\(Self.dir)/mixed/*\"").error == nil)
         let t = try Self.table(s, "mixed")
         #expect(t.strings("k") == ["1", "2", "3"])
@@ -274,8 +274,8 @@ import Testing
     @Test func unionKeepsEveryValue() throws {
         let s = makeSession()
         let a = GlobLoadTests.dir + "/union-a.csv", b = GlobLoadTests.dir + "/union-b.csv"
-        FileManager.default.createFile(atPath: a, contents: Data("k,n,t,when\nx,1,,2024-01-01T10:00:00Z\ny,,p,2024-01-02T10:00:00Z\n".utf8))
-        FileManager.default.createFile(atPath: b, contents: Data("k,n,extra\nz,2.5,true\nx,3,false\n".utf8))
+        _ = FileManager.default.createFile(atPath: a, contents: Data("k,n,t,when\nx,1,,2024-01-01T10:00:00Z\ny,,p,2024-01-02T10:00:00Z\n".utf8))
+        _ = FileManager.default.createFile(atPath: b, contents: Data("k,n,extra\nz,2.5,true\nx,3,false\n".utf8))
         #expect(s.run("load \(a) as a\nload \(b) as b").isEmpty)
         let t = try s.table("a | union b")
         #expect(t.columnNames == ["k", "n", "t", "when", "extra"])

@@ -38,6 +38,24 @@ enum Accumulate {
                 } } }
                 return Column(name: a.name, storage: .int(counts))
             }
+            if GroupRanges<UInt32>.worthIt(groups: groups, rows: n) {
+                // Many groups: each group's codes together, sorted, their changes counted.
+                let ranges = codes.codes.withUnsafeBufferPointer { c in
+                    groupOf.withUnsafeBufferPointer { g in GroupRanges(c, groupOf: g, valid: valid, rows: n, groups: groups) }
+                }
+                counts.withUnsafeMutableBufferPointer { out in
+                    ranges.forEachRangeByGroup { first, offsets, placed in
+                        for l in 0..<(offsets.count - 1) where offsets[l + 1] > offsets[l] {
+                            var group = UnsafeMutableBufferPointer(rebasing: placed[offsets[l]..<offsets[l + 1]])
+                            group.sort()
+                            var distinct: Int64 = 1
+                            for j in 1..<group.count where group[j] != group[j - 1] { distinct += 1 }
+                            out[first + l] = distinct
+                        }
+                    }
+                }
+                return Column(name: a.name, storage: .int(counts))
+            }
             var seen = Set<Int64>()
             for i in 0..<n where ok(i) {
                 let k = Int64(groupOf[i]) * Int64(codes.cardinality) + Int64(codes.codes[i])
@@ -147,6 +165,27 @@ enum Accumulate {
             let p: Double
             if case .percentile(let k) = a.function { p = Double(k) / 100 } else { p = 0.5 }
             let values = rawDoubles(arg)
+            if GroupRanges<Double>.worthIt(groups: groups, rows: n) {
+                // Many groups: by ranges of groups on the cores, each range's groups in its cache.
+                let ranges = values.withUnsafeBufferPointer { v in
+                    groupOf.withUnsafeBufferPointer { g in GroupRanges(v, groupOf: g, valid: valid, rows: n, groups: groups) }
+                }
+                var has = [Bool](repeating: false, count: groups)
+                var out = [Double](repeating: 0, count: groups)
+                out.withUnsafeMutableBufferPointer { o in has.withUnsafeMutableBufferPointer { h in
+                    ranges.forEachRangeByGroup { first, offsets, placed in
+                        for l in 0..<(offsets.count - 1) where offsets[l + 1] > offsets[l] {
+                            let part = UnsafeMutableBufferPointer(rebasing: placed[offsets[l]..<offsets[l + 1]])
+                            let rank = p * Double(part.count - 1)
+                            let lo = Int(rank.rounded(.down)), hi = Int(rank.rounded(.up))
+                            let (a, b) = Selection.pair(part, lo, hi)
+                            o[first + l] = Selection.between(a, b, rank - Double(lo))
+                            h[first + l] = true
+                        }
+                    }
+                } }
+                return try typed(out, a.type, Seen(flags: has).bitmap, a)
+            }
             // Rows of each group together (counting sort), then each group's values sorted.
             var starts = [Int](repeating: 0, count: groups + 1)
             for i in 0..<n where ok(i) { starts[Int(groupOf[i]) + 1] += 1 }
@@ -224,6 +263,19 @@ enum Accumulate {
     static func fold<V, S>(_ values: [V], _ groupOf: [Int32], _ valid: Bitmap?, _ n: Int, _ groups: Int, _ initial: S,
                            merge: (inout S, S) -> Void, _ add: (inout S, V) -> Void) -> ([S], Seen) {
         let lanes = groups <= 4096 && n >= 4096 ? 4 : 1
+        if GroupRanges<V>.worthIt(groups: groups, rows: n) {
+            let ranges = values.withUnsafeBufferPointer { v in
+                groupOf.withUnsafeBufferPointer { g in GroupRanges(v, groupOf: g, valid: valid, rows: n, groups: groups) }
+            }
+            var state = [S](repeating: initial, count: groups)
+            var seen = [Bool](repeating: false, count: groups)
+            state.withUnsafeMutableBufferPointer { s in seen.withUnsafeMutableBufferPointer { h in
+                ranges.forEachRange { _, g, v in
+                    for j in g.indices { let k = Int(g[j]); add(&s[k], v[j]); h[k] = true }
+                }
+            } }
+            return (state, Seen(flags: seen))
+        }
         var state = [S](repeating: initial, count: groups * lanes)
         var seen = [Bool](repeating: false, count: groups)
         state.withUnsafeMutableBufferPointer { s in seen.withUnsafeMutableBufferPointer { h in

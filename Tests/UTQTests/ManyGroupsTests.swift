@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+@testable import UTQCore
+
+/// Summaries over more groups than a cache holds take another path (rows scattered by ranges
+/// of groups, each range on a core of its own): the same answers as a plain count per key.
+@Suite struct ManyGroupsTests {
+    static let rows = 300_000, keys = 100_003
+
+    /// Row i: key (i · 7919) mod 100,003, so each key three times or so, scattered over the
+    /// file; k2 one of five values 250 apart (a thousand codes: no bitmap of group × value); v in tenths, empty on every eleventh row.
+    static func row(_ i: Int) -> (k: Int, k2: Int, v: Double?) {
+        (i * 7919 % keys, i * 31 % 5 * 250, i % 11 == 3 ? nil : Double(i * 37 % 1000) / 10)
+    }
+
+    static let table: (session: Session, byKey: [Int: [(k2: Int, v: Double?)]]) = {
+        var text = "k,k2,v\n"
+        var byKey: [Int: [(k2: Int, v: Double?)]] = [:]
+        for i in 0..<rows {
+            let r = row(i)
+            text += "\(r.k),\(r.k2),\(r.v.map { NumberText.double($0) } ?? "")\n"
+            byKey[r.k, default: []].append((r.k2, r.v))
+        }
+        let path = try! temporaryFile("many-groups.csv", text)
+        let s = makeSession()
+        _ = try! s.table("load \(path) as t; t | limit 1")
+        return (s, byKey)
+    }()
+
+    func answers(_ pipeline: String, _ column: String) throws -> [Int: String] {
+        let t = try Self.table.session.table(pipeline)
+        #expect(t.rowCount == Self.keys)
+        return Dictionary(uniqueKeysWithValues: zip(t.strings("k").map { Int($0)! }, t.strings(column)))
+    }
+
+    static func quantile(_ values: [Double], _ p: Double) -> Double? {
+        guard !values.isEmpty else { return nil }
+        let s = values.sorted(), rank = p * Double(s.count - 1)
+        let lo = Int(rank.rounded(.down)), hi = Int(rank.rounded(.up))
+        return s[lo] + (s[hi] - s[lo]) * (rank - Double(lo))
+    }
+
+    static func close(_ text: String, _ expected: Double?) -> Bool {
+        guard let expected else { return text == "" || text == "null" }
+        guard let mine = Double(text) else { return false }
+        return abs(mine - expected) <= 1e-9 * max(1, abs(expected))
+    }
+
+    @Test func distinctCountsPerKey() throws {
+        let mine = try answers("t | count distinct k2 by k", "distinct_k2")
+        for (k, rows) in Self.table.byKey {
+            #expect(mine[k] == String(Set(rows.map(\.k2)).count), "key \(k)")
+        }
+    }
+
+    @Test func mediansAndPercentilesPerKey() throws {
+        let median = try answers("t | median v by k", "median_v")
+        let p90 = try answers("t | p90 v by k", "p90_v")
+        var wrong = 0
+        for (k, rows) in Self.table.byKey {
+            let values = rows.compactMap(\.v)
+            if !Self.close(median[k]!, Self.quantile(values, 0.5)) || !Self.close(p90[k]!, Self.quantile(values, 0.9)) { wrong += 1 }
+        }
+        #expect(wrong == 0)
+    }
+
+    @Test func sumsAndMeansPerKey() throws {
+        let sum = try answers("t | sum v by k", "sum_v")
+        let avg = try answers("t | avg v by k", "avg_v")
+        var wrong: [Int] = []
+        for (k, rows) in Self.table.byKey {
+            let values = rows.compactMap(\.v)
+            let total: Double? = values.isEmpty ? nil : values.reduce(0, +)
+            if !Self.close(sum[k]!, total) || !Self.close(avg[k]!, total.map { $0 / Double(values.count) }) { wrong.append(k) }
+        }
+        #expect(wrong.isEmpty, "keys \(wrong.prefix(5))")
+    }
+}
