@@ -22,7 +22,7 @@ enum KeysData {
         let unique = keys >= rows
         var size = 1
         while size < rows { size <<= 1 }
-        let step: UInt64 = 0x9E37_79B9_7F4A_7C15 | 1
+        let step: UInt64 = (0x9E37_79B9_7F4A_7C15 &* (seed | 1)) | 1  // another order for another seed
         var next: UInt64 = 0
         func digits(_ value: Int) {
             var v = value, buf: [UInt8] = []

@@ -75,4 +75,27 @@ import Testing
         }
         #expect(wrong.isEmpty, "keys \(wrong.prefix(5))")
     }
+
+    /// Two keys whose codes together pass a table of every pair, and whole-number join keys
+    /// too far apart for a table by value: both go through a hash table of the keys.
+    @Test func pairsOfKeysAndSparseJoinKeysThroughTheHashTable() throws {
+        var text = "a,b,id\n", right = "id,name\n"
+        var counts: [String: Int] = [:]
+        for i in 0..<6000 {
+            let a = i * 7 % 3001, b = i * 13 % 2999, id = Int64(i % 1500) * 1_000_003 - 5_000_000_000
+            text += "\(a),\(b),\(id)\n"
+            counts["\(a) \(b)", default: 0] += 1
+        }
+        for j in stride(from: 0, to: 3000, by: 2) { right += "\(Int64(j) * 1_000_003 - 5_000_000_000),n\(j)\n" }
+        let s = makeSession()
+        let t = try s.table("load \(try temporaryFile("pairs.csv", text)) as p; load \(try temporaryFile("ids.csv", right)) as ids; p | count by a, b")
+        var mine: [String: Int] = [:]
+        for (k, (a, b)) in zip(t.strings("a"), t.strings("b")).enumerated() { mine["\(a) \(b)"] = Int(t.strings("count")[k])! }
+        #expect(mine == counts)
+        // Ids 0, 2, … 1498 of the left's 0 … 1499 are on the right: half the rows, four each.
+        let joined = try s.table("p | join ids on id | count by name | count")
+        #expect(joined.strings("count") == ["750"])
+        let rows = try s.table("p | join ids on id | count")
+        #expect(rows.strings("count") == ["3000"])
+    }
 }

@@ -41,14 +41,14 @@ struct KeyCodes {
                 self.codes = codes
                 cardinality = range + (validity == nil ? 0 : 1)
             } else {
-                var map: [Int64: UInt32] = [:]
+                var map = IntIds(sampling: n) { a[$0] }
                 var codes = [UInt32](repeating: 0, count: n)
                 var last = Int64.min, lastCode: UInt32 = 0
                 for i in 0..<n {
                     if i & 0xFFFF == 0, cancel?.isCancelled == true { throw CancellationError() }
                     let v = a[i]
                     if v == last && i > 0 { codes[i] = lastCode; continue }
-                    let code = map[v] ?? { let c = UInt32(map.count); map[v] = c; return c }()
+                    let code = UInt32(map.id(v))
                     codes[i] = code; last = v; lastCode = code
                 }
                 let nullCode = UInt32(map.count)
@@ -63,14 +63,14 @@ struct KeyCodes {
             self.codes = codes
             cardinality = distinct.count + 1
         case .double(let a):
-            var map: [UInt64: UInt32] = [:]
+            var map = IntIds(sampling: n) { Int64(bitPattern: a[$0].bitPattern) }
             var codes = [UInt32](repeating: 0, count: n)
             for i in 0..<n {
                 if i & 0xFFFF == 0, cancel?.isCancelled == true { throw CancellationError() }
                 var v = a[i]
                 if v == 0 { v = 0 }  // -0 groups with 0
                 let bits = v.isNaN ? Double.nan.bitPattern : v.bitPattern
-                codes[i] = map[bits] ?? { let c = UInt32(map.count); map[bits] = c; return c }()
+                codes[i] = UInt32(map.id(Int64(bitPattern: bits)))
             }
             let nullCode = UInt32(map.count)
             if let validity { for i in 0..<n where !validity[i] { codes[i] = nullCode } }
@@ -195,6 +195,22 @@ enum GroupIds {
                             }
                         }
                     }
+                }
+            } else if !overflow {
+                // Keys whose codes make a number under 2^40 (a million trips by a day, say):
+                // that number through a hash table of them.
+                func key(_ i: Int) -> Int64 {
+                    var k = 0
+                    for c in codes { k = k &* c.cardinality &+ Int(c.codes[i]) }
+                    return Int64(k)
+                }
+                var ids = IntIds(sampling: n, key)
+                for i in 0..<n {
+                    if i & 0xFFFF == 0, cancel?.isCancelled == true { throw CancellationError() }
+                    let before = ids.count
+                    let id = ids.id(key(i))
+                    if ids.count > before { firstRow.append(Int32(i)) }
+                    groupOf[i] = id
                 }
             } else {
                 var map: [[UInt32]: Int32] = [:]

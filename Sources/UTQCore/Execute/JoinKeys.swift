@@ -53,18 +53,7 @@ struct JoinKeys {
             let leftMap = x.dictionary.map { ids[$0] ?? -1 }
             return (map(x.codes, leftMap, a.validity), map(y.codes, rightMap, b.validity), ids.count)
         case (.int(let x), .int(let y)), (.timestamp(let x), .timestamp(let y)), (.duration(let x), .duration(let y)):
-            var ids: [Int64: Int32] = [:]
-            var r = [Int32](repeating: -1, count: rightCount)
-            for j in 0..<rightCount where b.isValid(j) {
-                if let id = ids[y[j]] { r[j] = id } else { let id = Int32(ids.count); ids[y[j]] = id; r[j] = id }
-            }
-            var l = [Int32](repeating: -1, count: leftCount)
-            if let v = a.validity {
-                for i in 0..<leftCount where v[i] { l[i] = ids[x[i]] ?? -1 }
-            } else {
-                for i in 0..<leftCount { l[i] = ids[x[i]] ?? -1 }
-            }
-            return (l, r, ids.count)
+            return integers(x, a.validity, y, b.validity, leftCount: leftCount, rightCount: rightCount)
         case (.bool(let x), .bool(let y)):
             let l = (0..<leftCount).map { a.isValid($0) ? Int32(x[$0] ? 1 : 0) : -1 }
             let r = (0..<rightCount).map { b.isValid($0) ? Int32(y[$0] ? 1 : 0) : -1 }
@@ -74,6 +63,42 @@ struct JoinKeys {
         default:
             return nil
         }
+    }
+
+    /// Whole-number keys: the right side's values numbered through a table indexed by value
+    /// when they lie within a few times their count of each other (ids 1 to n, row numbers),
+    /// else through a hash table of them; the left side's looked up in it.
+    static func integers(_ x: [Int64], _ xValid: Bitmap?, _ y: [Int64], _ yValid: Bitmap?, leftCount: Int, rightCount: Int) -> ([Int32], [Int32], Int) {
+        var r = [Int32](repeating: -1, count: rightCount)
+        var l = [Int32](repeating: -1, count: leftCount)
+        var lo = Int64.max, hi = Int64.min
+        for j in 0..<rightCount where yValid?[j] ?? true { lo = min(lo, y[j]); hi = max(hi, y[j]) }
+        guard lo <= hi else { return (l, r, 0) }
+        let (span, overflow) = hi.subtractingReportingOverflow(lo)
+        if !overflow, span < Int64(max(1 << 16, 4 * rightCount)) {
+            var table = [Int32](repeating: -1, count: Int(span) + 1)
+            var ids: Int32 = 0
+            table.withUnsafeMutableBufferPointer { t in
+                y.withUnsafeBufferPointer { y in
+                    for j in 0..<rightCount where yValid?[j] ?? true {
+                        let k = Int(y[j] &- lo)
+                        if t[k] < 0 { t[k] = ids; ids += 1 }
+                        r[j] = t[k]
+                    }
+                }
+                x.withUnsafeBufferPointer { x in
+                    for i in 0..<leftCount where xValid?[i] ?? true {
+                        let v = x[i]
+                        if v >= lo && v <= hi { l[i] = t[Int(v &- lo)] }
+                    }
+                }
+            }
+            return (l, r, Int(ids))
+        }
+        var ids = IntIds(expected: rightCount)
+        for j in 0..<rightCount where yValid?[j] ?? true { r[j] = ids.id(y[j]) }
+        for i in 0..<leftCount where xValid?[i] ?? true { l[i] = ids.find(x[i]) }
+        return (l, r, ids.count)
     }
 
     /// Codes through a table of code → id; a null row is -1.
