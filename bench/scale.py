@@ -4,7 +4,6 @@ and 100M rows, utq against the native DuckDB CLI in the same run, time and peak 
 
     python3 bench/scale.py                          # 1m,10m (a few minutes)
     python3 bench/scale.py --sizes 1m,10m,50m,100m  # about half an hour; 100M rows need ~12 GB here
-    python3 bench/scale.py --update-readme          # also rewrite its table in bench/README.md
 
 Per size N, `utq-datagen keys` writes (once, to bench/data/keys/, not committed) the rows
 `a` (N rows: k one of N/10 ids, so ten rows an id; k2 one of 1,000; v with two decimals) and
@@ -90,7 +89,6 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="1m,10m")
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--update-readme", action="store_true")
     args = ap.parse_args()
     if not DUCKDB:
         sys.exit("the DuckDB CLI is not installed (pip install duckdb-cli)")
@@ -121,16 +119,6 @@ def main():
                     f"{label} {per_row[(label, s)] / per_row[(label, '10m')]:.2f}×" for label in labels))
     text = "\n".join(table + [""] + growth)
     print("\n" + text)
-    if args.update_readme:
-        path = os.path.join(ROOT, "bench", "README.md")
-        readme = open(path).read()
-        start, end = "<!-- scale -->", "<!-- /scale -->"
-        if start in readme:
-            head, rest = readme.split(start, 1)
-            readme = head + start + "\n" + text + "\n" + end + rest.split(end, 1)[1]
-            tmp = path + ".tmp"
-            open(tmp, "w").write(readme)
-            os.replace(tmp, path)
 
 
 if __name__ == "__main__":

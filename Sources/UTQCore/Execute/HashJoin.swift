@@ -8,16 +8,23 @@ enum HashJoin {
         let lk = try leftKeys.map { try Evaluator(table: left, notes: notes, cancel: cancel).column($0) }
         let rk = try rightKeys.map { try Evaluator(table: right, notes: notes, cancel: cancel).column($0) }
         let pairs: (left: [Int32], right: [Int32])
+        var eachLeftOnce = false
         if ranges.isEmpty, let keys = try JoinKeys(left: lk, right: rk, leftCount: left.rowCount, rightCount: right.rowCount, cancel: cancel) {
-            pairs = try matchedRows(keys, leftCount: left.rowCount, kind: kind, width: left.columns.count + rightColumns.count,
-                                    cancel: cancel, memoryLimit: memoryLimit)
+            if let lookup = try lookupRows(keys, leftCount: left.rowCount, kind: kind, width: left.columns.count + rightColumns.count,
+                                           memoryLimit: memoryLimit) {
+                pairs = lookup
+                eachLeftOnce = lookup.left.count == left.rowCount
+            } else {
+                pairs = try matchedRows(keys, leftCount: left.rowCount, kind: kind, width: left.columns.count + rightColumns.count,
+                                        cancel: cancel, memoryLimit: memoryLimit)
+            }
         } else {
             pairs = try matchedRows(left, right, lk, rk, ranges: ranges, kind: kind, width: left.columns.count + rightColumns.count,
                                     cancel: cancel, memoryLimit: memoryLimit, notes: notes)
         }
         let (leftRows, rightRows) = pairs
         // Each left row once, in order (a lookup of one row per key): the left columns as they are.
-        let sameLeft = leftRows.count == left.rowCount && leftRows.elementsEqual(0..<Int32(left.rowCount))
+        let sameLeft = eachLeftOnce || leftRows.count == left.rowCount && leftRows.elementsEqual(0..<Int32(left.rowCount))
         var columns = sameLeft ? left.columns : left.columns.map { $0.gather(leftRows) }
         for (k, c) in rightColumns.enumerated() {
             var col = right.columns[c].gather(rightRows)
@@ -27,6 +34,36 @@ enum HashJoin {
         var out = Table(name: left.name, columns: columns, zone: schema.zone, timeColumn: schema.timeColumn, rowNoun: left.rowNoun)
         out.rowCount = leftRows.count
         return out
+    }
+
+    /// A lookup (each key at most once on the right, as a table of stops, riders or trips by
+    /// their id): each left row's right row in one pass, no lists grown row by row. The left
+    /// rows are all of them, in order, when each has its match or the join keeps them all.
+    /// nil when a key repeats on the right.
+    static func lookupRows(_ keys: JoinKeys, leftCount n: Int, kind: JoinKind, width: Int, memoryLimit: Int?) throws -> (left: [Int32], right: [Int32])? {
+        let ids = keys.offsets.count - 1
+        guard keys.rows.count == ids else { return nil }
+        var misses = 0
+        let right = [Int32](unsafeUninitializedCapacity: n) { out, made in
+            keys.left.withUnsafeBufferPointer { l in keys.rows.withUnsafeBufferPointer { rows in
+                // With each id once, id k's row is rows[k].
+                for i in 0..<n {
+                    let id = l[i]
+                    if id >= 0 { out[i] = rows[Int(id)] } else { out[i] = -1; misses += 1 }
+                }
+            } }
+            made = n
+        }
+        if misses == 0 || kind == .left {
+            try checkSize(n, width: width, memoryLimit: memoryLimit)
+            return (Array(0..<Int32(n)), right)
+        }
+        try checkSize(n - misses, width: width, memoryLimit: memoryLimit)
+        var leftRows = [Int32](), rightRows = [Int32]()
+        leftRows.reserveCapacity(n - misses)
+        rightRows.reserveCapacity(n - misses)
+        for i in 0..<n where right[i] >= 0 { leftRows.append(Int32(i)); rightRows.append(right[i]) }
+        return (leftRows, rightRows)
     }
 
     /// The pairs of rows that match, through key ids: each left row's matches are one slice.
