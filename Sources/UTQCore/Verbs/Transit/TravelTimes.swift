@@ -39,7 +39,7 @@ enum TravelTimesVerb {
         examples: ["load datasets/gtfs/demo-transit.zip as feed; feed | travel times from STAGECOACH at \"08:00\" on 2007-06-05",
                    "load datasets/gtfs/demo-transit.zip as feed; feed | travel times from BEATTY_AIRPORT at \"07:50\" on 2007-06-05 within 2h walk 500 m",
                    "load datasets/gtfs/demo-transit.zip as feed; feed | travel times from \"Stagecoach Hotel & Casino (Demo)\" between \"08:00\" and \"09:00\" on 2007-06-05",
-                   "load datasets/gtfs/demo-transit.zip as feed; feed | travel times from STAGECOACH at \"06:00\" on 2007-06-04 within 45m | join feed.stops on stop_id | let walk = buffer(point(stop_lon, stop_lat), seconds(45m - travel_time) * 1.3) | dissolve walk | let km2 = round(area(dissolve) / 1e6, 2)"],
+                   "load datasets/gtfs/demo-transit.zip as feed; feed | travel times from STAGECOACH at \"06:00\" on 2007-06-05 within 45m | join feed.stops on stop_id | let walk = buffer(point(stop_lon, stop_lat), seconds(45m - travel_time) * 1.3) | dissolve walk | let km2 = round(area(dissolve) / 1e6, 2)"],
         completes: .keyword(["times"]), keywords: ["times", "from", "at", "between", "and", "on", "until", "within", "transfer", "walk", "m", "km"],
         parse: { p, verb in try parse(&p, verb) })
 
