@@ -137,25 +137,42 @@ enum Sorting {
         for k in current { differing |= k ^ first }
         if differing == 0 { return }
         var keyScratch = [UInt64](repeating: 0, count: n)
+        // Each pass on every core: each worker counts its stretch's digits, the stretches'
+        // places follow one another within a digit (so the pass stays stable), and each
+        // worker scatters its own stretch.
+        let workers = n >= 1 << 20 ? max(1, Workers.available) : 1
+        let chunk = (n + workers - 1) / workers
         for shift in stride(from: 0, to: 64, by: 8) where (differing >> UInt64(shift)) & 0xFF != 0 {
             if cancel?.isCancelled == true { throw CancellationError() }
-            var offsets = [Int](repeating: 0, count: 256)
+            var offsets = [Int](repeating: 0, count: 256 * workers)
             current.withUnsafeBufferPointer { ks in
-                for k in ks { offsets[Int((k >> UInt64(shift)) & 0xFF)] += 1 }
+                offsets.withUnsafeMutableBufferPointer { off in
+                    Parallel.each(workers) { w in
+                        let base = w * 256
+                        for i in (w * chunk)..<min(n, (w + 1) * chunk) { off[base + Int((ks[i] >> UInt64(shift)) & 0xFF)] += 1 }
+                    }
+                }
             }
             var total = 0
-            for b in 0..<256 { let c = offsets[b]; offsets[b] = total; total += c }
+            for b in 0..<256 {
+                for w in 0..<workers { let c = offsets[w * 256 + b]; offsets[w * 256 + b] = total; total += c }
+            }
             current.withUnsafeBufferPointer { ks in
                 rows.withUnsafeBufferPointer { rs in
                     keyScratch.withUnsafeMutableBufferPointer { ko in
                         scratch.withUnsafeMutableBufferPointer { ro in
-                            for i in 0..<n {
-                                let k = ks[i]
-                                let b = Int((k >> UInt64(shift)) & 0xFF)
-                                let at = offsets[b]
-                                offsets[b] = at + 1
-                                ko[at] = k
-                                ro[at] = rs[i]
+                            offsets.withUnsafeMutableBufferPointer { off in
+                                Parallel.each(workers) { w in
+                                    let base = w * 256
+                                    for i in (w * chunk)..<min(n, (w + 1) * chunk) {
+                                        let k = ks[i]
+                                        let b = base + Int((k >> UInt64(shift)) & 0xFF)
+                                        let at = off[b]
+                                        off[b] = at + 1
+                                        ko[at] = k
+                                        ro[at] = rs[i]
+                                    }
+                                }
                             }
                         }
                     }
