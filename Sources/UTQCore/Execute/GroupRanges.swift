@@ -49,11 +49,8 @@ struct GroupRanges<V> {
         starts[parts] = at
         let total = at
         var outGroups = [UInt32](unsafeUninitializedCapacity: total) { _, k in k = total }
-        var outValues = [V](unsafeUninitializedCapacity: total) { buffer, k in
-            // Filled below, every slot once; an uninitialised V is never read.
-            k = total
-            _ = buffer
-        }
+        // Filled below, every slot once (each row's slot initialised in place).
+        var outValues = [V](unsafeUninitializedCapacity: total) { _, k in k = total }
         outGroups.withUnsafeMutableBufferPointer { og in outValues.withUnsafeMutableBufferPointer { ov in
             cursor.withUnsafeMutableBufferPointer { cu in
                 Parallel.each(workers) { w in
