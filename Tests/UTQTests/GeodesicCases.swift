@@ -1,6 +1,7 @@
 // Seeded random cases for the differential tests of Geodesic against GeographicLib.
 
 import Foundation
+@testable import UTQCore
 
 /// Seeded random cases (worldwide, short, nearly antipodal, polar, equatorial, across the
 /// antimeridian, coincident; small to continental rings either way round), as the JSON the
@@ -191,17 +192,11 @@ struct GeodesicCases {
     }
 }
 
-/// GeodesicRandom: a tiny seeded generator, so that every run draws the same cases.
+/// The project's seeded generator (SplitMix64), so that every run draws the same cases.
 struct GeodesicRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    private var source: SeededRandom
+    init(seed: UInt64) { source = SeededRandom(seed: seed) }
+    mutating func next() -> UInt64 { source.next() }
     /// Uniform in [0, 1).
     mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
 }

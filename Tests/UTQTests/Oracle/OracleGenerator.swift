@@ -6,18 +6,12 @@ import Foundation
 /// is null, text `contains` ignores case, nulls last in either direction), so the two
 /// engines must give the same rows.
 struct OracleRandom {
-    var state: UInt64
+    private var source: SeededRandom
 
-    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
+    init(seed: UInt64) { source = SeededRandom(seed: seed &+ 0x9E37_79B9_7F4A_7C15) }
 
-    /// SplitMix64: small, fast and the same on every machine.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    /// SplitMix64 (the project's SeededRandom): small, fast and the same on every machine.
+    mutating func next() -> UInt64 { source.next() }
 
     mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
     mutating func chance(_ p: Double) -> Bool { Double(next() % 1_000_000) / 1_000_000 < p }
