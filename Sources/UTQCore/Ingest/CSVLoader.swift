@@ -79,6 +79,9 @@ public enum CSVLoader {
             } catch let restart as ShapeDecision.FirstLineIsData {
                 options.names = restart.names
                 types = nil
+            } catch is ShapeDecision.FooterAtEnd {
+                types = nil
+                shape.widened = [:]
             } catch let conflict as TypeConflict {
                 if conflict.widened == .string, shape.widened[conflict.column] == nil {
                     // Said at the end, with the lines that broke the type.
@@ -165,7 +168,14 @@ public enum CSVLoader {
         // The last line, when it may be a totals row: looked at once, before the types are
         // voted, so its cells do not take part in the vote.
         if !shape.decided && options.dropsFooter {
-            shape.lastLine = try CSVShape.lastLine(source, dataStart: dataStart, delimiter: delimiter)
+            if !source.isStreamed {
+                shape.lastLine = try CSVShape.lastLine(source, dataStart: dataStart, delimiter: delimiter)
+            } else if source.size != FileSource.unknownSize, head.count - headDataStart == source.size - dataStart {
+                // A compressed file the head holds whole (without NUL bytes): its last line
+                // is known now, as a plain file's is. A longer one's, once it is read.
+                shape.tailSeen = true
+                shape.lastLine = CSVShape.lastLine(ofText: head[headDataStart...], endingAt: source.size, dataStart: dataStart, delimiter: delimiter)
+            }
         }
         // Types from a sample of rows, unless a previous pass fixed them.
         if types == nil {
@@ -192,6 +202,7 @@ public enum CSVLoader {
             let voted = votes.map(\.result)
             if !shape.decided {
                 shape.decided = true
+                shape.voted = voted
                 if options.names == nil, options.header == nil,
                    CSVShape.firstLineIsData(firstLine, types: voted, decimalComma: decimalComma) {
                     shape.headerless = true
@@ -249,6 +260,7 @@ public enum CSVLoader {
         var nuls = 0
         var rowLines: [Int32] = []
         var linesBefore = 0  // lines before the part's first, for the parts after the first
+        var partTail: [UInt8]?  // a compressed file's last bytes
         for w in 0..<ranges.count {
             let part: CSVPart
             switch results.own(w) {
@@ -268,8 +280,19 @@ public enum CSVLoader {
             rowLines += shift == 0 ? part.records.rowLines : part.records.rowLines.map { $0 + Int32(shift) }
             linesBefore = shift + part.records.line - 1
             partBuilders.append(part.records.builders)
+            partTail = part.tail
         }
         shape.footerLine = linesBefore + 1
+        // A compressed file's last line, now that it has been read: a totals row is left out
+        // as in the plain file, by reading it again without it.
+        if source.isStreamed, options.dropsFooter, !shape.tailSeen, nuls == 0, let voted = shape.voted, let tail = partTail {
+            shape.tailSeen = true
+            if let last = CSVShape.lastLine(ofText: tail[...], endingAt: source.size, dataStart: dataStart, delimiter: delimiter),
+               let why = CSVShape.footerReason(last.cells, types: voted, decimalComma: decimalComma) {
+                shape.footer = (last.offset, why, last.cells)
+                throw ShapeDecision.FooterAtEnd()
+            }
+        }
         let merged = try absorbParts(partBuilders, width: width)
         if nuls > 0 {
             // Rare enough to look for again, to say where they were.
@@ -310,7 +333,13 @@ public enum CSVLoader {
         max(1, head.withUnsafeBytes { countByte(0x0A, in: UnsafeRawBufferPointer(rebasing: $0[min(from, $0.count)...])) })
     }
 
-    struct CSVPart { var records: CSVRecords; var nuls: Int }
+    struct CSVPart {
+        var records: CSVRecords
+        var nuls: Int
+        /// A compressed file's last bytes of text (at least `CSVShape.tailBytes` of them, or
+        /// all): its last line, which could not be looked at before it was read.
+        var tail: [UInt8]?
+    }
 
     /// The whole text, read already, and where its records start.
     struct Preloaded: Sendable { var bytes: [UInt8]; var start: Int }
@@ -338,12 +367,18 @@ public enum CSVLoader {
             buffer.reserveCapacity(options.chunkSize + 4096)
         }
         var boundaries = BoundarySearch(delimiter: delimiter)
+        var tail: [UInt8]? = source.isStreamed && last && preloaded == nil ? [] : nil
         while true {
             if stop.failed { throw CancellationError() }
             if !final {
                 if pos > 0 { buffer.removeSubrange(0..<pos); pos = 0 }
+                let before = buffer.count
                 let n = try source.read(at: offset, count: min(options.chunkSize, range.upperBound - offset), into: &buffer, nuls: &nuls)
                 offset += n
+                if tail != nil {
+                    tail!.append(contentsOf: buffer[before...])
+                    if tail!.count > 2 * CSVShape.tailBytes { tail!.removeFirst(tail!.count - CSVShape.tailBytes) }
+                }
                 if !source.isStreamed { options.progress?.advance(n) }  // a stream counts its compressed bytes
                 final = n == 0 || offset >= range.upperBound
             }
@@ -363,7 +398,7 @@ public enum CSVLoader {
             pos = end
             if final { break }
         }
-        return CSVPart(records: records, nuls: nuls)
+        return CSVPart(records: records, nuls: nuls, tail: tail)
     }
 
     /// Spaces and tabs around a name dropped (as `.whitespaces` does), without the trip through

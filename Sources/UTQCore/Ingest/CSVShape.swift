@@ -43,13 +43,32 @@ enum CSVShape {
     /// text, and its cells. A line inside quotes cannot be told from the end, so a last line
     /// with a quote in it is not looked at.
     static func lastLine(_ source: FileSource, dataStart: Int, delimiter: UInt8) throws -> (offset: Int, cells: [String])? {
-        // A compressed file is read once, in order: its end is not known before it is read.
+        // A compressed file is read once, in order: its end is known once it is read (see
+        // `lastLine(ofText:endingAt:)`).
         guard !source.isStreamed else { return nil }
-        let from = max(dataStart, source.size - 65536)
+        let from = max(dataStart, source.size - tailBytes)
         var tail: [UInt8] = []
         var nuls = 0
         _ = try source.read(at: from, count: source.size - from, into: &tail, nuls: &nuls)
         guard nuls == 0 else { return nil }
+        return lastLine(tail[...], from: from, dataStart: dataStart, delimiter: delimiter)
+    }
+
+    /// How much of the end of a file is looked at for its last line.
+    static let tailBytes = 65536
+
+    /// The last line of a text whose last bytes are `bytes` (the text ends at `size`): the same
+    /// answer as for a plain file of that text, for a compressed file read to its end or held
+    /// whole. Nil when `bytes` do not reach back as far as a plain file's tail does.
+    static func lastLine(ofText bytes: ArraySlice<UInt8>, endingAt size: Int, dataStart: Int, delimiter: UInt8) -> (offset: Int, cells: [String])? {
+        let from = max(dataStart, size - tailBytes)
+        guard size - from <= bytes.count else { return nil }
+        return lastLine(bytes.suffix(size - from), from: from, dataStart: dataStart, delimiter: delimiter)
+    }
+
+    /// The last line in `tail`, the text from offset `from` to its end.
+    private static func lastLine(_ tail: ArraySlice<UInt8>, from: Int, dataStart: Int, delimiter: UInt8) -> (offset: Int, cells: [String])? {
+        let tail = Array(tail)
         var end = tail.count
         while end > 0, [0x0A, 0x0D, 0x20, 0x09].contains(tail[end - 1]) { end -= 1 }
         guard end > 0 else { return nil }
@@ -102,11 +121,18 @@ struct ShapeDecision {
     /// The totals row left out: where it starts, why, and its cells.
     var footer: (offset: Int, reason: String, cells: [String])?
     var footerLine = 0
+    /// The types the sample voted, which a last line is judged against.
+    var voted: [CellType]?
+    /// A compressed file's end has been looked at (its last line is known only once read).
+    var tailSeen = false
     /// Columns that turned to text after the sample, with the type they had.
     var widened: [Int: CellType] = [:]
 
     /// Thrown to read the file again with its first line as data.
     struct FirstLineIsData: Error { var names: [String] }
+    /// Thrown when a compressed file read to its end ends in a totals row: read again
+    /// without it, and with the types voted afresh (the row may have widened some).
+    struct FooterAtEnd: Error {}
 
     /// Names for a file without a header: those given (as many as the columns), else column_1 ….
     static func names(_ given: [String]?, width: Int, path: String) throws -> [String] {
