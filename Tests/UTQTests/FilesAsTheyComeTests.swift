@@ -117,6 +117,29 @@ import Testing
         #expect(warnings.contains { $0.contains("late-text.csv:2602: started_at is kept as text: 1 of 3,000 cells is not a time, the first \"unknown\"; so the table's time is ended_at") })
     }
 
+    /// Cells that break a type within the rows the types are voted from are said too, not only
+    /// those after them; a column of text is not (a few numbers among words break nothing).
+    @Test func aFewBadCellsAmongTheFirstRowsAreSaid() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("utq-early-text-\(getpid()).csv").path
+        var text = "id,count,when,name\n"
+        for i in 0..<200 {
+            let count = i == 7 ? "x3" : i == 150 ? "-" : "\(i % 17)"
+            let when = i == 20 ? "soon" : "2024-05-0\(1 + i % 9) 08:\(10 + i % 40)"
+            text += "\(i),\(count),\(when),\(i % 10 == 0 ? "\(i)" : "stop \(i)")\n"
+        }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let s = makeSession()
+        let (_, warnings, _) = try run(s, "load \(path) as early")
+        #expect(warnings.contains { $0.hasSuffix(":9: count is kept as text: 2 of 200 cells are not a number, the first \"x3\"; number(count) reads the others as numbers") }, "\(warnings)")
+        #expect(warnings.contains { $0.hasSuffix(":22: when is kept as text: 1 of 200 cells is not a time, the first \"soon\"; so the table has no time column") }, "\(warnings)")
+        #expect(!warnings.contains { $0.contains("name is kept as text") }, "\(warnings)")
+        var expected = 0
+        for i in 0..<200 where i != 7 && i != 150 { expected += i % 17 }
+        let summed = try s.table("early | sum number(count) as n").values("n").first?.doubleValue
+        #expect(summed == Double(expected))
+    }
+
     @Test func thePLDPStayingShapeReadsEmptyAsZero() throws {
         let s = makeSession()
         let (_, _, info) = try run(s, "load \(Self.dir)pldp-staying-export.csv as staying")

@@ -163,7 +163,6 @@ public enum CSVLoader {
         rules.recordLines = options.recordLines
         rules.ignoresEmptyExtraCells = options.ignoresEmptyExtraCells
         rules.lineEnd = options.names == nil ? headerLineEnd : nil
-        let recordRules = rules
 
         // The last line, when it may be a totals row: looked at once, before the types are
         // voted, so its cells do not take part in the vote.
@@ -213,7 +212,14 @@ public enum CSVLoader {
                 }
             }
             types = votes.enumerated().map { k, vote in options.typeOverride?(names[k]) ?? vote.result }
+            // A column of text but for a few cells of the sample says which, as one widened
+            // after the sample does.
+            for (k, vote) in votes.enumerated() where shape.widened[k] == nil && options.typeOverride?(names[k]) == nil {
+                if let was = vote.mostly { shape.widened[k] = was }
+            }
         }
+        if !shape.widened.isEmpty { rules.recordLines = true }
+        let recordRules = rules
         let dataEnd = shape.footer?.offset ?? source.size
         let plan = types!
 

@@ -573,6 +573,8 @@ struct TypeVote {
     private var seen = 0
     private var allInt = true, allDouble = true, allBool = true
     private var allDayFirst = true, allMonthFirst = true, allDuration = true
+    /// Cells that did not read as each type, counted while they are few (see `mostly`).
+    private var intMisses = 0, doubleMisses = 0, dayFirstMisses = 0, monthFirstMisses = 0, durationMisses = 0
     /// A whole number a double cannot hold exactly: the column cannot be numbers unless all are whole.
     private var bigInt = false
     /// NaN and Infinity seen among the values.
@@ -582,22 +584,26 @@ struct TypeVote {
 
     init(decimalComma: Bool = false) { self.decimalComma = decimalComma }
 
+    /// Misses past which a type is no longer tried: a twentieth of the cells, and one more.
+    private var few: Int { seen / 20 + 1 }
+
     mutating func add(_ b: UnsafeRawBufferPointer) {
         if b.count == 0 { return }
         seen += 1
         if let v = NumberParser.int(b) { if v.magnitude > 1 << 53 { bigInt = true } } else {
             allInt = false
+            intMisses += 1
             if NumberParser.isWholeNumberText(b) { bigInt = true }
         }
-        if allDouble && NumberParser.double(b, decimalComma: decimalComma) == nil {
+        if doubleMisses <= few && NumberParser.double(b, decimalComma: decimalComma) == nil {
             // NaN and Infinity belong to a column of numbers, but do not make one alone.
-            if NumberParser.special(b) != nil { specials += 1 } else { allDouble = false }
+            if NumberParser.special(b) != nil { specials += 1 } else { allDouble = false; doubleMisses += 1 }
         }
         if allBool && ColumnBuilder.bool(b) == nil { allBool = false }
-        if allDayFirst && TimestampParser.parse(b, order: .dayFirst) == nil { allDayFirst = false }
-        if allMonthFirst && TimestampParser.parse(b, order: .monthFirst) == nil { allMonthFirst = false }
-        if allDuration {
-            if let d = DurationParser.parse(b) { if d.style == .clock { clockDurations += 1 } } else { allDuration = false }
+        if dayFirstMisses <= few && TimestampParser.parse(b, order: .dayFirst) == nil { allDayFirst = false; dayFirstMisses += 1 }
+        if monthFirstMisses <= few && TimestampParser.parse(b, order: .monthFirst) == nil { allMonthFirst = false; monthFirstMisses += 1 }
+        if durationMisses <= few {
+            if let d = DurationParser.parse(b) { if d.style == .clock { clockDurations += 1 } } else { allDuration = false; durationMisses += 1 }
         }
     }
 
@@ -610,5 +616,16 @@ struct TypeVote {
         if allMonthFirst { return .timestamp(.monthFirst) }
         if allDuration { return .duration(clockDurations == seen ? .clock : .words) }
         return .string
+    }
+
+    /// For a column voted text: the type all but a few of its cells have (at most one in
+    /// twenty, or a single cell among three or more), so the load can say which cells kept
+    /// it text, as it does for cells after the sample.
+    var mostly: CellType? {
+        guard seen >= 3, !bigInt, result == .string else { return nil }
+        let candidates: [(CellType, Int)] = [(.int, intMisses), (.double, doubleMisses), (.timestamp(.dayFirst), dayFirstMisses),
+                                             (.timestamp(.monthFirst), monthFirstMisses), (.duration(.words), durationMisses)]
+        guard let best = candidates.min(by: { $0.1 < $1.1 }), best.1 >= 1, best.1 * 20 <= seen || best.1 == 1 else { return nil }
+        return best.0
     }
 }
