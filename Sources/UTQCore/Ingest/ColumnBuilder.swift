@@ -623,6 +623,7 @@ struct TypeVote {
     /// it text, as it does for cells after the sample.
     var mostly: CellType? {
         guard seen >= 3, !bigInt, result == .string else { return nil }
+        // A type no longer tried stopped at `few` + 1 misses, more than either rule lets pass.
         let candidates: [(CellType, Int)] = [(.int, intMisses), (.double, doubleMisses), (.timestamp(.dayFirst), dayFirstMisses),
                                              (.timestamp(.monthFirst), monthFirstMisses), (.duration(.words), durationMisses)]
         guard let best = candidates.min(by: { $0.1 < $1.1 }), best.1 >= 1, best.1 * 20 <= seen || best.1 == 1 else { return nil }
