@@ -58,7 +58,7 @@ def main():
     a.add_argument("--no-build", action="store_true")
     args = a.parse_args()
     if not args.no_build:
-        subprocess.run(["swift", "build", "-c", "release", "--product", "utq"], cwd=ROOT, check=True,
+        subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", "utq"], cwd=ROOT, check=True,
                        stdout=subprocess.DEVNULL)
     os.makedirs(os.path.join(ROOT, "bench", "data"), exist_ok=True)
     path = os.path.join(ROOT, "bench", "data", f"big-{args.rows}-{args.keys}.csv")

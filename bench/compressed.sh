@@ -19,8 +19,8 @@ RUNS="${RUNS:-5}"
 DATA="bench/data/rides-$((ROWS / 1000))k"
 UTQ=.build/release/utq
 if [ -z "${NO_BUILD:-}" ]; then
-  swift build -c release --product utq >/dev/null
-  swift build -c release --product utq-datagen >/dev/null
+  swift build -c release --static-swift-stdlib --product utq >/dev/null
+  swift build -c release --static-swift-stdlib --product utq-datagen >/dev/null
 fi
 if [ ! -f "$DATA/rides.csv" ]; then
   echo "generating $ROWS rides in $DATA ..." >&2

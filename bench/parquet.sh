@@ -36,7 +36,7 @@ PY
 )
 [ -n "$DUCKDB" ] || { echo "the DuckDB CLI is needed: pip install duckdb-cli"; exit 1; }
 
-[ -n "${NO_BUILD:-}" ] || swift build -c release --product utq
+[ -n "${NO_BUILD:-}" ] || swift build -c release --static-swift-stdlib --product utq
 UTQ=.build/release/utq
 
 if [ ! -f "$FILE" ]; then

@@ -27,7 +27,7 @@ def sh(cmd, **kw):
 
 def build():
     sh(["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", "utq"], cwd=ROOT)
-    sh(["swift", "build", "-c", "release", "--product", "utq-datagen"], cwd=ROOT)
+    sh(["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", "utq-datagen"], cwd=ROOT)
 
 
 def duckdb_binary():
