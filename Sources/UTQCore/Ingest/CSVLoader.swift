@@ -44,6 +44,8 @@ public struct LoadedTable: Sendable {
     public var warnings: [LoadWarning]
     /// The line each row starts on, when `CSVOptions.recordLines` asked for it.
     public var rowLines: [Int32] = []
+    /// JSON records read by a template rather than the general parser (RecordTemplate).
+    var templateRecords = 0
 }
 
 /// Reads CSV, TSV and other delimited text into typed columns. Types come from a sample

@@ -230,6 +230,62 @@ final class ColumnBuilder {
         }
     }
 
+    /// A run of JSON values, one member of a batch of records read by a template
+    /// (`cells[r * stride]` is row r's): a string's text without its quotes, a number's or a
+    /// literal's text, or null as a cell with no address (an empty string has one). The
+    /// template only hands a column the kinds its type reads, so the loops below are the
+    /// parsers alone; a cell they do not take goes through `appendText`, which widens or
+    /// refuses it as for any JSON value.
+    func appendJSONCells(_ cells: UnsafePointer<UnsafeRawBufferPointer>, stride: Int, count n: Int) throws {
+        var r = 0
+        while r < n {
+            switch type {
+            case .string:
+                while r < n {
+                    let b = cells[r &* stride]
+                    if b.baseAddress == nil { appendNull() } else { codes.append(internText(b)); count += 1 }
+                    r += 1
+                }
+            case .double:
+                while r < n {
+                    let b = cells[r &* stride]
+                    if b.baseAddress == nil { appendNull(); r += 1; continue }
+                    guard b.count < 16, let v = NumberParser.double(b) else { break }
+                    doubles.append(v); count += 1
+                    r += 1
+                }
+            case .int:
+                while r < n {
+                    let b = cells[r &* stride]
+                    if b.baseAddress == nil { appendNull(); r += 1; continue }
+                    guard let v = NumberParser.int(b) else { break }
+                    ints.append(v); count += 1
+                    r += 1
+                }
+            case .timestamp(let order):
+                while r < n {
+                    let b = cells[r &* stride]
+                    if b.baseAddress == nil { appendNull(); r += 1; continue }
+                    guard let p = TimestampParser.parseFast(b, order: order, cache: &timeCache) else { break }
+                    appendTime(p, b, order: order)
+                    r += 1
+                }
+            case .bool:
+                while r < n {
+                    let b = cells[r &* stride]
+                    if b.baseAddress == nil { appendNull() } else { flags.append(b[0] == 0x74); count += 1 }
+                    r += 1
+                }
+            default:
+                break
+            }
+            guard r < n else { return }
+            let b = cells[r &* stride]
+            if b.baseAddress == nil { appendNull() } else { try appendText(b, emptyIsNull: false) }
+            r += 1
+        }
+    }
+
     /// A text cell (CSV field or JSON string). Empty text is null.
     @inline(__always)
     func appendText(_ b: UnsafeRawBufferPointer, emptyIsNull: Bool = true) throws {

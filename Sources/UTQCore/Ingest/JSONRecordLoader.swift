@@ -14,15 +14,17 @@ public enum JSONRecordLoader {
     }
 
     /// `cuts`: where the parts start, in place of the cuts the reader finds (for tests that
-    /// try every cut).
+    /// try every cut). `templates: false` reads every record with the general parser (the
+    /// reference the template reader is tested against).
     static func load(path: String, name: String, zone: ZoneRules, chunkSize: Int = 1 << 20, parts: Int?, cuts: [Int]?,
+                     templates: Bool = true,
                      cancel: CancellationFlag? = nil, progress: LoadProgress? = nil, memoryLimit: Int? = nil) throws -> LoadedTable {
         var cuts = cuts
         var plan: [String: CellType]? = nil
         var parts = parts
         for _ in 0..<64 {
             do {
-                return try read(path: path, name: name, zone: zone, chunkSize: chunkSize, parts: parts, cuts: cuts, plan: &plan,
+                return try read(path: path, name: name, zone: zone, chunkSize: chunkSize, parts: parts, cuts: cuts, templates: templates, plan: &plan,
                                 cancel: cancel, progress: progress, memoryLimit: memoryLimit)
             } catch let conflict as RecordConflict {
                 plan![conflict.column] = conflict.widened
@@ -40,7 +42,7 @@ public enum JSONRecordLoader {
 
     enum Layout { case array, lines }
 
-    private static func read(path: String, name: String, zone: ZoneRules, chunkSize: Int, parts: Int?, cuts forced: [Int]?,
+    private static func read(path: String, name: String, zone: ZoneRules, chunkSize: Int, parts: Int?, cuts forced: [Int]?, templates: Bool,
                              plan: inout [String: CellType]?, cancel: CancellationFlag?, progress: LoadProgress?,
                              memoryLimit: Int?) throws -> LoadedTable {
         let source = try FileSource(path: path, progress: progress)
@@ -82,7 +84,7 @@ public enum JSONRecordLoader {
         let results = ParallelParts<JSONPart>(count: ranges.count)
         DispatchQueue.concurrentPerform(iterations: ranges.count) { w in
             results.set(w, Result {
-                try readPart(source, ranges[w], last: w == ranges.count - 1, layout: layout, plan: columnPlan, zone: zone,
+                try readPart(source, ranges[w], last: w == ranges.count - 1, layout: layout, plan: columnPlan, templates: templates, zone: zone,
                              // The first part's columns will take in the others': reserve room for all.
                              rowEstimate: (w == 0 ? source.expectedSize : ranges[w].count) / bytesPerRecord * 17 / 16 + 64,
                              chunkSize: chunkSize, cancel: cancel, progress: progress, path: path, stop: results, budget: partBudget)
@@ -93,7 +95,7 @@ public enum JSONRecordLoader {
         var order: [String] = []
         var merged: [String: ColumnBuilder] = [:]
         var rows = 0
-        var duplicates = 0, nuls = 0
+        var duplicates = 0, nuls = 0, templateRecords = 0
         for w in 0..<ranges.count {
             let part: JSONPart
             switch results.own(w) {
@@ -109,6 +111,7 @@ public enum JSONRecordLoader {
                 throw SplitMismatch()
             }
             duplicates += part.duplicateKeys
+            templateRecords += part.templateRecords
             nuls += part.nuls
             // The columns this part adds are filled for the rows before it as they are made.
             let added = part.builders.lazy.filter { merged[$0.name] == nil }.count
@@ -151,7 +154,9 @@ public enum JSONRecordLoader {
         // Objects without members are rows all the same: `[{}, {}]` is two rows of no columns.
         var table = Table(name: name, columns: columns, zone: guessedZone.zone)
         table.rowCount = rows
-        return LoadedTable(table: table, warnings: warnings.finish())
+        var loaded = LoadedTable(table: table, warnings: warnings.finish())
+        loaded.templateRecords = templateRecords
+        return loaded
     }
 
     struct JSONPart {
@@ -159,17 +164,20 @@ public enum JSONRecordLoader {
         var rows: Int
         var duplicateKeys: Int
         var nuls: Int
+        var templateRecords: Int
     }
 
     /// One worker's stretch: records from its start up to its end (the last one also reads
     /// the closing bracket and checks nothing follows it).
-    static func readPart(_ source: FileSource, _ range: Range<Int>, last: Bool, layout: Layout, plan: [String: CellType],
+    static func readPart(_ source: FileSource, _ range: Range<Int>, last: Bool, layout: Layout, plan: [String: CellType], templates: Bool,
                          zone: ZoneRules, rowEstimate: Int, chunkSize: Int, cancel: CancellationFlag?, progress: LoadProgress?, path: String,
                          stop: ParallelParts<JSONPart>, budget: ColumnBudget) throws -> JSONPart {
         // Room for the rows expected in each column the sample found, unless those columns
         // alone would not fit: a sparse file's sample names many members.
         let capacity = budget.refusal(rows: rowEstimate, columns: plan.count) == nil ? rowEstimate : 0
         var parser = RecordParser()
+        var template = RecordTemplate()
+        defer { template.release() }
         var builders: [ColumnBuilder] = []
         var buffer: [UInt8] = []
         buffer.reserveCapacity(chunkSize + 4096)
@@ -193,6 +201,17 @@ public enum JSONRecordLoader {
             if stop.failed { throw CancellationError() }
             var needMore = false
             try buffer.withUnsafeBytes { b in
+                // The batch points into this buffer: it goes into the columns before the
+                // buffer moves, whichever way this pass ends.
+                var lastRecordStart = pos
+                func flush() throws {
+                    do {
+                        try template.flush(into: builders, rowsBefore: rows - template.rows, budget: budget)
+                    } catch let tooMany as ColumnsDoNotFit {
+                        throw located(tooMany.reason, at: lastRecordStart, base, path)
+                    }
+                }
+                func pass() throws {
                 while true {
                     // Only the last part ends where the file does; the others may end inside a
                     // record, which is a bad cut (SplitMismatch), not an error in the file.
@@ -228,6 +247,16 @@ public enum JSONRecordLoader {
                         continue
                     }
                     let recordStart = r.pos
+                    lastRecordStart = recordStart
+                    if template.isReady, r.peek() == 0x7B, let end = template.read(b, at: recordStart) {
+                        rows += 1
+                        pos = end
+                        expectComma = true
+                        if template.isFull { try flush() }
+                        if rows & 0x1FFF == 0, cancel?.isCancelled == true { throw CancellationError() }
+                        continue
+                    }
+                    try flush()
                     do {
                         try parser.parseRecord(&r)
                     } catch is JSONIncomplete {
@@ -242,11 +271,18 @@ public enum JSONRecordLoader {
                     } catch let tooMany as ColumnsDoNotFit {
                         throw located(tooMany.reason, at: recordStart, base, path)
                     }
+                    if templates, b[recordStart] == 0x7B { template.learn(parser, bytes: b, builders: builders) }
                     rows += 1
                     pos = r.pos
                     expectComma = true
                     if rows & 0x1FFF == 0, cancel?.isCancelled == true { throw CancellationError() }
                 }
+                }
+                do { try pass() } catch {
+                    template.discard()  // the part is read again or the load fails
+                    throw error
+                }
+                try flush()
             }
             if closed { break loop }
             if needMore { try refill(); continue }
@@ -271,7 +307,7 @@ public enum JSONRecordLoader {
             }
         }
         for b in builders where b.count < rows { for _ in b.count..<rows { b.appendNull() } }
-        return JSONPart(builders: builders, rows: rows, duplicateKeys: parser.duplicateKeys, nuls: nuls)
+        return JSONPart(builders: builders, rows: rows, duplicateKeys: parser.duplicateKeys, nuls: nuls, templateRecords: template.hits)
     }
 
     /// A syntax error with its line and column in the file (counted from the start only now,

@@ -30,6 +30,11 @@ struct RecordParser {
     private var currentKey: UnsafeRawBufferPointer?
     private var recordNumber: Int32 = 0
     private(set) var duplicateKeys = 0
+    /// Where each top-level member's name lies in the buffer, quotes included, and whether the
+    /// record was flat: every member a plain name with a scalar value, none repeated. Such a
+    /// record is the template the next ones are read by (RecordTemplate).
+    private(set) var memberKeys: [Range<Int>] = []
+    private(set) var isFlat = true
 
     func columnName(_ column: Int) -> String {
         String(decoding: keys.bytes(of: column), as: UTF8.self)
@@ -49,15 +54,26 @@ struct RecordParser {
         recordNumber &+= 1
         member = 0
         currentKey = nil
-        r.skipWhitespace()
-        guard let c = r.peek() else { throw r.fail("expected a value") }
-        if c == 0x7B {
-            try parseObject(&r, depth: 0)
-        } else {
-            // A record that is not an object becomes one column called "value".
-            keyPath.append(contentsOf: "value".utf8)
-            try parseMember(&r, depth: 0)
+        memberKeys.removeAll(keepingCapacity: true)
+        isFlat = true
+        let duplicatesBefore = duplicateKeys
+        do {
+            r.skipWhitespace()
+            guard let c = r.peek() else { throw r.fail("expected a value") }
+            if c == 0x7B {
+                try parseObject(&r, depth: 0)
+            } else {
+                // A record that is not an object becomes one column called "value".
+                isFlat = false
+                keyPath.append(contentsOf: "value".utf8)
+                try parseMember(&r, depth: 0)
+            }
+        } catch {
+            // A record cut by the end of a chunk is read again whole: its repeats count once.
+            duplicateKeys = duplicatesBefore
+            throw error
         }
+        if duplicateKeys != duplicatesBefore { isFlat = false }
     }
 
     private mutating func parseObject(_ r: inout JSONReader, depth: Int) throws {
@@ -69,7 +85,13 @@ struct RecordParser {
         while true {
             r.skipWhitespace()
             guard r.peek() == 0x22 else { throw r.fail("expected a member name in quotes, found \(r.describe(r.peek()))") }
+            let keyStart = r.pos
             let keyRange = try r.readString()
+            if depth == 0 {
+                if keyRange == nil { isFlat = false } else { memberKeys.append(keyStart..<r.pos) }
+            } else {
+                isFlat = false
+            }
             try r.expect(0x3A, "':' after a member name")
             r.skipWhitespace()
             if prefixLength == 0, let keyRange, r.peek() != 0x7B {
@@ -140,6 +162,7 @@ struct RecordParser {
         case 0x7B:
             try parseObject(&r, depth: depth)
         case 0x5B:
+            isFlat = false
             let start = r.pos
             _ = try r.parseValue(depth: depth)
             add(.nested, start: start, end: r.pos)
