@@ -48,10 +48,12 @@ import Testing
             case 11: members.append(("late", "\"2017-04-0\(1 + g.next(9))T08:00:00Z\""))  // a column first seen here
             default: break
             }
-            let colon = [":", ": ", " : "][spacing % 3]
-            let comma = [",", ", ", ",\n    "][spacing % 3]
+            // Now and then a record spaced otherwise than the file's others.
+            let spaced = g.next(40) == 0 ? (spacing + 1 + g.next(2)) % 3 : spacing
+            let colon = [":", ": ", " : "][spaced]
+            let comma = [",", ", ", ",\n    "][spaced]
             let body = members.map { "\"\($0.0)\"\(colon)\($0.1)" }.joined(separator: comma)
-            out.append(spacing == 2 ? "{\n    " + body + "\n}" : "{" + body + "}")
+            out.append(spaced == 2 ? "{\n    " + body + "\n}" : "{" + body + "}")
         }
         return out
     }

@@ -231,57 +231,68 @@ final class ColumnBuilder {
     }
 
     /// A run of JSON values, one member of a batch of records read by a template
-    /// (`cells[r * stride]` is row r's): a string's text without its quotes, a number's or a
-    /// literal's text, or null as a cell with no address (an empty string has one). The
-    /// template only hands a column the kinds its type reads, so the loops below are the
-    /// parsers alone; a cell they do not take goes through `appendText`, which widens or
+    /// (`cells[r * stride]` is row r's). The template only hands a column the kinds its type
+    /// reads, and numbers it could read exactly come with their value, so the loops below are
+    /// mostly stores; a cell they do not take goes through `appendText`, which widens or
     /// refuses it as for any JSON value.
-    func appendJSONCells(_ cells: UnsafePointer<UnsafeRawBufferPointer>, stride: Int, count n: Int) throws {
+    func appendJSONCells(_ cells: UnsafePointer<JSONCell>, stride: Int, count n: Int) throws {
         var r = 0
         while r < n {
             switch type {
             case .string:
                 while r < n {
-                    let b = cells[r &* stride]
-                    if b.baseAddress == nil { appendNull() } else { codes.append(internText(b)); count += 1 }
+                    let cell = cells[r &* stride]
+                    if cell.text == nil { appendNull() } else { codes.append(internText(cell.bytes)); count += 1 }
                     r += 1
                 }
             case .double:
-                while r < n {
-                    let b = cells[r &* stride]
-                    if b.baseAddress == nil { appendNull(); r += 1; continue }
-                    guard b.count < 16, let v = NumberParser.double(b) else { break }
+                numbers: while r < n {
+                    let cell = cells[r &* stride]
+                    if cell.text == nil { appendNull(); r += 1; continue }
+                    let v: Double
+                    switch cell.kind {
+                    case .double: v = Double(bitPattern: cell.bits)
+                    case .int:
+                        // A whole number past 2^53 would change as a double: the long way refuses it.
+                        let whole = Int64(bitPattern: cell.bits)
+                        guard whole.magnitude <= 1 << 53 else { break numbers }
+                        v = Double(whole)
+                    case .text:
+                        guard cell.count < 16, let d = NumberParser.double(cell.bytes) else { break numbers }
+                        v = d
+                    }
                     doubles.append(v); count += 1
                     r += 1
                 }
             case .int:
                 while r < n {
-                    let b = cells[r &* stride]
-                    if b.baseAddress == nil { appendNull(); r += 1; continue }
-                    guard let v = NumberParser.int(b) else { break }
+                    let cell = cells[r &* stride]
+                    if cell.text == nil { appendNull(); r += 1; continue }
+                    if cell.kind == .int { ints.append(Int64(bitPattern: cell.bits)); count += 1; r += 1; continue }
+                    guard cell.kind == .text, let v = NumberParser.int(cell.bytes) else { break }
                     ints.append(v); count += 1
                     r += 1
                 }
             case .timestamp(let order):
                 while r < n {
-                    let b = cells[r &* stride]
-                    if b.baseAddress == nil { appendNull(); r += 1; continue }
-                    guard let p = TimestampParser.parseFast(b, order: order, cache: &timeCache) else { break }
-                    appendTime(p, b, order: order)
+                    let cell = cells[r &* stride]
+                    if cell.text == nil { appendNull(); r += 1; continue }
+                    guard let p = TimestampParser.parseFast(cell.bytes, order: order, cache: &timeCache) else { break }
+                    appendTime(p, cell.bytes, order: order)
                     r += 1
                 }
             case .bool:
                 while r < n {
-                    let b = cells[r &* stride]
-                    if b.baseAddress == nil { appendNull() } else { flags.append(b[0] == 0x74); count += 1 }
+                    let cell = cells[r &* stride]
+                    if cell.text == nil { appendNull() } else { flags.append(cell.text!.load(as: UInt8.self) == 0x74); count += 1 }
                     r += 1
                 }
             default:
                 break
             }
             guard r < n else { return }
-            let b = cells[r &* stride]
-            if b.baseAddress == nil { appendNull() } else { try appendText(b, emptyIsNull: false) }
+            let cell = cells[r &* stride]
+            if cell.text == nil { appendNull() } else { try appendText(cell.bytes, emptyIsNull: false) }
             r += 1
         }
     }

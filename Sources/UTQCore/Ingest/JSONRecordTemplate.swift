@@ -1,25 +1,37 @@
 import Foundation
 
+/// One value of a record read by a template: its text in the buffer (a string's without
+/// quotes), or no address for null; a number the scan could read exactly also carries its
+/// value, so the column need not parse its text again.
+struct JSONCell {
+    enum Kind: UInt8 { case text, int, double }
+    var text: UnsafeRawPointer?
+    var count: Int32
+    var kind: Kind
+    var bits: UInt64
+
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: text, count: Int(count)) }
+}
+
 /// Reads records shaped like the last one the general parser read: the same member names in
 /// the same order, each value a string without escapes, a number, a literal or null of a kind
 /// its column's type takes. Nearly every record of a file written by a program has that
-/// shape, and for those a record is checked byte by byte against the names it expects and
-/// its values' places are written into a batch; the batch then goes into the columns a
-/// member at a time (`ColumnBuilder.appendJSONCells`), as the CSV reader's batches do.
+/// shape, and for those a record is checked byte by byte against what it must hold and its
+/// values are written into a batch; the batch then goes into the columns a member at a time
+/// (`ColumnBuilder.appendJSONCells`), as the CSV reader's batches do. A program writes the
+/// bytes between two values — a comma, spaces, a line break and indent, the next name and
+/// its colon — the same way in every record, so once one record has been read those gaps
+/// are compared whole, a few words at a time; a record spaced otherwise is read member by
+/// member, skipping any whitespace.
 ///
 /// A record that differs in any way — another member, an escape, a nested value, a kind its
 /// column does not take, the end of the buffer — is left to the general parser (RecordParser),
-/// which reads it, commits it and becomes the next template. Nothing of a record enters the
-/// batch until the whole record has been read, so a record cut by the end of a chunk leaves
-/// nothing behind.
+/// which reads it and commits it. Nothing of a record enters the batch until the whole record
+/// has been read, so a record cut by the end of a chunk leaves nothing behind.
 struct RecordTemplate {
     private struct Member {
-        var keyStart: Int      // in `names`: the name with its quotes, as the file writes it
-        var keyLength: Int
-        /// The name's first sixteen bytes as two words, and masks for a shorter name: most
-        /// names are compared with two loads.
-        var head: (UInt64, UInt64)
-        var headMask: (UInt64, UInt64)
+        var key: Pattern       // the name with its quotes, as the file writes it
+        var gap: Pattern       // from the end of the value before (or the `{`) to this value
         var column: Int        // the builder it fills
         var accepts: UInt8     // Kinds bits
     }
@@ -27,10 +39,48 @@ struct RecordTemplate {
         static let string: UInt8 = 1, number: UInt8 = 2, bool: UInt8 = 4, null: UInt8 = 8
     }
 
-    private var names: [UInt8] = []
+    /// Bytes to find in place: up to 32 as four words and masks (most names and gaps compare
+    /// with a few loads), the rest in `bytes`.
+    private struct Pattern {
+        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        var masks: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        var start = 0      // in `patternBytes`
+        var length = 0     // 0: not known yet
+
+        init() {}
+        init(_ b: UnsafeRawBufferPointer, storedAt start: Int) {
+            self.start = start
+            length = b.count
+            for (k, byte) in b.prefix(32).enumerated() {
+                let shift = UInt64(k % 8 * 8)
+                switch k / 8 {
+                case 0: words.0 |= UInt64(byte) << shift; masks.0 |= 0xFF << shift
+                case 1: words.1 |= UInt64(byte) << shift; masks.1 |= 0xFF << shift
+                case 2: words.2 |= UInt64(byte) << shift; masks.2 |= 0xFF << shift
+                default: words.3 |= UInt64(byte) << shift; masks.3 |= 0xFF << shift
+                }
+            }
+        }
+
+        @inline(__always)
+        func matches(_ p: UnsafeRawPointer, at i: Int, end n: Int, stored: UnsafeRawPointer) -> Bool {
+            guard length > 0, i + length <= n else { return false }
+            if i + 32 <= n {
+                @inline(__always) func word(_ k: Int) -> UInt64 { p.loadUnaligned(fromByteOffset: i + 8 * k, as: UInt64.self) }
+                guard word(0) & masks.0 == words.0, word(1) & masks.1 == words.1 else { return false }
+                if length > 16 { guard word(2) & masks.2 == words.2, word(3) & masks.3 == words.3 else { return false } }
+                return length <= 32 || memcmp(p + i + 32, stored + start + 32, length - 32) == 0
+            }
+            return memcmp(p + i, stored + start, length) == 0
+        }
+    }
+
+    private var patternBytes: [UInt8] = []
     private var members: [Member] = []
+    /// From the end of the last value through the `}`.
+    private var closing = Pattern()
     /// The batch: `width` cells a row, `capacity` rows; cells point into the buffer being read.
-    private var cells: UnsafeMutablePointer<UnsafeRawBufferPointer>?
+    private var cells: UnsafeMutablePointer<JSONCell>?
     private var width = 0
     private var capacity = 0
     private(set) var rows = 0
@@ -72,27 +122,36 @@ struct RecordTemplate {
         }
         missesInARow = 0
         members.removeAll(keepingCapacity: true)
-        names.removeAll(keepingCapacity: true)
+        patternBytes.removeAll(keepingCapacity: true)
+        closing = Pattern()
         guard parser.isFlat, parser.memberKeys.count == parser.cells.count, !parser.cells.isEmpty else { return }
         for (key, cell) in zip(parser.memberKeys, parser.cells) {
             let column = Int(cell.column)
             guard column < builders.count else { members.removeAll(); return }
-            let start = names.count
-            names.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[key]))
-            var head: (UInt64, UInt64) = (0, 0), mask: (UInt64, UInt64) = (0, 0)
-            for (k, byte) in b[key].prefix(16).enumerated() {
-                let shift = UInt64(k % 8 * 8)
-                if k < 8 { head.0 |= UInt64(byte) << shift; mask.0 |= 0xFF << shift } else { head.1 |= UInt64(byte) << shift; mask.1 |= 0xFF << shift }
-            }
-            members.append(Member(keyStart: start, keyLength: key.count, head: head, headMask: mask, column: column,
-                                  accepts: Self.kinds(for: builders[column].type)))
+            let pattern = Pattern(UnsafeRawBufferPointer(rebasing: b[key]), storedAt: patternBytes.count)
+            patternBytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[key]))
+            members.append(Member(key: pattern, gap: Pattern(), column: column, accepts: Self.kinds(for: builders[column].type)))
         }
         if members.count != width || cells == nil {
             cells?.deallocate()
             width = members.count
-            capacity = max(64, 16_384 / width)
+            capacity = max(64, 8192 / width)
             cells = .allocate(capacity: width * capacity)
         }
+    }
+
+    /// Keeps the bytes between the values of a record the scan read member by member, to
+    /// compare whole in the records after it.
+    private mutating func learnGaps(_ p: UnsafeRawPointer, starts: UnsafePointer<Int>, ends: UnsafePointer<Int>, recordStart: Int, recordEnd: Int) {
+        for m in members.indices {
+            let from = m == 0 ? recordStart : ends[m - 1]
+            let gap = UnsafeRawBufferPointer(start: p + from, count: starts[m] - from)
+            members[m].gap = Pattern(gap, storedAt: patternBytes.count)
+            patternBytes.append(contentsOf: gap)
+        }
+        let tail = UnsafeRawBufferPointer(start: p + ends[members.count - 1], count: recordEnd - ends[members.count - 1])
+        closing = Pattern(tail, storedAt: patternBytes.count)
+        patternBytes.append(contentsOf: tail)
     }
 
     /// The kinds of JSON value a column of this type takes by the short road: those that
@@ -124,75 +183,101 @@ struct RecordTemplate {
         return end
     }
 
-    private func scan(_ b: UnsafeRawBufferPointer, at start: Int) -> Int? {
+    private mutating func scan(_ b: UnsafeRawBufferPointer, at start: Int) -> Int? {
         guard let cells, rows < capacity else { return nil }
         let p = b.baseAddress!
         let n = b.count
         let row = cells + rows &* width
-        var i = start + 1
-        @inline(__always) func skipSpace() {
-            while i < n {
-                let c = p.load(fromByteOffset: i, as: UInt8.self)
-                guard c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 else { return }
-                i += 1
-            }
-        }
-        return names.withUnsafeBytes { keyBytes -> Int? in
-            let keys = keyBytes.baseAddress!
-            let last = members.count - 1
-            for m in 0...last {
-                let member = members[m]
-                skipSpace()
-                guard i + member.keyLength <= n else { return nil }
-                if i + 16 <= n {
-                    let w0 = UnsafeRawPointer(p).loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                    let w1 = UnsafeRawPointer(p).loadUnaligned(fromByteOffset: i + 8, as: UInt64.self)
-                    guard w0 & member.headMask.0 == member.head.0, w1 & member.headMask.1 == member.head.1 else { return nil }
-                    if member.keyLength > 16,
-                       memcmp(p + i + 16, keys + member.keyStart + 16, member.keyLength - 16) != 0 { return nil }
-                } else if memcmp(p + i, keys + member.keyStart, member.keyLength) != 0 {
-                    return nil
+        let count = members.count
+        // Where each value starts and ends, kept when the gaps are still to be learnt.
+        let gapsKnown = closing.length > 0
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: gapsKnown ? 0 : 2 * count) { places -> Int? in
+            var i = start
+            @inline(__always) func skipSpace() {
+                while i < n {
+                    let c = p.load(fromByteOffset: i, as: UInt8.self)
+                    guard c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 else { return }
+                    i += 1
                 }
-                i += member.keyLength
-                skipSpace()
-                guard i < n, p.load(fromByteOffset: i, as: UInt8.self) == 0x3A else { return nil }
-                i += 1
-                skipSpace()
-                guard i < n else { return nil }
-                let c = p.load(fromByteOffset: i, as: UInt8.self)
-                if c == 0x22 {
-                    guard member.accepts & Kinds.string != 0, let close = Self.closingQuote(p, from: i + 1, end: n) else { return nil }
-                    row[m] = UnsafeRawBufferPointer(start: p + i + 1, count: close - i - 1)
-                    i = close + 1
-                } else if c == 0x2D || c &- 0x30 <= 9 {
-                    guard member.accepts & Kinds.number != 0, let end = Self.numberEnd(p, from: i, end: n) else { return nil }
-                    row[m] = UnsafeRawBufferPointer(start: p + i, count: end - i)
-                    i = end
-                } else {
-                    guard i + 5 <= n else { return nil }
-                    let word = UnsafeRawPointer(p).loadUnaligned(fromByteOffset: i, as: UInt32.self)
-                    if word == 0x6C6C_756E {                                        // "null"
-                        guard member.accepts & Kinds.null != 0 else { return nil }
-                        row[m] = UnsafeRawBufferPointer(start: nil, count: 0)
-                        i += 4
-                    } else if word == 0x6575_7274 {                                 // "true"
-                        guard member.accepts & Kinds.bool != 0 else { return nil }
-                        row[m] = UnsafeRawBufferPointer(start: p + i, count: 4)
-                        i += 4
-                    } else if word == 0x736C_6166 && p.load(fromByteOffset: i + 4, as: UInt8.self) == 0x65 {  // "false"
-                        guard member.accepts & Kinds.bool != 0 else { return nil }
-                        row[m] = UnsafeRawBufferPointer(start: p + i, count: 5)
-                        i += 5
+            }
+            let end: Int? = patternBytes.withUnsafeBytes { stored -> Int? in
+              members.withUnsafeBufferPointer { memberList -> Int? in
+                let stored = stored.baseAddress!
+                // Members are read in place: a copy of one is two patterns of eighty bytes.
+                let list = memberList.baseAddress!
+                for m in 0..<count {
+                    let member = list + m
+                    if member.pointee.gap.matches(p, at: i, end: n, stored: stored) {
+                        i += member.pointee.gap.length
                     } else {
-                        return nil
+                        // Member by member: the separator, the name, the colon.
+                        if m == 0 { i += 1 } else {
+                            skipSpace()
+                            guard i < n, p.load(fromByteOffset: i, as: UInt8.self) == 0x2C else { return nil }
+                            i += 1
+                        }
+                        skipSpace()
+                        guard member.pointee.key.matches(p, at: i, end: n, stored: stored) else { return nil }
+                        i += member.pointee.key.length
+                        skipSpace()
+                        guard i < n, p.load(fromByteOffset: i, as: UInt8.self) == 0x3A else { return nil }
+                        i += 1
+                        skipSpace()
                     }
+                    guard i < n else { return nil }
+                    if !gapsKnown { places[2 * m] = i }
+                    guard let next = Self.value(p, at: i, end: n, accepts: member.pointee.accepts, into: row + m) else { return nil }
+                    i = next
+                    if !gapsKnown { places[2 * m + 1] = i }
                 }
+                if closing.matches(p, at: i, end: n, stored: stored) { return i + closing.length }
                 skipSpace()
-                guard i < n, p.load(fromByteOffset: i, as: UInt8.self) == (m == last ? 0x7D : 0x2C) else { return nil }
-                i += 1
+                guard i < n, p.load(fromByteOffset: i, as: UInt8.self) == 0x7D else { return nil }
+                return i + 1
+              }
             }
-            return i
+            if let end, !gapsKnown {
+                let starts = UnsafeMutablePointer<Int>.allocate(capacity: count), ends = UnsafeMutablePointer<Int>.allocate(capacity: count)
+                defer { starts.deallocate(); ends.deallocate() }
+                for m in 0..<count { starts[m] = places[2 * m]; ends[m] = places[2 * m + 1] }
+                learnGaps(p, starts: starts, ends: ends, recordStart: start, recordEnd: end)
+            }
+            return end
         }
+    }
+
+    /// Reads one value at `i` into `cell` if it is of a kind the column takes; the offset
+    /// after it.
+    @inline(__always)
+    private static func value(_ p: UnsafeRawPointer, at i: Int, end n: Int, accepts: UInt8, into cell: UnsafeMutablePointer<JSONCell>) -> Int? {
+        let c = p.load(fromByteOffset: i, as: UInt8.self)
+        if c == 0x22 {
+            guard accepts & Kinds.string != 0, let close = closingQuote(p, from: i + 1, end: n) else { return nil }
+            cell.pointee = JSONCell(text: p + i + 1, count: Int32(truncatingIfNeeded: close - i - 1), kind: .text, bits: 0)
+            return close + 1
+        }
+        if c == 0x2D || c &- 0x30 <= 9 {
+            guard accepts & Kinds.number != 0 else { return nil }
+            return number(p, at: i, end: n, into: cell)
+        }
+        guard i + 5 <= n else { return nil }
+        let word = p.loadUnaligned(fromByteOffset: i, as: UInt32.self)
+        if word == 0x6C6C_756E {                                                            // "null"
+            guard accepts & Kinds.null != 0 else { return nil }
+            cell.pointee = JSONCell(text: nil, count: 0, kind: .text, bits: 0)
+            return i + 4
+        }
+        if word == 0x6575_7274 {                                                            // "true"
+            guard accepts & Kinds.bool != 0 else { return nil }
+            cell.pointee = JSONCell(text: p + i, count: 4, kind: .text, bits: 0)
+            return i + 4
+        }
+        if word == 0x736C_6166 && p.load(fromByteOffset: i + 4, as: UInt8.self) == 0x65 {  // "false"
+            guard accepts & Kinds.bool != 0 else { return nil }
+            cell.pointee = JSONCell(text: p + i, count: 5, kind: .text, bits: 0)
+            return i + 5
+        }
+        return nil
     }
 
     /// The closing quote of a string whose text starts at `from`, if the string has no escape
@@ -218,25 +303,53 @@ struct RecordTemplate {
         return nil
     }
 
-    /// The end of a number written `-?(0|[1-9][0-9]*)(.[0-9]+)?`; other spellings (exponents,
-    /// leading zeros) are the general reader's.
+    private static let powers: [Double] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
+
+    /// A number written `-?(0|[1-9][0-9]*)(.[0-9]+)?` (other spellings — exponents, leading
+    /// zeros — are the general reader's), with its value when it is exact: a whole number of
+    /// up to 18 digits, or a fraction of up to 15 digits in all, which one division by an
+    /// exact power of ten rounds correctly (as NumberParser.double reads it).
     @inline(__always)
-    private static func numberEnd(_ p: UnsafeRawPointer, from: Int, end n: Int) -> Int? {
+    private static func number(_ p: UnsafeRawPointer, at from: Int, end n: Int, into target: UnsafeMutablePointer<JSONCell>) -> Int? {
         var i = from
-        if p.load(fromByteOffset: i, as: UInt8.self) == 0x2D { i += 1 }
+        let negative = p.load(fromByteOffset: i, as: UInt8.self) == 0x2D
+        if negative { i += 1 }
         let first = i
-        while i < n, p.load(fromByteOffset: i, as: UInt8.self) &- 0x30 <= 9 { i += 1 }
+        var mantissa: UInt64 = 0
+        while i < n {
+            let d = p.load(fromByteOffset: i, as: UInt8.self) &- 0x30
+            if d > 9 { break }
+            mantissa = mantissa &* 10 &+ UInt64(d)
+            i += 1
+        }
         let whole = i - first
         guard whole > 0, i < n, whole == 1 || p.load(fromByteOffset: first, as: UInt8.self) != 0x30 else { return nil }
         var c = p.load(fromByteOffset: i, as: UInt8.self)
+        var fraction = 0
         if c == 0x2E {
             i += 1
-            let fraction = i
-            while i < n, p.load(fromByteOffset: i, as: UInt8.self) &- 0x30 <= 9 { i += 1 }
-            guard i > fraction, i < n else { return nil }
+            let fractionStart = i
+            while i < n {
+                let d = p.load(fromByteOffset: i, as: UInt8.self) &- 0x30
+                if d > 9 { break }
+                mantissa = mantissa &* 10 &+ UInt64(d)
+                i += 1
+            }
+            fraction = i - fractionStart
+            guard fraction > 0, i < n else { return nil }
             c = p.load(fromByteOffset: i, as: UInt8.self)
         }
         if c == 0x65 || c == 0x45 || c == 0x2E { return nil }
+        var cell = JSONCell(text: p + from, count: Int32(truncatingIfNeeded: i - from), kind: .text, bits: 0)
+        if fraction == 0 && whole <= 18 {
+            cell.kind = .int
+            cell.bits = UInt64(bitPattern: negative ? -Int64(mantissa) : Int64(mantissa))
+        } else if fraction > 0 && whole + fraction <= 15 {
+            let v = Double(mantissa) / powers[fraction]
+            cell.kind = .double
+            cell.bits = (negative ? -v : v).bitPattern
+        }
+        target.pointee = cell
         return i
     }
 
