@@ -360,31 +360,37 @@ public enum CSVLoader {
                          builders: [ColumnBuilder], rules: CSVRecordRules, options: CSVOptions, cancel: CancellationFlag?,
                          path: String, stop: ParallelParts<CSVPart>, preloaded: Preloaded? = nil) throws -> CSVPart {
         var records = CSVRecords(delimiter: delimiter, width: width, builders: builders, line: line, path: path, rules: rules)
-        var buffer: [UInt8] = []
+        func parse(_ b: UnsafeRawBufferPointer, _ from: Int, _ end: Int) throws {
+            do {
+                try records.parse(b, from, end, cancel: cancel)
+            } catch let u as CSVRecords.Unterminated {
+                // Only the last part ends where the file does: another one ending inside
+                // quotes means its cut fell inside a quoted cell.
+                if !last { throw SplitMismatch() }
+                throw LoadError(path: path, line: u.line, column: u.column, "a quoted cell is never closed (the file ends inside quotes)")
+            }
+        }
+        if let preloaded {
+            if !source.isStreamed { options.progress?.advance(range.count) }
+            try preloaded.bytes.withUnsafeBytes { try parse($0, preloaded.start, $0.count) }
+            return CSVPart(records: records, nuls: 0, tail: nil)
+        }
+        let buffer = ReadBuffer(capacity: options.chunkSize + 4096)
         var offset = range.lowerBound
         var pos = 0
         var nuls = 0
         var final = range.isEmpty
-        if let preloaded {
-            buffer = preloaded.bytes
-            pos = preloaded.start
-            offset = range.upperBound
-            final = true
-            if !source.isStreamed { options.progress?.advance(range.count) }
-        } else {
-            buffer.reserveCapacity(options.chunkSize + 4096)
-        }
         var boundaries = BoundarySearch(delimiter: delimiter)
-        var tail: [UInt8]? = source.isStreamed && last && preloaded == nil ? [] : nil
+        var tail: [UInt8]? = source.isStreamed && last ? [] : nil
         while true {
             if stop.failed { throw CancellationError() }
             if !final {
-                if pos > 0 { buffer.removeSubrange(0..<pos); pos = 0 }
+                if pos > 0 { buffer.removeFirst(pos); pos = 0 }
                 let before = buffer.count
-                let n = try source.read(at: offset, count: min(options.chunkSize, range.upperBound - offset), into: &buffer, nuls: &nuls)
+                let n = try buffer.read(from: source, at: offset, count: min(options.chunkSize, range.upperBound - offset), nuls: &nuls)
                 offset += n
                 if tail != nil {
-                    tail!.append(contentsOf: buffer[before...])
+                    buffer.withUnsafeBytes { tail!.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[before...])) }
                     if tail!.count > 2 * CSVShape.tailBytes { tail!.removeFirst(tail!.count - CSVShape.tailBytes) }
                 }
                 if !source.isStreamed { options.progress?.advance(n) }  // a stream counts its compressed bytes
@@ -395,14 +401,7 @@ public enum CSVLoader {
                 guard let e = buffer.withUnsafeBytes({ boundaries.find($0, from: pos) }) else { continue }
                 end = e
             }
-            do {
-                try buffer.withUnsafeBytes { try records.parse($0, pos, end, cancel: cancel) }
-            } catch let u as CSVRecords.Unterminated {
-                // Only the last part ends where the file does: another one ending inside
-                // quotes means its cut fell inside a quoted cell.
-                if !last { throw SplitMismatch() }
-                throw LoadError(path: path, line: u.line, column: u.column, "a quoted cell is never closed (the file ends inside quotes)")
-            }
+            try buffer.withUnsafeBytes { try parse($0, pos, end) }
             pos = end
             if final { break }
         }

@@ -132,6 +132,36 @@ final class FileSource: @unchecked Sendable {
         return n
     }
 
+    /// Reads up to `count` bytes of text from `offset` into memory at `into`, which has room
+    /// for them: how many bytes of text were read, and how many were kept (NUL bytes are
+    /// dropped, counted in `nuls`).
+    func read(at offset: Int, count: Int, into p: UnsafeMutableRawPointer, nuls: inout Int) throws -> (read: Int, kept: Int) {
+        let n = max(0, min(count, size - offset))
+        if n == 0 { return (0, 0) }
+        var got = 0
+        if let held {
+            held.withUnsafeBytes { h in p.copyMemory(from: h.baseAddress! + offset, byteCount: n) }
+            got = n
+        } else if let streamed {
+            got = try streamed.read(at: start + offset, count: n, into: p)
+        } else {
+            while got < n {
+                let r = pread(fd, p + got, n - got, off_t(start + offset + got))
+                if r < 0 { if errno == EINTR { continue }; throw LoadError(path: path, String(cString: strerror(errno))) }
+                if r == 0 { break }
+                got += r
+            }
+        }
+        guard memchr(p, 0, got) != nil else { return (streamed == nil ? n : got, got) }
+        var kept = 0
+        for i in 0..<got {
+            let c = p.load(fromByteOffset: i, as: UInt8.self)
+            if c != 0 { p.storeBytes(of: c, toByteOffset: kept, as: UInt8.self); kept += 1 }
+        }
+        nuls += got - kept
+        return (streamed == nil ? n : got, kept)
+    }
+
     /// Room to read into, copied from one shared block of zeros: a fresh array per chunk
     /// would be mapped and faulted in page by page each time (a third of a load's time went
     /// to that), and repeatElement costs seconds per 50 MB in debug builds.

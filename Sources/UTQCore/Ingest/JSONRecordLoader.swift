@@ -179,8 +179,7 @@ public enum JSONRecordLoader {
         var template = RecordTemplate()
         defer { template.release() }
         var builders: [ColumnBuilder] = []
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(chunkSize + 4096)
+        let buffer = ReadBuffer(capacity: chunkSize + 4096)
         var base = range.lowerBound  // file offset of buffer[0]
         var offset = range.lowerBound
         var pos = 0
@@ -190,8 +189,8 @@ public enum JSONRecordLoader {
         var final = range.isEmpty
         var closed = false
         func refill() throws {
-            if pos > 0 { buffer.removeSubrange(0..<pos); base += pos; pos = 0 }
-            let n = try source.read(at: offset, count: min(chunkSize, range.upperBound - offset), into: &buffer, nuls: &nuls)
+            if pos > 0 { buffer.removeFirst(pos); base += pos; pos = 0 }
+            let n = try buffer.read(from: source, at: offset, count: min(chunkSize, range.upperBound - offset), nuls: &nuls)
             offset += n
             if !source.isStreamed { progress?.advance(n) }  // a stream counts its compressed bytes
             final = n == 0 || offset >= range.upperBound
