@@ -126,6 +126,21 @@ import Testing
         }
     }
 
+    /// A join reads of its right side the key and the columns the steps after it read, not
+    /// every column it could add: it leaves the others ungathered, empty in their places.
+    @Test func aJoinReadsOnlyTheRightColumnsUsedAfterIt() throws {
+        let s = try Self.session(deferred: true)
+        let counted = try s.table("rides | join users on driver = username | count by familyName | sort familyName")
+        #expect(try Self.deferred(s, "users").columnsRead == ["username", "familyName"])
+        #expect(try Self.deferred(s, "rides").columnsRead == ["driver"])
+        // The same answer as with every column there.
+        let whole = try Self.session(deferred: false).table("rides | join users on driver = username | count by familyName | sort familyName")
+        #expect(tableDifference(counted, whole) == nil)
+        // A column used after a step that keeps columns by name is still read.
+        try s.table("rides | join users on driver = username | where available | count by givenName")
+        #expect(try Self.deferred(s, "users").columnsRead == ["username", "givenName", "familyName", "available"])
+    }
+
     @Test func aQuestionReadsOnlyItsColumnsOnce() throws {
         let s = try Self.session(deferred: true)
         #expect(try Self.deferred(s, "rides").columnsRead == [])

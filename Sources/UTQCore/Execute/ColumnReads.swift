@@ -63,6 +63,21 @@ struct ColumnReads {
     }
 
     private mutating func visit(_ plan: LogicalPlan, needing wanted: Set<String>?) {
+        if let n = plan.node as? ScanNode {
+            if case .table(let name) = n.relation {
+                let needed = Self.needs(of: plan, needing: wanted).first ?? wanted
+                // Scanned twice (a union of a table with itself): what either needs.
+                let both = tables[name].map { Self.adding($0, needed) } ?? needed
+                tables.updateValue(both, forKey: name)
+            }
+            return
+        }
+        for (input, needed) in zip(plan.inputs, Self.needs(of: plan, needing: wanted)) { visit(input, needing: needed) }
+    }
+
+    /// What a step needs of each of its inputs, by name, when `wanted` is needed of it (nil:
+    /// every column); for a scan, what it needs of its table.
+    static func needs(of plan: LogicalPlan, needing wanted: Set<String>?) -> [Set<String>?] {
         let inputs = plan.inputs
         let input = inputs.first?.schema
         // For the steps that pass their (first) input's columns on.
@@ -73,20 +88,16 @@ struct ColumnReads {
             return names
         }
         switch plan.node {
-        case let n as ScanNode:
-            if case .table(let name) = n.relation {
-                // Scanned twice (a union of a table with itself): what either needs.
-                let both = tables[name].map { Self.adding($0, needed) } ?? needed
-                tables.updateValue(both, forKey: name)
-            }
+        case is ScanNode:
+            return [needed]
         case is TablesNode:
-            break
+            return []
         case is LimitNode:
-            visit(inputs[0], needing: needed)
+            return [needed]
         case let n as FilterNode:
-            visit(inputs[0], needing: Self.adding(needed, reading([n.predicate])))
+            return [Self.adding(needed, reading([n.predicate]))]
         case let n as SortNode:
-            visit(inputs[0], needing: Self.adding(needed, reading(n.keys.map(\.expr))))
+            return [Self.adding(needed, reading(n.keys.map(\.expr)))]
         case let n as ProjectNode:
             // Only the items needed above read their columns.
             let fields = n.schema.fields
@@ -94,26 +105,39 @@ struct ColumnReads {
                 guard let wanted, fields.count == n.items.count else { return true }
                 return wanted.contains(item.name.lowercased()) || wanted.contains(fields[k].name.lowercased())
             }
-            visit(inputs[0], needing: reading(used.map(\.element.expr)))
+            return [reading(used.map(\.element.expr))]
         case let n as AggregateNode:
-            visit(inputs[0], needing: reading(n.keys.map(\.expr) + n.aggregates.map(\.argument)))
+            // Both columns of a two-column summary (covar, regr_…).
+            return [reading(n.keys.map(\.expr) + n.aggregates.flatMap { [$0.argument, $0.second] })]
         case let n as WindowNode:
-            visit(inputs[0], needing: Self.adding(needed, reading(n.partition.map(\.expr) + n.calls.map(\.argument))))
+            // A rolling window over a time reads that time as well as its arguments.
+            let times = n.calls.compactMap { call -> Int? in
+                if case .rolling(_, .time(_, let column)) = call.kind { return column }
+                return nil
+            }
+            let read = Self.adding(reading(n.partition.map(\.expr) + n.calls.flatMap { [$0.argument, $0.second] }),
+                                   Self.names(at: times, of: n.input.schema))
+            return [Self.adding(needed, read)]
         case let n as FillNode:
-            visit(inputs[0], needing: Self.adding(needed, Self.names(at: [n.spec.key] + n.spec.otherKeys + Array(n.spec.zeroColumns), of: n.input.schema)))
+            return [Self.adding(needed, Self.names(at: [n.spec.key] + n.spec.otherKeys + Array(n.spec.zeroColumns), of: n.input.schema))]
         case let n as PivotNode:
-            visit(inputs[0], needing: Self.names(at: [n.spec.key, n.spec.value] + n.spec.rowKeys, of: n.input.schema))
+            return [Self.names(at: [n.spec.key, n.spec.value] + n.spec.rowKeys, of: n.input.schema)]
         case let n as UnpivotNode:
-            visit(inputs[0], needing: Self.names(at: n.columns + n.kept, of: n.input.schema))
+            return [Self.names(at: n.columns + n.kept, of: n.input.schema)]
         case let n as JoinNode:
             // The left side's columns come through under their names; the right side's that
             // are added may be renamed, so each is read.
             let left = reading(n.leftKeys + n.ranges.map(\.left), over: n.left.schema)
             let right = reading(n.rightKeys + n.ranges.map(\.right), over: n.right.schema)
-            visit(n.left, needing: Self.adding(needed, left))
-            visit(n.right, needing: Self.adding(right, Self.names(at: n.rightColumns, of: n.right.schema)))
+            // Of the right side's columns the join adds, those needed above under their names here.
+            let added = n.rightColumns.enumerated().filter { k, _ in
+                let at = n.schema.fields.count - n.rightColumns.count + k
+                guard let wanted, n.schema.fields.indices.contains(at) else { return true }
+                return wanted.contains(n.schema.fields[at].name.lowercased())
+            }.map(\.element)
+            return [Self.adding(needed, left), Self.adding(right, Self.names(at: added, of: n.right.schema))]
         default:
-            for i in inputs { visit(i, needing: nil) }
+            return inputs.map { _ in nil }
         }
     }
 }

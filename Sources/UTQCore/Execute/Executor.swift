@@ -7,6 +7,9 @@ struct Executor {
     /// The columns the plan being run can read, by name: a table whose columns are read when
     /// first needed reads these for its scans. Set from the whole plan before it runs.
     private(set) var reads: ColumnReads?
+    /// The names of the running step's columns that the steps above it read (nil: all of
+    /// them): a step may leave the others empty (a join does not gather them).
+    private(set) var outputNeeded: Set<String>?
 
     init(context: ExecutionContext) { self.context = context }
 
@@ -17,15 +20,21 @@ struct Executor {
     func run(_ plan: LogicalPlan) throws -> Table {
         var executor = self
         if executor.reads == nil { executor.reads = ColumnReads(plan) }
-        return try executor.runStep(plan)
+        return try executor.runStep(plan, needing: nil)
     }
 
-    private func runStep(_ plan: LogicalPlan) throws -> Table {
+    private func runStep(_ plan: LogicalPlan, needing wanted: Set<String>?) throws -> Table {
         try checkCancelled()
         guard let op = plan.node as? any MemoryOperator else {
             throw Diagnostic("\(plan.stepName) has no way to run in memory")
         }
-        return try op.run(try plan.inputs.map(runStep), self)
+        let needs = ColumnReads.needs(of: plan, needing: wanted)
+        let inputs = try plan.inputs.enumerated().map { k, input in
+            try runStep(input, needing: needs.indices.contains(k) ? needs[k] : nil)
+        }
+        var executor = self
+        executor.outputNeeded = wanted
+        return try op.run(inputs, executor)
     }
 }
 
@@ -44,10 +53,10 @@ extension Executor {
     func run(_ placed: PlacedPlan) throws -> Table {
         var executor = self
         if executor.reads == nil { executor.reads = ColumnReads(placed.plan) }
-        return try executor.runPlaced(placed)
+        return try executor.runPlaced(placed, needing: nil)
     }
 
-    private func runPlaced(_ placed: PlacedPlan) throws -> Table {
+    private func runPlaced(_ placed: PlacedPlan, needing wanted: Set<String>?) throws -> Table {
         try checkCancelled()
         if case .database(let name, let fragment?) = placed.site {
             // The fragment's SQL is its steps': each is sent with it.
@@ -63,8 +72,9 @@ extension Executor {
             }
         }
         var tables: [Table] = []
+        let needs = placed.inputs.count == placed.plan.inputs.count ? ColumnReads.needs(of: placed.plan, needing: wanted) : []
         for (i, input) in placed.inputs.enumerated() {
-            let rows = try runPlaced(input)
+            let rows = try runPlaced(input, needing: needs.indices.contains(i) ? needs[i] : nil)
             if case .database(let name, _?) = input.site, !placed.restoresKeyOrder {
                 context.notes?.add("pulled \(i) from \(name)", "\(placed.plan.stepName) runs in memory on \(NumberText.grouped(rows.rowCount)) rows from \(name)",
                                    as: .placement)
@@ -74,7 +84,9 @@ extension Executor {
         guard let op = placed.plan.node as? any MemoryOperator else {
             throw Diagnostic("\(placed.plan.stepName) has no way to run in memory")
         }
-        return try op.run(tables, self)
+        var executor = self
+        executor.outputNeeded = wanted
+        return try op.run(tables, executor)
     }
 }
 

@@ -4,7 +4,8 @@
 enum HashJoin {
     /// Loops over rows look at the cancellation flag every 65,536 rows.
     static func run(_ left: Table, _ right: Table, kind: JoinKind, leftKeys: [BoundExpr], rightKeys: [BoundExpr],
-                    ranges: [RangeCondition] = [], rightColumns: [Int], schema: Schema, cancel: CancellationFlag? = nil, memoryLimit: Int? = nil, notes: RunNotes? = nil) throws -> Table {
+                    ranges: [RangeCondition] = [], rightColumns: [Int], schema: Schema, needed: [Bool]? = nil,
+                    cancel: CancellationFlag? = nil, memoryLimit: Int? = nil, notes: RunNotes? = nil) throws -> Table {
         let lk = try leftKeys.map { try Evaluator(table: left, notes: notes, cancel: cancel).column($0) }
         let rk = try rightKeys.map { try Evaluator(table: right, notes: notes, cancel: cancel).column($0) }
         let pairs: (left: [Int32], right: [Int32])
@@ -28,13 +29,19 @@ enum HashJoin {
         // Each column gathered on a core of its own: at millions of rows a gather is reads at
         // random, one miss a row, and the columns do not wait for each other.
         let sources: [(Column, Bool)] = (sameLeft ? [] : left.columns.map { ($0, true) }) + rightColumns.map { (right.columns[$0], false) }
+        // A column nothing above reads (`needed`, by output position) stays empty in its place.
+        let first = sameLeft ? left.columns.count : 0
+        func isNeeded(_ k: Int) -> Bool { needed.map { $0.indices.contains(first + k) ? $0[first + k] : true } ?? true }
+        let wanted = sources.indices.filter(isNeeded)
         var gathered = [Column?](repeating: nil, count: sources.count)
+        for k in sources.indices where !isNeeded(k) { gathered[k] = .nulls(sources[k].0.name, count: leftRows.count) }
         gathered.withUnsafeMutableBufferPointer { out in
-            Parallel.each(leftRows.count >= 1 << 18 ? sources.count : 1) { k in
+            Parallel.each(leftRows.count >= 1 << 18 ? wanted.count : 1) { w in
                 if leftRows.count >= 1 << 18 {
+                    let k = wanted[w]
                     out[k] = sources[k].0.gather(sources[k].1 ? leftRows : rightRows)
                 } else {
-                    for j in sources.indices { out[j] = sources[j].0.gather(sources[j].1 ? leftRows : rightRows) }
+                    for j in wanted { out[j] = sources[j].0.gather(sources[j].1 ? leftRows : rightRows) }
                 }
             }
         }

@@ -345,7 +345,7 @@ struct RecordTemplate {
             cell.kind = .int
             cell.bits = UInt64(bitPattern: negative ? -Int64(mantissa) : Int64(mantissa))
         } else if fraction > 0 && whole + fraction <= 15 {
-            let v = Double(mantissa) / powers[fraction]
+            let v = Double(Int64(bitPattern: mantissa)) / powers[fraction]  // below 10^15: a signed conversion is one instruction
             cell.kind = .double
             cell.bits = (negative ? -v : v).bitPattern
         }

@@ -112,7 +112,9 @@ public enum NumberParser {
         // up to 22 is exact too, so one multiplication or division rounds correctly.
         let scale = exponent - fracDigits
         if intDigits + fracDigits <= 15 && scale >= -22 && scale <= 22 {
-            var v = Double(mantissa)
+            // Below 10^15 the mantissa is a positive Int64, whose conversion is one instruction
+            // (an unsigned one is several).
+            var v = Double(Int64(bitPattern: mantissa))
             v = scale < 0 ? v / powers[-scale] : v * powers[scale]
             return negative ? -v : v
         }
