@@ -66,19 +66,7 @@ struct JSONReader {
         pos += 1
         let n = bytes.count
         let base = bytes.baseAddress!
-        // Fast scan for the closing quote or a backslash, eight bytes at a time: a word
-        // with no quote, backslash or control byte is skipped whole (see SpecialBytes for
-        // the zero-byte trick); the byte loop below then looks at the word that has one.
-        var i = pos
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        while i + 8 <= n {
-            let w = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            let q = w ^ 0x2222_2222_2222_2222, s = w ^ 0x5C5C_5C5C_5C5C_5C5C
-            // Bytes below 0x20 (and, harmlessly, some others) are marked too.
-            let marks = ((q &- ones) & ~q | (s &- ones) & ~s | (w &- 0x2020_2020_2020_2020) & ~w) & highs
-            if marks != 0 { break }
-            i += 8
-        }
+        var i = Self.plainRun(UnsafeRawPointer(base), from: pos, end: n)
         while i < n {
             let c = base.load(fromByteOffset: i, as: UInt8.self)
             if c == 0x22 { let r = pos..<i; pos = i + 1; return r }
@@ -141,6 +129,24 @@ struct JSONReader {
             }
         }
         throw unclosed(start)
+    }
+
+    /// Where the plain run of a string's text starting at `from` may end: past every whole
+    /// eight-byte word that holds no quote, backslash or control byte (see SpecialBytes for
+    /// the zero-byte trick), so a byte loop need only look from there.
+    @inline(__always)
+    static func plainRun(_ p: UnsafeRawPointer, from: Int, end n: Int) -> Int {
+        var i = from
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        while i + 8 <= n {
+            let w = p.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            let q = w ^ 0x2222_2222_2222_2222, s = w ^ 0x5C5C_5C5C_5C5C_5C5C
+            // Bytes below 0x20 (and, harmlessly, some others) are marked too.
+            let marks = ((q &- ones) & ~q | (s &- ones) & ~s | (w &- 0x2020_2020_2020_2020) & ~w) & highs
+            if marks != 0 { return i }
+            i += 8
+        }
+        return i
     }
 
     /// The buffer ended inside a string: an error at the end of the file, else read more.

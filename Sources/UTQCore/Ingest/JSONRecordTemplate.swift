@@ -281,19 +281,10 @@ struct RecordTemplate {
     }
 
     /// The closing quote of a string whose text starts at `from`, if the string has no escape
-    /// or control byte before it and ends in the buffer. Eight bytes at a time, as
-    /// JSONReader.readString scans.
+    /// or control byte before it and ends in the buffer.
     @inline(__always)
     private static func closingQuote(_ p: UnsafeRawPointer, from: Int, end n: Int) -> Int? {
-        var i = from
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        while i + 8 <= n {
-            let w = p.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            let q = w ^ 0x2222_2222_2222_2222, s = w ^ 0x5C5C_5C5C_5C5C_5C5C
-            let marks = ((q &- ones) & ~q | (s &- ones) & ~s | (w &- 0x2020_2020_2020_2020) & ~w) & highs
-            if marks != 0 { break }
-            i += 8
-        }
+        var i = JSONReader.plainRun(p, from: from, end: n)
         while i < n {
             let c = p.load(fromByteOffset: i, as: UInt8.self)
             if c == 0x22 { return i }
