@@ -209,23 +209,38 @@ struct JSONReader {
         throw fail("this is not a number", at: start)
     }
 
-    /// The numbers most files hold, in one pass: an integer of up to 18 digits, or one with a
-    /// fraction and at most 15 digits in all (exact as a double, so one division by an exact
-    /// power of ten rounds correctly). Anything else — exponents, leading zeros, a number at
-    /// the end of a chunk — goes to the general reader (nil).
+    /// The numbers most files hold, in one pass (`plainNumber`): an integer of up to 18
+    /// digits, or one with a fraction and at most 15 digits in all. Anything else — exponents,
+    /// leading zeros, a number at the end of a chunk — goes to the general reader (nil).
     @inline(__always)
     private mutating func quickNumber() -> (range: Range<Int>, int: Int64?, double: Double)? {
-        let n = bytes.count
-        let base = bytes.baseAddress!
-        var i = pos
-        let negative = base.load(fromByteOffset: i, as: UInt8.self) == 0x2D
+        guard let number = Self.plainNumber(UnsafeRawPointer(bytes.baseAddress!), from: pos, end: bytes.count) else { return nil }
+        let next = bytes[number.end]
+        if next == 0x2B || next == 0x2D { return nil }
+        let range = pos..<number.end
+        if let v = number.int { pos = number.end; return (range, v, Double(v)) }
+        if let d = number.double { pos = number.end; return (range, nil, d) }
+        return nil
+    }
+
+    private static let powers: [Double] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
+
+    /// A number written `-?(0|[1-9][0-9]*)(.[0-9]+)?` at `from`, followed by a byte before
+    /// `n`: where it ends, and its value when that is exact — a whole number of up to 18 digits
+    /// (`int`), or a fraction of up to 15 digits in all (`double`: one division by an exact
+    /// power of ten rounds correctly, as NumberParser.double reads it). nil for other
+    /// spellings (exponents, leading zeros) and for a number the end of the buffer may cut.
+    @inline(__always)
+    static func plainNumber(_ p: UnsafeRawPointer, from: Int, end n: Int) -> (end: Int, int: Int64?, double: Double?)? {
+        var i = from
+        let negative = p.load(fromByteOffset: i, as: UInt8.self) == 0x2D
         if negative { i += 1 }
         var mantissa: UInt64 = 0
         // Digits from i on, into the mantissa; how many.
         func digits() -> Int {
             let start = i
             while i < n {
-                let d = base.load(fromByteOffset: i, as: UInt8.self) &- 0x30
+                let d = p.load(fromByteOffset: i, as: UInt8.self) &- 0x30
                 if d > 9 { break }
                 mantissa = mantissa &* 10 &+ UInt64(d)
                 i += 1
@@ -234,26 +249,23 @@ struct JSONReader {
         }
         let first = i
         let whole = digits()
-        guard i < n, whole > 0, whole <= 18, whole == 1 || base.load(fromByteOffset: first, as: UInt8.self) != 0x30 else { return nil }
-        var c = base.load(fromByteOffset: i, as: UInt8.self)
-        if c != 0x2E {
-            if c == 0x65 || c == 0x45 || c == 0x2B || c == 0x2D { return nil }
-            let v = negative ? -Int64(mantissa) : Int64(mantissa)
-            let range = pos..<i
-            pos = i
-            return (range, v, Double(v))
+        guard whole > 0, i < n, whole == 1 || p.load(fromByteOffset: first, as: UInt8.self) != 0x30 else { return nil }
+        var c = p.load(fromByteOffset: i, as: UInt8.self)
+        var fraction = 0
+        if c == 0x2E {
+            i += 1
+            fraction = digits()
+            guard fraction > 0, i < n else { return nil }
+            c = p.load(fromByteOffset: i, as: UInt8.self)
         }
-        i += 1
-        let fraction = digits()
-        guard i < n, fraction > 0, whole + fraction <= 15 else { return nil }
-        c = base.load(fromByteOffset: i, as: UInt8.self)
-        if c == 0x65 || c == 0x45 || c == 0x2B || c == 0x2D || c == 0x2E { return nil }
-        var scale = 1.0
-        for _ in 0..<fraction { scale *= 10 }
-        let v = Double(mantissa) / scale
-        let range = pos..<i
-        pos = i
-        return (range, nil, negative ? -v : v)
+        if c == 0x65 || c == 0x45 || c == 0x2E { return nil }
+        if fraction == 0 {
+            return (i, whole <= 18 ? (negative ? -Int64(mantissa) : Int64(mantissa)) : nil, nil)
+        }
+        guard whole + fraction <= 15 else { return (i, nil, nil) }
+        // Below 10^15 the mantissa is a positive Int64, whose conversion is one instruction.
+        let v = Double(Int64(bitPattern: mantissa)) / powers[fraction]
+        return (i, nil, negative ? -v : v)
     }
 
     /// Reads `true`, `false` or `null`.

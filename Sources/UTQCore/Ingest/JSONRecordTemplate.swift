@@ -294,54 +294,20 @@ struct RecordTemplate {
         return nil
     }
 
-    private static let powers: [Double] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
-
-    /// A number written `-?(0|[1-9][0-9]*)(.[0-9]+)?` (other spellings — exponents, leading
-    /// zeros — are the general reader's), with its value when it is exact: a whole number of
-    /// up to 18 digits, or a fraction of up to 15 digits in all, which one division by an
-    /// exact power of ten rounds correctly (as NumberParser.double reads it).
+    /// A number of the plain spelling (JSONReader.plainNumber), with its value when exact.
     @inline(__always)
     private static func number(_ p: UnsafeRawPointer, at from: Int, end n: Int, into target: UnsafeMutablePointer<JSONCell>) -> Int? {
-        var i = from
-        let negative = p.load(fromByteOffset: i, as: UInt8.self) == 0x2D
-        if negative { i += 1 }
-        let first = i
-        var mantissa: UInt64 = 0
-        while i < n {
-            let d = p.load(fromByteOffset: i, as: UInt8.self) &- 0x30
-            if d > 9 { break }
-            mantissa = mantissa &* 10 &+ UInt64(d)
-            i += 1
-        }
-        let whole = i - first
-        guard whole > 0, i < n, whole == 1 || p.load(fromByteOffset: first, as: UInt8.self) != 0x30 else { return nil }
-        var c = p.load(fromByteOffset: i, as: UInt8.self)
-        var fraction = 0
-        if c == 0x2E {
-            i += 1
-            let fractionStart = i
-            while i < n {
-                let d = p.load(fromByteOffset: i, as: UInt8.self) &- 0x30
-                if d > 9 { break }
-                mantissa = mantissa &* 10 &+ UInt64(d)
-                i += 1
-            }
-            fraction = i - fractionStart
-            guard fraction > 0, i < n else { return nil }
-            c = p.load(fromByteOffset: i, as: UInt8.self)
-        }
-        if c == 0x65 || c == 0x45 || c == 0x2E { return nil }
-        var cell = JSONCell(text: p + from, count: Int32(truncatingIfNeeded: i - from), kind: .text, bits: 0)
-        if fraction == 0 && whole <= 18 {
+        guard let number = JSONReader.plainNumber(p, from: from, end: n) else { return nil }
+        var cell = JSONCell(text: p + from, count: Int32(truncatingIfNeeded: number.end - from), kind: .text, bits: 0)
+        if let v = number.int {
             cell.kind = .int
-            cell.bits = UInt64(bitPattern: negative ? -Int64(mantissa) : Int64(mantissa))
-        } else if fraction > 0 && whole + fraction <= 15 {
-            let v = Double(Int64(bitPattern: mantissa)) / powers[fraction]  // below 10^15: a signed conversion is one instruction
+            cell.bits = UInt64(bitPattern: v)
+        } else if let v = number.double {
             cell.kind = .double
-            cell.bits = (negative ? -v : v).bitPattern
+            cell.bits = v.bitPattern
         }
         target.pointee = cell
-        return i
+        return number.end
     }
 
     /// Writes the batch into the columns: first the rows before it, where a column missed them.
