@@ -46,6 +46,8 @@ public struct LoadedTable: Sendable {
     public var rowLines: [Int32] = []
     /// JSON records read by a template rather than the general parser (RecordTemplate).
     var templateRecords = 0
+    /// Columns whose parts were joined in their slab rather than copied (ColumnSlab).
+    var columnsJoinedInPlace = 0
 }
 
 /// Reads CSV, TSV and other delimited text into typed columns. Types come from a sample
@@ -252,12 +254,15 @@ public enum CSVLoader {
         let oneChunk = ranges.count == 1 && head.count == source.size && dataEnd == source.size && source.size - dataStart <= options.chunkSize
         let whole = oneChunk ? Preloaded(bytes: head, start: headDataStart) : nil
         head = []
+        // Parts write each column into one slab, each into a region with room to spare for
+        // its share of the file's rows (ColumnSlab).
+        let rooms = ranges.map { max(0, min($0.range.upperBound, source.expectedSize) - $0.range.lowerBound) / bytesPerRow * 5 / 4 + 1024 }
+        let slabs = UnsafeSendable((0..<width).map { k in ColumnSlabs.make(for: plan[k], rooms: rooms) })  // read only
         let results = ParallelParts<CSVPart>(count: ranges.count)
         DispatchQueue.concurrentPerform(iterations: ranges.count) { w in
             let builders = (0..<width).map { k in
-                // The first part's columns take in the others': they get room for all rows.
                 ColumnBuilder(name: names[k], index: k, type: plan[k], zone: zone, decimalComma: decimalComma,
-                              capacity: w == 0 ? rowsInAll : rowsInAll / ranges.count + 16)
+                              capacity: rowsInAll, slab: slabs.value[k], part: w)
             }
             results.set(w, Result {
                 try readPart(source, ranges[w].range, line: ranges[w].line, last: w == ranges.count - 1, delimiter: delimiter, width: width,
@@ -318,18 +323,20 @@ public enum CSVLoader {
         if let note = guessedZone.note { warnings.add("zone", line: nil, note) }
         for note in timeNotes(merged, zone: guessedZone.zone) { warnings.add("times", line: nil, note) }
         let table = Table(name: name, columns: columns, zone: guessedZone.zone)
-        return LoadedTable(table: table, warnings: warnings.finish(), rowLines: rowLines)
+        var loaded = LoadedTable(table: table, warnings: warnings.finish(), rowLines: rowLines)
+        loaded.columnsJoinedInPlace = merged.filter(\.joinedInPlace).count
+        return loaded
     }
 
     /// The parts' columns joined into the first part's, every column on its own core: the
-    /// copying is a load's last pass over its memory, and one column does not wait for another.
+    /// moving is a load's last pass over its memory, and one column does not wait for another.
     static func absorbParts(_ parts: [[ColumnBuilder]], width: Int) throws -> [ColumnBuilder] {
         guard let first = parts.first else { return [] }
         if parts.count == 1 { return first }
         let errors = ParallelParts<Void>(count: width)
         let shared = UnsafeSendable(parts)  // each column's builders are touched by one worker only
         DispatchQueue.concurrentPerform(iterations: width) { k in
-            errors.set(k, Result { for part in shared.value.dropFirst() { try shared.value[0][k].absorb(part[k]) } })
+            errors.set(k, Result { _ = try ColumnBuilder.join(shared.value.map { $0[k] }) })
         }
         for k in 0..<width { if case .failure(let e) = errors.own(k) { throw e } }
         return first

@@ -43,72 +43,6 @@ struct TypeConflict: Error {
     let widened: CellType
 }
 
-/// A Swift array filled through a small staging buffer on raw memory: appending is a store
-/// and an increment, and every few thousand values the stage is copied into the array in one
-/// go. The per-element uniqueness and exclusivity checks of appending to an array held by a
-/// class cost more than parsing the cell, and building on raw memory alone would mean copying
-/// every finished column once more — which a load of a million rows cannot afford in memory.
-struct StagedArray<T> {
-    private(set) var array: [T] = []
-    /// Made at the first append: a builder keeps four of these and fills one, and a file
-    /// of many columns must not pay for the other three.
-    private var stage: UnsafeMutablePointer<T>? = nil
-    private var staged = 0
-    static var stageSize: Int { 4096 }
-
-    init(capacity: Int = 0) {
-        array = HugePages.array(capacity: capacity)
-    }
-
-    var count: Int { array.count + staged }
-
-    @inline(__always)
-    mutating func append(_ v: T) {
-        if stage == nil { stage = .allocate(capacity: Self.stageSize) }
-        (stage.unsafelyUnwrapped + staged).initialize(to: v)
-        staged += 1
-        if staged == Self.stageSize { flush() }
-    }
-
-    mutating func append(repeating v: T, count n: Int) {
-        flush()
-        array.append(contentsOf: repeatElement(v, count: n))
-    }
-
-    mutating func append(contentsOf other: [T]) {
-        flush()
-        // An empty array takes the other's storage: the first part of a load becomes the
-        // column instead of being copied into it.
-        if array.isEmpty && other.capacity >= array.capacity { array = other } else { array.append(contentsOf: other) }
-    }
-
-    mutating func flush() {
-        guard staged > 0, let stage else { return }
-        array.append(contentsOf: UnsafeBufferPointer(start: stage, count: staged))
-        stage.deinitialize(count: staged)
-        staged = 0
-    }
-
-    /// The finished array; the stage is emptied.
-    mutating func take() -> [T] {
-        flush()
-        let a = array
-        array = []
-        return a
-    }
-
-    /// Must be called once the value is no longer used.
-    mutating func release() {
-        if let stage {
-            stage.deinitialize(count: staged)
-            stage.deallocate()
-        }
-        stage = nil
-        staged = 0
-        array = []
-    }
-}
-
 /// Fills one typed column from cells as a loader reads them, without making a Swift
 /// String or a Value per cell. Text cells are parsed straight from the file's bytes.
 final class ColumnBuilder {
@@ -118,17 +52,22 @@ final class ColumnBuilder {
     let zone: ZoneRules
     let decimalComma: Bool
 
-    private var ints: StagedArray<Int64>       // ints, timestamps, durations
-    private var doubles: StagedArray<Double>
-    private var codes: StagedArray<UInt32>
-    private var flags: StagedArray<Bool>
-    private var interner = ByteInterner()
+    // Internal, not private: joining parts (ColumnBuilder+Join.swift) moves them.
+    var ints: StagedArray<Int64>       // ints, timestamps, durations
+    var doubles: StagedArray<Double>
+    var codes: StagedArray<UInt32>
+    var flags: StagedArray<Bool>
+    var interner = ByteInterner()
+    /// The slab this part writes its values into, when a load's parts share one (ColumnSlab),
+    /// and whether the parts' values were joined there.
+    let slab: AnyObject?
+    var joinedInPlace = false
     /// The code of the last text interned, to skip hashing when a value repeats (sorted or
     /// grouped data).
     private var lastCode: UInt32 = .max
     /// Which rows are null; empty until the first null (most columns have none).
-    private var nullRows: [Int32] = []
-    private(set) var count = 0
+    var nullRows: [Int32] = []
+    var count = 0
     /// Timestamps read without a written offset: their wall time is what the file meant.
     private(set) var sawFloatingTime = false
     private(set) var sawOffsetTime = false
@@ -150,16 +89,24 @@ final class ColumnBuilder {
     private(set) var sawDayAboveTwelve = false
     private var datesLookedAt = 0
 
-    init(name: String, index: Int, type: CellType, zone: ZoneRules, decimalComma: Bool = false, capacity: Int = 0) {
+    /// `slab` (from `ColumnSlabs.make` for this type) and `part` say where a part of a load
+    /// read in parallel writes; without one, the column gets room for `capacity` rows.
+    init(name: String, index: Int, type: CellType, zone: ZoneRules, decimalComma: Bool = false, capacity: Int = 0,
+         slab: AnyObject? = nil, part: Int = 0) {
         self.name = name
         self.index = index
         self.type = type
         self.zone = zone
         self.decimalComma = decimalComma
-        ints = StagedArray(capacity: [.int, .timestamp, .duration].contains(type.dataType) ? capacity : 0)
-        doubles = StagedArray(capacity: type == .double ? capacity : 0)
-        codes = StagedArray(capacity: type == .string ? capacity : 0)
-        flags = StagedArray(capacity: type == .bool ? capacity : 0)
+        self.slab = slab
+        ints = StagedArray(capacity: slab == nil && [.int, .timestamp, .duration].contains(type.dataType) ? capacity : 0)
+        doubles = StagedArray(capacity: slab == nil && type == .double ? capacity : 0)
+        codes = StagedArray(capacity: slab == nil && type == .string ? capacity : 0)
+        flags = StagedArray(capacity: slab == nil && type == .bool ? capacity : 0)
+        if let s = slab as? ColumnSlab<Int64> { ints = s.region(part: part) }
+        if let s = slab as? ColumnSlab<Double> { doubles = s.region(part: part) }
+        if let s = slab as? ColumnSlab<UInt32> { codes = s.region(part: part) }
+        if let s = slab as? ColumnSlab<Bool> { flags = s.region(part: part) }
     }
 
     deinit {
@@ -461,9 +408,11 @@ final class ColumnBuilder {
     /// Whole numbers become numbers, unless one is too large for a double to hold exactly:
     /// then the column is text, so no value is changed.
     private func promoteToDouble() throws {
-        ints.flush()
-        if ints.array.contains(where: { $0.magnitude > 1 << 53 }) { throw TypeConflict(column: index, widened: .string) }
         let old = ints.take()
+        if old.contains(where: { $0.magnitude > 1 << 53 }) {
+            ints.append(contentsOf: old)
+            throw TypeConflict(column: index, widened: .string)
+        }
         doubles.append(contentsOf: old.map { Double($0) })
         type = .double
     }
@@ -501,6 +450,11 @@ final class ColumnBuilder {
             ints.append(contentsOf: other.ints.take())
         }
         count += other.count
+        absorbFacts(other)
+    }
+
+    /// What another part learnt about its times, added to this one's.
+    func absorbFacts(_ other: ColumnBuilder) {
         sawFloatingTime = sawFloatingTime || other.sawFloatingTime
         sawTimeOfDay = sawTimeOfDay || other.sawTimeOfDay
         gapTimes += other.gapTimes

@@ -81,19 +81,28 @@ public enum JSONRecordLoader {
         let ranges = stretches
         // Each part fills columns of its own at the same time as the others.
         let partBudget = ColumnBudget(memoryLimit: memoryLimit, shares: ranges.count)
+        // The parts write the columns the sample found into one slab each, every part into a
+        // region with room to spare for its share of the records (ColumnSlab) — unless those
+        // columns alone would not fit: a sparse file's sample names many members.
+        let rooms = ranges.map { $0.count / bytesPerRecord * 5 / 4 + 1024 }
+        var slabs: [String: AnyObject] = [:]
+        if ranges.count > 1, ColumnBudget(memoryLimit: memoryLimit).refusal(rows: rooms.reduce(0, +), columns: columnPlan.count) == nil {
+            for (name, type) in columnPlan { slabs[name] = ColumnSlabs.make(for: type, rooms: rooms) }
+        }
+        let partSlabs = UnsafeSendable(slabs)  // read only while the parts run
         let results = ParallelParts<JSONPart>(count: ranges.count)
         DispatchQueue.concurrentPerform(iterations: ranges.count) { w in
             results.set(w, Result {
-                try readPart(source, ranges[w], last: w == ranges.count - 1, layout: layout, plan: columnPlan, templates: templates, zone: zone,
-                             // The first part's columns will take in the others': reserve room for all.
-                             rowEstimate: (w == 0 ? source.expectedSize : ranges[w].count) / bytesPerRecord * 17 / 16 + 64,
+                try readPart(source, ranges[w], part: w, last: w == ranges.count - 1, layout: layout, plan: columnPlan, slabs: partSlabs.value,
+                             templates: templates, zone: zone, rowEstimate: ranges[w].count / bytesPerRecord * 17 / 16 + 64,
                              chunkSize: chunkSize, cancel: cancel, progress: progress, path: path, stop: results, budget: partBudget)
             })
         }
         let budget = ColumnBudget(memoryLimit: memoryLimit)
         // Join the parts column by column, by name (a column may first appear in any part).
         var order: [String] = []
-        var merged: [String: ColumnBuilder] = [:]
+        var seen: Set<String> = []
+        var partsRead: [JSONPart] = []
         var rows = 0
         var duplicates = 0, nuls = 0, templateRecords = 0
         for w in 0..<ranges.count {
@@ -113,40 +122,21 @@ public enum JSONRecordLoader {
             duplicates += part.duplicateKeys
             templateRecords += part.templateRecords
             nuls += part.nuls
-            // The columns this part adds are filled for the rows before it as they are made.
-            let added = part.builders.lazy.filter { merged[$0.name] == nil }.count
-            if let reason = budget.refusal(rows: rows + part.rows, columns: order.count + added) {
+            // The columns this part adds are filled for the rows before it.
+            let added = part.builders.filter { !seen.contains($0.name) }
+            if let reason = budget.refusal(rows: rows + part.rows, columns: order.count + added.count) {
                 throw LoadError(path: path, reason)
             }
-            for b in part.builders where merged[b.name] == nil {
-                let fresh = ColumnBuilder(name: b.name, index: order.count, type: .undetermined, zone: zone)
-                for _ in 0..<rows { fresh.appendNull() }
-                merged[b.name] = fresh
-                order.append(b.name)
-            }
-            // Every column on its own core: the copying is the load's last pass over its memory.
-            // (Each builder is touched by one worker only.)
-            let pairs = part.builders.map { (into: merged[$0.name]!, from: $0) }
-            let shared = UnsafeSendable(pairs)
-            let outcomes = ParallelParts<Void>(count: pairs.count)
-            DispatchQueue.concurrentPerform(iterations: pairs.count) { k in
-                outcomes.set(k, Result { try shared.value[k].into.absorb(shared.value[k].from) })
-            }
-            for k in pairs.indices {
-                if case .failure(let e) = outcomes.own(k) {
-                    if e is TypeConflict { throw RecordConflict(column: pairs[k].from.name, widened: .string) }
-                    throw e
-                }
-            }
+            for b in added { seen.insert(b.name); order.append(b.name) }
             rows += part.rows
-            for n in order { let b = merged[n]!; while b.count < rows { b.appendNull() } }
+            partsRead.append(part)
         }
+        let builders = try joinParts(partsRead, order: order, zone: zone)
         var warnings = WarningLog(path: path)
         if nuls > 0 { warnings.add("encoding", line: nil, "\(nuls) NUL bytes were removed") }
         if duplicates > 0 {
             warnings.add("duplicate keys", line: nil, duplicates == 1 ? "1 object repeats a member name; the first value is kept" : "\(NumberText.grouped(duplicates)) objects repeat a member name; the first value is kept")
         }
-        let builders = order.map { merged[$0]! }
         let columns = builders.map { $0.finish() }
         let guessedZone = inferredZone(builders, default: zone)
         if let note = guessedZone.note { warnings.add("zone", line: nil, note) }
@@ -156,7 +146,46 @@ public enum JSONRecordLoader {
         table.rowCount = rows
         var loaded = LoadedTable(table: table, warnings: warnings.finish())
         loaded.templateRecords = templateRecords
+        loaded.columnsJoinedInPlace = builders.filter(\.joinedInPlace).count
         return loaded
+    }
+
+    /// Each column of the parts joined into one, every column on its own core: the moving is
+    /// the load's last pass over its memory. A column some part has no cell of is filled with
+    /// missing cells there.
+    private static func joinParts(_ parts: [JSONPart], order: [String], zone: ZoneRules) throws -> [ColumnBuilder] {
+        let byName = parts.map { part in Dictionary(part.builders.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }) }
+        let rowsBefore = parts.indices.map { w in parts[..<w].reduce(0) { $0 + $1.rows } }
+        let rows = parts.reduce(0) { $0 + $1.rows }
+        let partRows = parts.map(\.rows)
+        let shared = UnsafeSendable((byName, order))  // each column's builders are touched by one worker only
+        let outcomes = ParallelParts<ColumnBuilder>(count: order.count)
+        DispatchQueue.concurrentPerform(iterations: order.count) { k in
+            let (byName, order) = shared.value
+            let name = order[k]
+            let own = byName.map { $0[name] }
+            outcomes.set(k, Result {
+                // A part's column ends at the last record that had it: its rows after are missing.
+                for (w, b) in own.enumerated() { if let b { while b.count < partRows[w] { b.appendNull() } } }
+                do {
+                    if own.allSatisfy({ $0 != nil }) {
+                        let joined = try ColumnBuilder.join(own.map { $0! })
+                        return joined
+                    }
+                    let joined = ColumnBuilder(name: name, index: k, type: .undetermined, zone: zone)
+                    for (w, b) in own.enumerated() {
+                        guard let b else { continue }
+                        while joined.count < rowsBefore[w] { joined.appendNull() }
+                        try joined.absorb(b)
+                    }
+                    while joined.count < rows { joined.appendNull() }
+                    return joined
+                } catch is TypeConflict {
+                    throw RecordConflict(column: name, widened: .string)
+                }
+            })
+        }
+        return try order.indices.map { try outcomes.own($0).get() }
     }
 
     struct JSONPart {
@@ -169,7 +198,8 @@ public enum JSONRecordLoader {
 
     /// One worker's stretch: records from its start up to its end (the last one also reads
     /// the closing bracket and checks nothing follows it).
-    static func readPart(_ source: FileSource, _ range: Range<Int>, last: Bool, layout: Layout, plan: [String: CellType], templates: Bool,
+    static func readPart(_ source: FileSource, _ range: Range<Int>, part: Int, last: Bool, layout: Layout, plan: [String: CellType],
+                         slabs: [String: AnyObject], templates: Bool,
                          zone: ZoneRules, rowEstimate: Int, chunkSize: Int, cancel: CancellationFlag?, progress: LoadProgress?, path: String,
                          stop: ParallelParts<JSONPart>, budget: ColumnBudget) throws -> JSONPart {
         // Room for the rows expected in each column the sample found, unless those columns
@@ -266,7 +296,8 @@ public enum JSONRecordLoader {
                         throw located(e, base, path)
                     }
                     do {
-                        try parser.commit(into: &builders, plan: plan, row: rows, zone: zone, bytes: b, capacity: capacity, budget: budget)
+                        try parser.commit(into: &builders, plan: plan, row: rows, zone: zone, bytes: b, capacity: capacity, budget: budget,
+                                          slabs: slabs, part: part)
                     } catch let tooMany as ColumnsDoNotFit {
                         throw located(tooMany.reason, at: recordStart, base, path)
                     }

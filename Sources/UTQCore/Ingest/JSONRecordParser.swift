@@ -179,7 +179,8 @@ struct RecordParser {
     /// Appends the parsed record to the column builders (creating columns as they appear),
     /// first making sure the columns, a cell for each record in each, fit in `budget`.
     mutating func commit(into builders: inout [ColumnBuilder], plan: [String: CellType], row: Int, zone: ZoneRules,
-                         bytes b: UnsafeRawBufferPointer, capacity: Int = 0, budget: ColumnBudget) throws {
+                         bytes b: UnsafeRawBufferPointer, capacity: Int = 0, budget: ColumnBudget,
+                         slabs: [String: AnyObject] = [:], part: Int = 0) throws {
         // A new column is filled at once with a missing cell for each record before it; the
         // member names met so far are the columns there will be after this record.
         try budget.check(rows: row + 1, columns: max(builders.count, columnCount))
@@ -189,7 +190,7 @@ struct RecordParser {
                 while builders.count <= k {
                     let name = columnName(builders.count)
                     let builder = ColumnBuilder(name: name, index: builders.count, type: plan[name] ?? .undetermined, zone: zone,
-                                                capacity: capacity)
+                                                capacity: capacity, slab: slabs[name], part: part)
                     for _ in 0..<row { builder.appendNull() }
                     builders.append(builder)
                 }
