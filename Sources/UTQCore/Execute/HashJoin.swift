@@ -8,13 +8,12 @@ enum HashJoin {
                     cancel: CancellationFlag? = nil, memoryLimit: Int? = nil, notes: RunNotes? = nil) throws -> Table {
         let lk = try leftKeys.map { try Evaluator(table: left, notes: notes, cancel: cancel).column($0) }
         let rk = try rightKeys.map { try Evaluator(table: right, notes: notes, cancel: cancel).column($0) }
-        let pairs: (left: [Int32], right: [Int32])
-        var eachLeftOnce = false
-        if ranges.isEmpty, let keys = try JoinKeys(left: lk, right: rk, leftCount: left.rowCount, rightCount: right.rowCount, cancel: cancel) {
-            if let lookup = try lookupRows(keys, leftCount: left.rowCount, kind: kind, width: left.columns.count + rightColumns.count,
+        // `left` nil: every left row once, in order (a lookup where each finds its row).
+        let pairs: (left: [Int32]?, right: [Int32])
+        if ranges.isEmpty, var keys = try JoinKeys(left: lk, right: rk, leftCount: left.rowCount, rightCount: right.rowCount, cancel: cancel) {
+            if let lookup = try lookupRows(&keys, leftCount: left.rowCount, kind: kind, width: left.columns.count + rightColumns.count,
                                            memoryLimit: memoryLimit) {
                 pairs = lookup
-                eachLeftOnce = lookup.left.count == left.rowCount
             } else {
                 pairs = try matchedRows(keys, leftCount: left.rowCount, kind: kind, width: left.columns.count + rightColumns.count,
                                         cancel: cancel, memoryLimit: memoryLimit)
@@ -23,9 +22,11 @@ enum HashJoin {
             pairs = try matchedRows(left, right, lk, rk, ranges: ranges, kind: kind, width: left.columns.count + rightColumns.count,
                                     cancel: cancel, memoryLimit: memoryLimit, notes: notes)
         }
-        let (leftRows, rightRows) = pairs
+        let rightRows = pairs.right
+        let rows = rightRows.count
         // Each left row once, in order (a lookup of one row per key): the left columns as they are.
-        let sameLeft = eachLeftOnce || leftRows.count == left.rowCount && leftRows.elementsEqual(0..<Int32(left.rowCount))
+        let sameLeft = pairs.left.map { $0.count == left.rowCount && $0.elementsEqual(0..<Int32(left.rowCount)) } ?? true
+        let leftRows = sameLeft ? [] : pairs.left!
         // Each column gathered on a core of its own: at millions of rows a gather is reads at
         // random, one miss a row, and the columns do not wait for each other.
         let sources: [(Column, Bool)] = (sameLeft ? [] : left.columns.map { ($0, true) }) + rightColumns.map { (right.columns[$0], false) }
@@ -34,12 +35,14 @@ enum HashJoin {
         func isNeeded(_ k: Int) -> Bool { needed.map { $0.indices.contains(first + k) ? $0[first + k] : true } ?? true }
         let wanted = sources.indices.filter(isNeeded)
         var gathered = [Column?](repeating: nil, count: sources.count)
-        for k in sources.indices where !isNeeded(k) { gathered[k] = .nulls(sources[k].0.name, count: leftRows.count) }
+        for k in sources.indices where !isNeeded(k) { gathered[k] = .nulls(sources[k].0.name, count: rows) }
+        // Cores left over when there are fewer columns than cores share a column's rows.
+        let shares = max(1, Workers.available / max(1, wanted.count))
         gathered.withUnsafeMutableBufferPointer { out in
-            Parallel.each(leftRows.count >= 1 << 18 ? wanted.count : 1) { w in
-                if leftRows.count >= 1 << 18 {
+            Parallel.each(rows >= 1 << 18 ? wanted.count : 1) { w in
+                if rows >= 1 << 18 {
                     let k = wanted[w]
-                    out[k] = sources[k].0.gather(sources[k].1 ? leftRows : rightRows)
+                    out[k] = sources[k].0.gather(sources[k].1 ? leftRows : rightRows, parts: shares)
                 } else {
                     for j in wanted { out[j] = sources[j].0.gather(sources[j].1 ? leftRows : rightRows) }
                 }
@@ -52,31 +55,32 @@ enum HashJoin {
             columns.append(col)
         }
         var out = Table(name: left.name, columns: columns, zone: schema.zone, timeColumn: schema.timeColumn, rowNoun: left.rowNoun)
-        out.rowCount = leftRows.count
+        out.rowCount = rows
         return out
     }
 
     /// A lookup (each key at most once on the right, as a table of stops, riders or trips by
     /// their id): each left row's right row in one pass, no lists grown row by row. The left
-    /// rows are all of them, in order, when each has its match or the join keeps them all.
-    /// nil when a key repeats on the right.
-    static func lookupRows(_ keys: JoinKeys, leftCount n: Int, kind: JoinKind, width: Int, memoryLimit: Int?) throws -> (left: [Int32], right: [Int32])? {
+    /// rows are nil when they are all of them, in order (each has its match, or the join keeps
+    /// them all). The keys' left ids become the right rows in place: at millions of rows a
+    /// second array of them was fresh memory for the kernel to clear. nil when a key repeats
+    /// on the right.
+    static func lookupRows(_ keys: inout JoinKeys, leftCount n: Int, kind: JoinKind, width: Int, memoryLimit: Int?) throws -> (left: [Int32]?, right: [Int32])? {
         let ids = keys.offsets.count - 1
         guard keys.rows.count == ids else { return nil }
         var misses = 0
-        let right = [Int32](unsafeUninitializedCapacity: n) { out, made in
-            keys.left.withUnsafeBufferPointer { l in keys.rows.withUnsafeBufferPointer { rows in
-                // With each id once, id k's row is rows[k].
-                for i in 0..<n {
-                    let id = l[i]
-                    if id >= 0 { out[i] = rows[Int(id)] } else { out[i] = -1; misses += 1 }
-                }
-            } }
-            made = n
-        }
+        keys.left.withUnsafeMutableBufferPointer { l in keys.rows.withUnsafeBufferPointer { rows in
+            // With each id once, id k's row is rows[k].
+            for i in 0..<n {
+                let id = l[i]
+                if id >= 0 { l[i] = rows[Int(id)] } else { misses += 1 }
+            }
+        } }
+        let right = keys.left
+        keys.left = []
         if misses == 0 || kind == .left {
             try checkSize(n, width: width, memoryLimit: memoryLimit)
-            return (Array(0..<Int32(n)), right)
+            return (nil, right)
         }
         try checkSize(n - misses, width: width, memoryLimit: memoryLimit)
         var leftRows = [Int32](), rightRows = [Int32]()
