@@ -116,6 +116,12 @@ import Testing
         #expect(t.table.column("s")?.type == .string)
         #expect(t.table.strings("s")[5200] == "12")
         #expect(t.templateRecords > 5000)
+        // The load says which column turned to text, how many cells did it and the first;
+        // not for a column of text that met a number.
+        let said = t.warnings.map(\.message)
+        #expect(said.contains(#"v is kept as text: 1 of 6,000 cells is not a number, the first "many" (row 5,901); number(v) reads the others as numbers"#), "\(said)")
+        #expect(!said.contains { $0.hasPrefix("s is kept") })
+        #expect(reference.warnings.map(\.message) == said)
     }
 
     /// Records that change shape every time are left to the general parser after a while,

@@ -158,6 +158,12 @@ struct ShapeDecision {
     /// For each column that turned to text after the sample: how many cells broke the type
     /// the rest had, and the first of them, so a user sees why and where.
     func textNotes(_ table: Table, rowLines: [Int32], path: String) -> [LoadWarning] {
+        Self.textNotes(widened, table, rowLines: rowLines, path: path)
+    }
+
+    /// The same for any reader: `widened` maps a column's position to the type it had before.
+    /// Without the rows' lines (a JSON file), the first cell is named by its row.
+    static func textNotes(_ widened: [Int: CellType], _ table: Table, rowLines: [Int32], path: String) -> [LoadWarning] {
         var out: [LoadWarning] = []
         for (k, was) in widened.sorted(by: { $0.key < $1.key }) where k < table.columns.count {
             let c = table.columns[k]
@@ -173,7 +179,8 @@ struct ShapeDecision {
             let value = s.dictionary[Int(s.codes[first])]
             let noun = was.dataType == .timestamp ? "a time" : was.dataType == .duration ? "a duration" : "a number"
             let of = count == 1 ? "1 of \(NumberText.grouped(table.rowCount)) cells is" : "\(NumberText.grouped(count)) of \(NumberText.grouped(table.rowCount)) cells are"
-            var message = "\(c.name) is kept as text: \(of) not \(noun), the first \(value.quoted)"
+            let place = rowLines.isEmpty ? " (row \(NumberText.grouped(first + 1)))" : ""
+            var message = "\(c.name) is kept as text: \(of) not \(noun), the first \(value.quoted)\(place)"
             if was == .int || was == .double { message += "; number(\(c.name)) reads the others as numbers" }
             if case .timestamp = was {
                 // The table's time is then another column, or none: say which, since hour,

@@ -22,11 +22,21 @@ public enum JSONRecordLoader {
         var cuts = cuts
         var plan: [String: CellType]? = nil
         var parts = parts
+        // Columns a value past the sample turned to text, with the type they had: the load says so.
+        var widened: [String: CellType] = [:]
         for _ in 0..<64 {
             do {
-                return try read(path: path, name: name, zone: zone, chunkSize: chunkSize, parts: parts, cuts: cuts, templates: templates, plan: &plan,
-                                cancel: cancel, progress: progress, memoryLimit: memoryLimit)
+                var loaded = try read(path: path, name: name, zone: zone, chunkSize: chunkSize, parts: parts, cuts: cuts, templates: templates, plan: &plan,
+                                      cancel: cancel, progress: progress, memoryLimit: memoryLimit)
+                let positions = Dictionary(loaded.table.columns.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+                let byPosition = Dictionary(widened.compactMap { name, was in positions[name].map { ($0, was) } }, uniquingKeysWith: { a, _ in a })
+                loaded.warnings += ShapeDecision.textNotes(byPosition, loaded.table, rowLines: [], path: path)
+                return loaded
             } catch let conflict as RecordConflict {
+                if let was = plan?[conflict.column], widened[conflict.column] == nil, [.int, .double, .timestamp, .duration].contains(was.dataType) {
+                    // A whole-number column takes fractions in place: only what is no number broke it.
+                    widened[conflict.column] = was == .int ? .double : was
+                }
                 plan![conflict.column] = conflict.widened
             } catch is SplitMismatch {
                 parts = 1  // a cut fell inside a record after all: read it in one piece
