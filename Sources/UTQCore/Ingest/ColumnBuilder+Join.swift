@@ -21,24 +21,24 @@ extension ColumnBuilder {
             return false
         case .int, .timestamp, .duration:
             guard let s = slab as? ColumnSlab<Int64>, parts.allSatisfy({ $0.ints.inRegion }) else { return false }
-            let spans = parts.map { $0.ints.takeRegion() }
-            ints.adopt(s.joined(counts: spans.map(\.count)) { to, from, n, _ in to.moveInitialize(from: from, count: n) })
+            let moved = parts.map { $0.ints.takeRegion() }
+            ints.adopt(s.joined(counts: moved) { to, from, n, _ in to.moveInitialize(from: from, count: n) })
         case .double:
             guard let s = slab as? ColumnSlab<Double>, parts.allSatisfy({ $0.doubles.inRegion }) else { return false }
-            let spans = parts.map { $0.doubles.takeRegion() }
-            doubles.adopt(s.joined(counts: spans.map(\.count)) { to, from, n, _ in to.moveInitialize(from: from, count: n) })
+            let moved = parts.map { $0.doubles.takeRegion() }
+            doubles.adopt(s.joined(counts: moved) { to, from, n, _ in to.moveInitialize(from: from, count: n) })
         case .bool:
             guard let s = slab as? ColumnSlab<Bool>, parts.allSatisfy({ $0.flags.inRegion }) else { return false }
-            let spans = parts.map { $0.flags.takeRegion() }
-            flags.adopt(s.joined(counts: spans.map(\.count)) { to, from, n, _ in to.moveInitialize(from: from, count: n) })
+            let moved = parts.map { $0.flags.takeRegion() }
+            flags.adopt(s.joined(counts: moved) { to, from, n, _ in to.moveInitialize(from: from, count: n) })
         case .string:
             guard let s = slab as? ColumnSlab<UInt32>, parts.allSatisfy({ $0.codes.inRegion }) else { return false }
             // Each later part's codes are its own dictionary's: mapped into this one's as they move.
             let remaps: [[UInt32]] = parts.map { part in
                 part === self ? [] : (0..<part.interner.count).map { c in part.interner.bytes(of: c).withUnsafeBytes { interner.intern($0) } }
             }
-            let spans = parts.map { $0.codes.takeRegion() }
-            codes.adopt(s.joined(counts: spans.map(\.count)) { to, from, n, w in
+            let moved = parts.map { $0.codes.takeRegion() }
+            codes.adopt(s.joined(counts: moved) { to, from, n, w in
                 remaps[w].withUnsafeBufferPointer { remap in
                     // Forward is safe: `to` is never after `from`. A null's code (0) in a part
                     // with no text in this column has nothing to map to and is never read.

@@ -48,10 +48,6 @@ final class ColumnSlab<T>: @unchecked Sendable {  // each part writes its own re
         StagedArray(region: base, start: starts[w], room: rooms[w])
     }
 
-    /// Whether `start` is where part w's region starts (the values a builder holds are this
-    /// slab's for that part).
-    func holds(start: Int, part w: Int) -> Bool { starts[w] == start }
-
     /// The parts' values, in order, as one array: part w's `counts[w]` values go behind the
     /// values of the parts before it, through `move(to, from, count, w)` for each part after
     /// the first (a plain move, or a move that maps codes). The slab is empty afterwards.

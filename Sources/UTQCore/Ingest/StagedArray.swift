@@ -17,7 +17,6 @@ struct StagedArray<T> {
     private var staged = 0
     /// In a slab: where this part's region starts, its room, and how much of it is filled.
     private var region: UnsafeMutablePointer<T>? = nil
-    private(set) var regionStart = 0
     private var regionRoom = 0
     private var regionCount = 0
     static var stageSize: Int { 4096 }
@@ -29,7 +28,6 @@ struct StagedArray<T> {
     /// Writes into `room` values at `base`, which the caller keeps alive (the slab).
     init(region base: UnsafeMutablePointer<T>, start: Int, room: Int) {
         region = base + start
-        regionStart = start
         regionRoom = room
     }
 
@@ -103,14 +101,14 @@ struct StagedArray<T> {
         return a
     }
 
-    /// Hands over the values in the region (the slab now holds them); the stage is emptied.
-    mutating func takeRegion() -> (start: Int, count: Int) {
+    /// Hands over the values in the region (the slab now holds them): how many there are.
+    mutating func takeRegion() -> Int {
         flush()
         precondition(region != nil, "takeRegion of values outside the slab")
-        let span = (regionStart, regionCount)
+        let n = regionCount
         region = nil
         regionCount = 0
-        return span
+        return n
     }
 
     /// Takes a finished array (a slab's, with every part's values) as its own.
