@@ -45,6 +45,13 @@ enum Signals {
         sigaddset(&set, SIGHUP)
         pthread_sigmask(SIG_BLOCK, &set, nil)
         Thread.detachNewThread {
+            // Every other signal goes to the threads that expect it. libedit's handlers for a
+            // stop, a continue and a resize act on the line being edited and tell its read why
+            // it was broken: run here, a Ctrl-Z then `fg` could leave the read on the main
+            // thread without the reason, and libedit gave up the line as if Ctrl-C was pressed.
+            var all = sigset_t()
+            sigfillset(&all)
+            pthread_sigmask(SIG_BLOCK, &all, nil)
             var set = sigset_t()
             sigemptyset(&set)
             sigaddset(&set, SIGTERM)
