@@ -91,11 +91,33 @@ struct GroupBy {
            let fast = CountByCodes(keys: keys, table: table) {
             return try countByCodes(fast, keys: keys, aggregates: aggregates, schema: schema)
         }
+        if aggregates.allSatisfy({ $0.function == .count && $0.argument == nil && !$0.distinct }),
+           let ids = CountByIds(keys: keys, table: table) {
+            var out = Table(name: table.name, columns: try ids.run(counts: aggregates.map(\.name), cancel: cancel),
+                            zone: schema.zone, timeColumn: schema.timeColumn, rowNoun: "rows")
+            out.rowCount = out.columns[0].count
+            for (i, f) in schema.fields.enumerated() where i < out.columns.count { out.columns[i].unit = f.unit }
+            return out
+        }
         let n = table.rowCount
         let ev = Evaluator(table: table, notes: notes, cancel: cancel)
         let keyColumns = try keys.map { try ev.column($0.expr, name: $0.name) }
         if cancel?.isCancelled == true { throw CancellationError() }
 
+        if keyColumns.count == 1, let dense = try DenseIntGroups(keyColumns[0], rows: n, cancel: cancel) {
+            // Groups numbered in key order: the summary needs no sort.
+            var columns = [dense.keys]
+            let pairs = CoMoments.Cache()
+            for a in aggregates {
+                var c = try Accumulate.run(a, table: table, evaluator: ev, groupOf: dense.groupOf, groups: dense.groups, rows: n, pairs: pairs)
+                c.name = a.name
+                columns.append(c)
+            }
+            var out = Table(name: table.name, columns: columns, zone: schema.zone, timeColumn: schema.timeColumn, rowNoun: "rows")
+            out.rowCount = dense.groups
+            for (i, f) in schema.fields.enumerated() where i < out.columns.count { out.columns[i].unit = f.unit }
+            return out
+        }
         // Group id per row, and the first row of each group.
         let (groupOf, firstRow) = try GroupIds.of(keyColumns, rows: n, cancel: cancel)
         if cancel?.isCancelled == true { throw CancellationError() }

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+@testable import UTQCore
+
+/// Summaries by one whole-number column of many ids: `count by` counts into a table indexed
+/// by the id (CountByIds), the others number the groups by the rank of the id among those
+/// present (DenseIntGroups), in parts on the cores. The same rows, keys and answers as the
+/// general path, nulls last.
+@Suite struct ManyIdsTests {
+    /// 300,000 rows (parts on every core), ids from -5,000 over a span with gaps, scattered;
+    /// on every thirteenth row no id.
+    static let session: (Session, [Int: Int], Int) = {
+        var text = "k,x\n"
+        var counts: [Int: Int] = [:], nulls = 0
+        for i in 0..<300_000 {
+            if i % 13 == 5 { text += ",\(i % 7)\n"; nulls += 1; continue }
+            let k = (i &* 7919 % 150_001) * 2 - 5_000
+            counts[k, default: 0] += 1
+            text += "\(k),\(i % 7)\n"
+        }
+        let s = makeSession()
+        _ = try! s.table("load \(try! temporaryFile("ids.csv", text)) as t; t | limit 1")
+        return (s, counts, nulls)
+    }()
+
+    @Test func countsEveryIdInKeyOrderWithNullsLast() throws {
+        let (s, expected, nulls) = Self.session
+        let t = try s.table("t | count by k")
+        let keys = expected.keys.sorted()
+        #expect(t.rowCount == keys.count + 1)
+        let (k, n) = (t.strings("k"), t.strings("count"))
+        let wrong = zip(keys.indices, keys).filter { i, key in k[i] != String(key) || n[i] != String(expected[key]!) }
+        #expect(wrong.isEmpty, "\(wrong.count) rows wrong, the first \(wrong.first.map { "\($0.1): \(k[$0.0]) \(n[$0.0])" } ?? "")")
+        #expect(k.last == "null" && n.last == String(nulls), "nulls last: \(k.last ?? "-") \(n.last ?? "-")")
+    }
+
+    @Test func equalsTheGeneralPath() throws {
+        let (s, _, _) = Self.session
+        // A second key, the same on every row, takes the general path (groups numbered as they
+        // first appear, then sorted by key).
+        let fast = try s.table("t | count as n by k")
+        let general = try s.table("t | let one = 1 | count as n by k, one")
+        #expect(fast.rowCount == general.rowCount)
+        #expect(fast.strings("k") == general.strings("k"), "keys differ")
+        #expect(fast.strings("n") == general.strings("n"), "counts differ")
+        #expect(fast.columns.map(\.type) == [general.columns[0].type, general.columns[2].type])
+        // Several counts, a filter before, and the path chosen.
+        let two = try s.table("t | where x > 2 | count, count as n by k")
+        let twoGeneral = try s.table("t | where x > 2 | let one = 1 | count, count as n by k, one")
+        #expect(two.strings("count") == twoGeneral.strings("count"), "counts differ")
+        #expect(two.strings("n") == twoGeneral.strings("n"), "counts differ")
+        let table = try s.table("t")
+        let key = NamedExpr(name: "k", expr: .column(0, Field(name: "k", type: .int)))
+        #expect(CountByIds(keys: [key], table: table) != nil)
+    }
+
+    @Test func leavesWideSpansToTheGeneralPath() throws {
+        // Three ids a trillion apart: no table indexed by the id.
+        let s = makeSession()
+        let t = try s.table("load \(try temporaryFile("far.csv", "k\n1\n1000000000000\n-1000000000000\n1\n")) as f; f | count by k")
+        #expect(t.strings("k") == ["-1000000000000", "1", "1000000000000"])
+        #expect(t.strings("count") == ["1", "2", "1"])
+        let f = try s.table("f")
+        #expect(CountByIds(keys: [NamedExpr(name: "k", expr: .column(0, Field(name: "k", type: .int)))], table: f) == nil)
+    }
+
+    @Test func summariesEqualTheGeneralPath() throws {
+        let (s, _, _) = Self.session
+        // A second key, the same on every row, takes the general path (groups numbered as they
+        // first appear, then sorted by key).
+        let aggregates = "avg x, sum x, count distinct x, first x, last x, median x, count"
+        let dense = try s.table("t | \(aggregates) by k")
+        let general = try s.table("t | let one = 1 | \(aggregates) by k, one")
+        #expect(dense.rowCount == general.rowCount)
+        for name in ["k", "avg_x", "sum_x", "distinct_x", "first_x", "last_x", "median_x", "count"] {
+            #expect(dense.strings(name) == general.strings(name), "\(name) differs")
+        }
+        let table = try s.table("t")
+        #expect(try DenseIntGroups(table.columns[0], rows: table.rowCount, cancel: nil) != nil)
+        // Ids in a narrow span, or too few rows, keep the general numbering.
+        #expect(try DenseIntGroups(table.columns[1], rows: table.rowCount, cancel: nil) == nil)
+    }
+}
