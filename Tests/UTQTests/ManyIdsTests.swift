@@ -80,4 +80,32 @@ import Testing
         // Ids in a narrow span, or too few rows, keep the general numbering.
         #expect(try DenseIntGroups(table.columns[1], rows: table.rowCount, cancel: nil) == nil)
     }
+
+    /// A join of many rows on whole-number ids numbers them by their rank among the right
+    /// side's ids: ids repeated on the right, ids only one side has, nulls on both sides.
+    @Test func joinsOnManyIdsMatchEveryPair() throws {
+        let (s, expected, _) = Self.session
+        // Right: ids 0, 3, 6, … of the left's span, every fifth twice, every seventh without an id.
+        var text = "k,w\n"
+        var rightRows: [Int: [Int]] = [:]
+        for j in 0..<110_000 {
+            if j % 7 == 2 { text += ",\(j)\n"; continue }
+            let k = j * 3 - 5_000
+            for _ in 0..<(j % 5 == 0 ? 2 : 1) {
+                text += "\(k),\(j)\n"
+                rightRows[k, default: []].append(j)
+            }
+        }
+        _ = try s.table("load \(try temporaryFile("ids-right.csv", text)) as r; r | limit 1")
+        var pairs = 0, sum = 0, unmatched = 0
+        for (k, count) in expected {
+            if let ws = rightRows[k] { pairs += count * ws.count; sum += count * ws.reduce(0, +) } else { unmatched += count }
+        }
+        let inner = try s.table("t | join r on k | count as n, sum w as w")
+        #expect(inner.strings("n") == [String(pairs)])
+        #expect(inner.strings("w") == [String(sum)])
+        // A left join keeps the left rows without a match, and those without an id.
+        let left = try s.table("t | left join r on k | count as n")
+        #expect(left.strings("n") == [String(pairs + unmatched + Self.session.2)])
+    }
 }
