@@ -2,10 +2,10 @@ import Foundation
 import Testing
 @testable import UTQCore
 
-/// Summaries by one whole-number column of many ids: `count by` counts into a table indexed
-/// by the id (CountByIds), the others number the groups by the rank of the id among those
-/// present (DenseIntGroups), in parts on the cores. The same rows, keys and answers as the
-/// general path, nulls last.
+/// Summaries and joins by one whole-number column of many ids: `count by` counts into a table
+/// indexed by the id (CountByIds), the other summaries number the groups by the rank of the id
+/// among those present (DenseIntGroups), in parts on the cores. The same rows, keys and answers
+/// as the general path, nulls last.
 @Suite struct ManyIdsTests {
     /// 300,000 rows (parts on every core), ids from -5,000 over a span with gaps, scattered;
     /// on every thirteenth row no id.
@@ -81,8 +81,8 @@ import Testing
         #expect(try DenseIntGroups(table.columns[1], rows: table.rowCount, cancel: nil) == nil)
     }
 
-    /// A join of many rows on whole-number ids numbers them by their rank among the right
-    /// side's ids: ids repeated on the right, ids only one side has, nulls on both sides.
+    /// A join of many rows on whole-number ids: ids repeated on the right, ids only one side
+    /// has, nulls on both sides.
     @Test func joinsOnManyIdsMatchEveryPair() throws {
         let (s, expected, _) = Self.session
         // Right: ids 0, 3, 6, … of the left's span, every fifth twice, every seventh without an id.

@@ -69,22 +69,14 @@ struct JoinKeys {
     /// when they lie within a few times their count of each other (ids 1 to n, row numbers),
     /// else through a hash table of them; the left side's looked up in it.
     static func integers(_ x: [Int64], _ xValid: Bitmap?, _ y: [Int64], _ yValid: Bitmap?, leftCount: Int, rightCount: Int) -> ([Int32], [Int32], Int) {
+        var r = [Int32](repeating: -1, count: rightCount)
         // The left side's ids start as "no match" where not every row is written once.
         var l: [Int32] = []
         func noMatches() -> [Int32] { [Int32](repeating: -1, count: leftCount) }
         var lo = Int64.max, hi = Int64.min
         for j in 0..<rightCount where yValid?[j] ?? true { lo = min(lo, y[j]); hi = max(hi, y[j]) }
-        guard lo <= hi else { return (noMatches(), [Int32](repeating: -1, count: rightCount), 0) }
+        guard lo <= hi else { return (noMatches(), r, 0) }
         let (span, overflow) = hi.subtractingReportingOverflow(lo)
-        if !overflow, span < Int64(max(1 << 16, 4 * rightCount)), leftCount + rightCount >= 1 << 18 {
-            // Many rows: ids are the values' ranks among the right side's, found on the cores.
-            let parts = max(1, min(Workers.available, (leftCount + rightCount) >> 17))
-            let ranks = y.withUnsafeBufferPointer { ValueRanks($0, validity: yValid, low: lo, span: Int(span) + 1, parts: parts) }
-            let r = y.withUnsafeBufferPointer { ranks.ranks(of: $0, validity: yValid, missing: -1, parts: parts) }
-            let l = x.withUnsafeBufferPointer { ranks.ranks(of: $0, validity: xValid, missing: -1, parts: parts) }
-            return (l, r, ranks.present)
-        }
-        var r = [Int32](repeating: -1, count: rightCount)
         if !overflow, span < Int64(max(1 << 16, 4 * rightCount)) {
             var table = [Int32](repeating: -1, count: Int(span) + 1)
             var ids: Int32 = 0
