@@ -104,38 +104,32 @@ struct GroupBy {
         let keyColumns = try keys.map { try ev.column($0.expr, name: $0.name) }
         if cancel?.isCancelled == true { throw CancellationError() }
 
+        // Group id per row and the groups' key values: one key of many ids numbered by rank,
+        // in key order already; else groups numbered as they first appear, sorted after.
+        let groupOf: [Int32], groupKeys: [Column], inKeyOrder: Bool
         if keyColumns.count == 1, let dense = try DenseIntGroups(keyColumns[0], rows: n, cancel: cancel) {
-            // Groups numbered in key order: the summary needs no sort.
-            var columns = [dense.keys]
-            let pairs = CoMoments.Cache()
-            for a in aggregates {
-                var c = try Accumulate.run(a, table: table, evaluator: ev, groupOf: dense.groupOf, groups: dense.groups, rows: n, pairs: pairs)
-                c.name = a.name
-                columns.append(c)
-            }
-            var out = Table(name: table.name, columns: columns, zone: schema.zone, timeColumn: schema.timeColumn, rowNoun: "rows")
-            out.rowCount = dense.groups
-            for (i, f) in schema.fields.enumerated() where i < out.columns.count { out.columns[i].unit = f.unit }
-            return out
+            (groupOf, groupKeys, inKeyOrder) = (dense.groupOf, [dense.keys], true)
+        } else {
+            let (ids, firstRow) = try GroupIds.of(keyColumns, rows: n, cancel: cancel)
+            (groupOf, groupKeys, inKeyOrder) = (ids, keyColumns.map { $0.gather(firstRow) }, keys.isEmpty)
         }
-        // Group id per row, and the first row of each group.
-        let (groupOf, firstRow) = try GroupIds.of(keyColumns, rows: n, cancel: cancel)
         if cancel?.isCancelled == true { throw CancellationError() }
-        let groups = firstRow.count
         // No rows and no keys: one row of empty aggregates (count 0), as SQL does.
-        var columns = keyColumns.map { $0.gather(firstRow) }
+        let groups = keys.isEmpty ? 1 : groupKeys[0].count
+        var columns = groupKeys
         let pairs = CoMoments.Cache()
         for a in aggregates {
             var c = try Accumulate.run(a, table: table, evaluator: ev, groupOf: groupOf, groups: groups, rows: n, pairs: pairs)
             c.name = a.name
             columns.append(c)
         }
-        // Groups in key order.
         var out = Table(name: table.name, columns: columns, zone: schema.zone, timeColumn: schema.timeColumn, rowNoun: "rows")
         out.rowCount = groups
         if keys.isEmpty { return out }
-        let order = try Sorting.order(Array(columns.prefix(keys.count)), descending: Array(repeating: false, count: keys.count), count: groups, cancel: cancel)
         for (i, f) in schema.fields.enumerated() where i < out.columns.count { out.columns[i].unit = f.unit }
+        if inKeyOrder { return out }
+        // Groups in key order.
+        let order = try Sorting.order(Array(columns.prefix(keys.count)), descending: Array(repeating: false, count: keys.count), count: groups, cancel: cancel)
         return out.gather(order)
     }
 
