@@ -20,7 +20,7 @@ struct CountByIds {
         let c = table.columns[i]
         guard case .int(let a) = c.storage, !a.isEmpty else { return nil }
         // Cells under nulls hold a value too; counting them in the span only widens it.
-        let (lo, hi) = a.withUnsafeBufferPointer { CountByIds.bounds($0) }
+        let (lo, hi) = CountByIds.bounds(a)
         guard hi &- lo >= 0, hi &- lo < Int64(max(1 << 16, 2 * a.count)) else { return nil }
         key = c
         name = keys[0].name
@@ -28,10 +28,19 @@ struct CountByIds {
         range = Int(hi - lo) + 1
     }
 
-    static func bounds(_ p: UnsafeBufferPointer<Int64>) -> (Int64, Int64) {
-        var lo = Int64.max, hi = Int64.min
-        for v in p { lo = Swift.min(lo, v); hi = Swift.max(hi, v) }
-        return (lo, hi)
+    /// The least and greatest of `values`, each core over its share.
+    static func bounds(_ values: [Int64]) -> (Int64, Int64) {
+        let n = values.count
+        let parts = n >= 1 << 18 ? Swift.max(1, Swift.min(Workers.available, n >> 17)) : 1
+        var lows = [Int64](repeating: .max, count: parts), highs = [Int64](repeating: .min, count: parts)
+        values.withUnsafeBufferPointer { v in
+            lows.withUnsafeMutableBufferPointer { lo in highs.withUnsafeMutableBufferPointer { hi in
+                Parallel.each(parts) { p in
+                    for x in v[n * p / parts..<n * (p + 1) / parts] { lo[p] = Swift.min(lo[p], x); hi[p] = Swift.max(hi[p], x) }
+                }
+            } }
+        }
+        return (lows.min()!, highs.max()!)
     }
 
     /// The key column and one count column per name in `counts`.

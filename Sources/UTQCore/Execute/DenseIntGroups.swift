@@ -18,15 +18,7 @@ struct DenseIntGroups {
         let parts = Swift.max(1, Swift.min(Workers.available, n >> 17))
         let validity = key.validity
         // The span, over every cell (a null's cell holds a value too: it only widens it).
-        var lows = [Int64](repeating: .max, count: parts), highs = [Int64](repeating: .min, count: parts)
-        values.withUnsafeBufferPointer { v in
-            lows.withUnsafeMutableBufferPointer { lo in highs.withUnsafeMutableBufferPointer { hi in
-                Parallel.each(parts) { p in
-                    (lo[p], hi[p]) = CountByIds.bounds(UnsafeBufferPointer(rebasing: v[n * p / parts..<n * (p + 1) / parts]))
-                }
-            } }
-        }
-        let low = lows.min()!, high = highs.max()!
+        let (low, high) = CountByIds.bounds(values)
         guard high &- low >= 0, high &- low < Int64(2 * n), high - low >= 1 << 16 else { return nil }
         let ranks = values.withUnsafeBufferPointer {
             ValueRanks($0, validity: validity, low: low, span: Int(high - low) + 1, parts: parts)
