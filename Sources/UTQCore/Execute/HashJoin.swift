@@ -66,16 +66,20 @@ enum HashJoin {
     /// second array of them was fresh memory for the kernel to clear. nil when a key repeats
     /// on the right.
     static func lookupRows(_ keys: inout JoinKeys, leftCount n: Int, kind: JoinKind, width: Int, memoryLimit: Int?) throws -> (left: [Int32]?, right: [Int32])? {
-        let ids = keys.offsets.count - 1
-        guard keys.rows.count == ids else { return nil }
         var misses = 0
-        keys.left.withUnsafeMutableBufferPointer { l in keys.rows.withUnsafeBufferPointer { rows in
-            // With each id once, id k's row is rows[k].
-            for i in 0..<n {
-                let id = l[i]
-                if id >= 0 { l[i] = rows[Int(id)] } else { misses += 1 }
-            }
-        } }
+        if keys.leftIsRightRows {
+            if kind != .left { misses = keys.left.reduce(0) { $0 + ($1 < 0 ? 1 : 0) } }
+        } else {
+            let ids = keys.offsets.count - 1
+            guard keys.rows.count == ids else { return nil }
+            keys.left.withUnsafeMutableBufferPointer { l in keys.rows.withUnsafeBufferPointer { rows in
+                // With each id once, id k's row is rows[k].
+                for i in 0..<n {
+                    let id = l[i]
+                    if id >= 0 { l[i] = rows[Int(id)] } else { misses += 1 }
+                }
+            } }
+        }
         let right = keys.left
         keys.left = []
         if misses == 0 || kind == .left {

@@ -10,9 +10,16 @@ struct JoinKeys {
     /// each id's rows ascending.
     var offsets: [Int32]
     var rows: [Int32]
+    /// Each key at most once on the right and `left` holds right row numbers themselves
+    /// (-1 for none): `offsets` and `rows` are empty.
+    var leftIsRightRows = false
 
     init?(left lk: [Column], right rk: [Column], leftCount: Int, rightCount: Int, cancel: CancellationFlag?) throws {
         guard !lk.isEmpty, lk.count == rk.count else { return nil }
+        if lk.count == 1, let rows = JoinKeys.lookup(lk[0], rk[0], leftCount: leftCount, rightCount: rightCount) {
+            (left, offsets, self.rows, leftIsRightRows) = (rows, [], [], true)
+            return
+        }
         var l: [Int32] = [], r: [Int32] = [], ids = 0
         for (k, (a, b)) in zip(lk, rk).enumerated() {
             guard let pair = JoinKeys.codes(a, b, leftCount: leftCount, rightCount: rightCount) else { return nil }

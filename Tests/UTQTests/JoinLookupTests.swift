@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import UTQCore
+
+/// A lookup join on whole-number ids (JoinKeys.lookup): the right side's keys written into a
+/// table indexed by the key on the cores, each left row's right row read from it. Rows enough
+/// for every core to take a part, keys scattered over the parts.
+@Suite struct JoinLookupTests {
+    static let rightCount = 300_000
+
+    /// Right keys: a scattered permutation of 0, 3, 6, … shifted by -7,000 (row j has key of j).
+    static func rightKey(_ j: Int) -> Int64 { Int64((j &* 7919) % rightCount) * 3 - 7_000 }
+
+    /// Left keys over the right's span and past both ends of it.
+    static let left: [Int64] = (0..<400_000).map { i in Int64((i &* 104_729) % 1_000_000) - 50_000 }
+
+    /// Each left row's right row, found by a dictionary.
+    static func expected(_ y: [Int64], _ yValid: Bitmap?) -> [Int32] {
+        var rowOf: [Int64: Int32] = [:]
+        for (j, k) in y.enumerated() where yValid?[j] ?? true { rowOf[k] = Int32(j) }
+        return left.map { rowOf[$0] ?? -1 }
+    }
+
+    @Test func findsEachLeftRowsRightRow() throws {
+        let y = (0..<Self.rightCount).map(Self.rightKey)
+        let rows = try #require(JoinKeys.lookup(Self.left, nil, y, nil, leftCount: Self.left.count, rightCount: y.count))
+        let expected = Self.expected(y, nil)
+        let same = rows == expected
+        #expect(same, "a left row found another right row than its key's")
+        #expect(expected.contains(-1) && expected.contains { $0 >= 0 })
+    }
+
+    @Test func nullsOnEitherSideFindNothing() throws {
+        let y = (0..<Self.rightCount).map(Self.rightKey)
+        var yValid = Bitmap(count: y.count, value: true), xValid = Bitmap(count: Self.left.count, value: true)
+        for j in stride(from: 3, to: y.count, by: 11) { yValid[j] = false }
+        for i in stride(from: 5, to: Self.left.count, by: 13) { xValid[i] = false }
+        let rows = try #require(JoinKeys.lookup(Self.left, xValid, y, yValid, leftCount: Self.left.count, rightCount: y.count))
+        var expected = Self.expected(y, yValid)
+        for i in expected.indices where !xValid[i] { expected[i] = -1 }
+        let same = rows == expected
+        #expect(same, "a left row found another right row than its key's")
+    }
+
+    /// The right keys with one that a left row has written twice, in different cores' parts.
+    static func rightKeys(repeated: Bool) -> [Int64] {
+        var y = (0..<rightCount).map(rightKey)
+        guard repeated else { return y }
+        let present = Set(y)
+        let k = left.first(where: present.contains)!
+        let a = y.firstIndex(of: k)!
+        y[a < rightCount / 2 ? rightCount - 10 : 10] = k
+        return y
+    }
+
+    @Test func aKeyTwiceOnTheRightIsNoLookup() {
+        let y = Self.rightKeys(repeated: true)
+        let found = JoinKeys.lookup(Self.left, nil, y, nil, leftCount: Self.left.count, rightCount: y.count) != nil
+        #expect(!found)
+    }
+
+    /// The same through the language: inner and left joins, the right side's key repeated
+    /// once across the parts, and without the repeat.
+    @Test func joinsAnswerAsPairsCountedInSwift() throws {
+        let s = makeSession()
+        for repeated in [false, true] {
+            let y = Self.rightKeys(repeated: repeated)
+            var right = "k,w\n", left = "k\n"
+            for (j, k) in y.enumerated() { right += "\(k),\(j)\n" }
+            for k in Self.left { left += "\(k)\n" }
+            _ = try s.table("load \(try temporaryFile("lookup-right.csv", right)) as r; load \(try temporaryFile("lookup-left.csv", left)) as l; r | limit 1")
+            var rowsOf: [Int64: [Int]] = [:]
+            for (j, k) in y.enumerated() { rowsOf[k, default: []].append(j) }
+            var pairs = 0, sum = 0, unmatched = 0
+            for k in Self.left {
+                if let js = rowsOf[k] { pairs += js.count; sum += js.reduce(0, +) } else { unmatched += 1 }
+            }
+            let inner = try s.table("l | join r on k | count as n, sum w as w")
+            #expect(inner.strings("n") == [String(pairs)])
+            #expect(inner.strings("w") == [String(sum)])
+            let kept = try s.table("l | left join r on k | count as n, count w as matched")
+            #expect(kept.strings("n") == [String(pairs + unmatched)])
+            #expect(kept.strings("matched") == [String(pairs)])
+        }
+    }
+}
