@@ -62,9 +62,9 @@ enum HashJoin {
     /// A lookup (each key at most once on the right, as a table of stops, riders or trips by
     /// their id): each left row's right row in one pass, no lists grown row by row. The left
     /// rows are nil when they are all of them, in order (each has its match, or the join keeps
-    /// them all). The keys' left ids become the right rows in place: at millions of rows a
-    /// second array of them was fresh memory for the kernel to clear. nil when a key repeats
-    /// on the right.
+    /// them all). The keys' left ids become the right rows in place (a lookup on whole numbers
+    /// gives the rows themselves): at millions of rows a second array of them was fresh memory
+    /// for the kernel to clear. nil when a key repeats on the right.
     static func lookupRows(_ keys: inout JoinKeys, leftCount n: Int, kind: JoinKind, width: Int, memoryLimit: Int?) throws -> (left: [Int32]?, right: [Int32])? {
         var misses = 0
         if keys.leftIsRightRows {
