@@ -37,7 +37,11 @@ struct CountByIds {
         values.withUnsafeBufferPointer { v in
             lows.withUnsafeMutableBufferPointer { lo in highs.withUnsafeMutableBufferPointer { hi in
                 Parallel.each(parts) { p in
-                    for x in v[n * p / parts..<n * (p + 1) / parts] { lo[p] = Swift.min(lo[p], x); hi[p] = Swift.max(hi[p], x) }
+                    // In locals: written to the arrays each row, the loop waited on its own stores.
+                    var l = Int64.max, h = Int64.min
+                    for x in v[n * p / parts..<n * (p + 1) / parts] { l = Swift.min(l, x); h = Swift.max(h, x) }
+                    lo[p] = l
+                    hi[p] = h
                 }
             } }
         }

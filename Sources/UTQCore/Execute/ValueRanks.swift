@@ -1,3 +1,4 @@
+import CPrefetch
 import Foundation
 
 /// The whole numbers present in a column, as a bitmap of their span (a bit a value: 1.25 MB
@@ -13,6 +14,8 @@ final class ValueRanks: @unchecked Sendable {
     private let words: Int
     private let bits: UnsafeMutablePointer<UInt64>
     private let before: UnsafeMutablePointer<Int32>
+    /// Rows ahead whose words are asked for from memory.
+    static let ahead = 32
 
     /// The distinct values present.
     var present: Int { Int(before[words]) }
@@ -55,7 +58,14 @@ final class ValueRanks: @unchecked Sendable {
         return [Int32](unsafeUninitializedCapacity: n) { out, made in
             let o = out.baseAddress!
             Parallel.each(parts) { p in
-                for r in n * p / parts..<n * (p + 1) / parts {
+                let end = n * (p + 1) / parts
+                for r in n * p / parts..<end {
+                    // Past the core's own cache (millions of ids) the two tables are misses:
+                    // the words of the row some rows ahead are asked for first.
+                    if r + ValueRanks.ahead < end {
+                        let a = values[r + ValueRanks.ahead] &- low
+                        if a >= 0 && a <= last { utq_prefetch_read(bits + Int(a >> 6)); utq_prefetch_read(before + Int(a >> 6)) }
+                    }
                     let d = values[r] &- low
                     guard validity?[r] ?? true, d >= 0, d <= last else { o[r] = missing; continue }
                     let w = Int(d >> 6), bit = UInt64(d & 63)
