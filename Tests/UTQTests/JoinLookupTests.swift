@@ -57,6 +57,12 @@ import Testing
         let y = Self.rightKeys(repeated: true)
         let found = JoinKeys.lookup(Self.left, nil, y, nil, leftCount: Self.left.count, rightCount: y.count) != nil
         #expect(!found)
+        // Both rows in the first core's part, and with nulls on the right.
+        var near = (0..<Self.rightCount).map(Self.rightKey)
+        near[20] = near[10]
+        let yValid = Bitmap(count: near.count, value: true)
+        let foundNear = JoinKeys.lookup(Self.left, nil, near, yValid, leftCount: Self.left.count, rightCount: near.count) != nil
+        #expect(!foundNear)
     }
 
     /// The same through the language: inner and left joins, the right side's key repeated

@@ -37,24 +37,30 @@ extension JoinKeys {
         // Row + 1 per key, 0 for none: pages the kernel hands over zeroed.
         let table = UnsafeMutablePointer<UInt32>(OpaquePointer(calloc(size, 4)!))
         defer { free(table) }
-        // Each core writes its rows' keys without looking first. Two rows of one key leave one
-        // key written for two rows, whichever core wrote last: the count of keys written then
-        // falls short of the rows, and the join takes the way of ids instead.
+        // Each core writes its rows' keys, and stops at a key its own rows wrote before. Two
+        // rows of one key on different cores leave one key written for two rows, whichever
+        // core wrote last: the count of keys written then falls short of the rows. Either way
+        // the join takes the way of ids instead.
+        let parts = shares(rightCount)
+        var repeats = [Bool](repeating: false, count: parts)
         y.withUnsafeBufferPointer { y in
-            let parts = shares(rightCount)
-            Parallel.each(parts) { p in
-                let from = rightCount * p / parts, to = rightCount * (p + 1) / parts
-                if let yValid {
-                    for j in from..<to where yValid[j] { table[Int(y[j] &- lo)] = UInt32(j + 1) }
-                } else {
-                    for j in from..<to {
-                        if j + ahead < to { utq_prefetch_write(table + Int(y[j + ahead] &- lo)) }
-                        table[Int(y[j] &- lo)] = UInt32(j + 1)
+            repeats.withUnsafeMutableBufferPointer { repeats in
+                Parallel.each(parts) { p in
+                    let from = rightCount * p / parts, to = rightCount * (p + 1) / parts
+                    for j in from..<to where yValid?[j] ?? true {
+                        if j + ahead < to {
+                            // A null row's value may lie outside the keys' span.
+                            let a = y[j + ahead] &- lo
+                            if a >= 0 && a <= span { utq_prefetch_write(table + Int(a)) }
+                        }
+                        let k = Int(y[j] &- lo)
+                        if table[k] != 0 { repeats[p] = true; return }
+                        table[k] = UInt32(j + 1)
                     }
                 }
             }
         }
-        guard written(table, size) == (yValid?.setCount ?? rightCount) else { return nil }
+        guard !repeats.contains(true), written(table, size) == (yValid?.setCount ?? rightCount) else { return nil }
         return x.withUnsafeBufferPointer { x in
             [Int32](unsafeUninitializedCapacity: leftCount) { out, made in
                 let parts = shares(leftCount)
