@@ -32,7 +32,7 @@ struct CountByIds {
     /// The least and greatest of `values`, each core over its share.
     static func bounds(_ values: [Int64]) -> (Int64, Int64) {
         let n = values.count
-        let parts = n >= 1 << 18 ? Swift.max(1, Swift.min(Workers.available, n >> 17)) : 1
+        let parts = Workers.parts(rows: n)
         var lows = [Int64](repeating: .max, count: parts), highs = [Int64](repeating: .min, count: parts)
         values.withUnsafeBufferPointer { v in
             lows.withUnsafeMutableBufferPointer { lo in highs.withUnsafeMutableBufferPointer { hi in
@@ -53,7 +53,7 @@ struct CountByIds {
         guard case .int(let values) = key.storage else { return [] }
         let n = values.count
         let validity = key.validity
-        let parts = n >= 1 << 18 ? Swift.max(1, Swift.min(Workers.available, n >> 17)) : 1
+        let parts = Workers.parts(rows: n)
         // One table a part; pages the kernel hands over zeroed, touched only where a value is.
         let range = self.range, low = self.low
         let tables = (0..<parts).map { _ in UnsafeMutablePointer<UInt32>(OpaquePointer(calloc(range, 4)!)) }

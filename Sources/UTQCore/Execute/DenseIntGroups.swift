@@ -15,7 +15,7 @@ struct DenseIntGroups {
     /// Worth it for many values over many rows; nil when the key is not such a column.
     init?(_ key: Column, rows n: Int, cancel: CancellationFlag?) throws {
         guard case .int(let values) = key.storage, n == values.count, n >= 1 << 18 else { return nil }
-        let parts = Swift.max(1, Swift.min(Workers.available, n >> 17))
+        let parts = Workers.parts(rows: n)
         let validity = key.validity
         // The span, over every cell (a null's cell holds a value too: it only widens it).
         let (low, high) = CountByIds.bounds(values)

@@ -41,7 +41,7 @@ extension JoinKeys {
         // rows of one key on different cores leave one key written for two rows, whichever
         // core wrote last: the count of keys written then falls short of the rows. Either way
         // the join takes the way of ids instead.
-        let parts = shares(rightCount)
+        let parts = Workers.parts(rows: rightCount)
         var repeats = [Bool](repeating: false, count: parts)
         y.withUnsafeBufferPointer { y in
             repeats.withUnsafeMutableBufferPointer { repeats in
@@ -63,7 +63,7 @@ extension JoinKeys {
         guard !repeats.contains(true), written(table, size) == (yValid?.setCount ?? rightCount) else { return nil }
         return x.withUnsafeBufferPointer { x in
             [Int32](unsafeUninitializedCapacity: leftCount) { out, made in
-                let parts = shares(leftCount)
+                let parts = Workers.parts(rows: leftCount)
                 Parallel.each(parts) { p in
                     let from = leftCount * p / parts, to = leftCount * (p + 1) / parts
                     for i in from..<to {
@@ -83,14 +83,9 @@ extension JoinKeys {
         }
     }
 
-    /// How many cores share a pass over `n` rows: one below 262,144 rows.
-    private static func shares(_ n: Int) -> Int {
-        n >= 1 << 18 ? max(1, min(Workers.available, n >> 17)) : 1
-    }
-
     /// The keys written in the table, counted on the cores.
     private static func written(_ table: UnsafeMutablePointer<UInt32>, _ size: Int) -> Int {
-        let parts = shares(size)
+        let parts = Workers.parts(rows: size)
         var counts = [Int](repeating: 0, count: parts)
         counts.withUnsafeMutableBufferPointer { c in
             Parallel.each(parts) { p in

@@ -249,6 +249,12 @@ enum Workers {
         return max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16))
     }
 
+    /// Cores that share a pass over `rows` rows in memory: one below 262,144 rows, else one
+    /// per 131,072 rows up to the cores there are.
+    static func parts(rows: Int) -> Int {
+        rows >= 1 << 18 ? max(1, min(available, rows >> 17)) : 1
+    }
+
     /// Bytes worth a worker of their own: 8 MB, or UTQ_PART_BYTES (the sanitizer runs split
     /// small files so the parallel paths run on the tests' data).
     static var bytesPerPart: Int {
