@@ -80,8 +80,7 @@ struct JoinKeys {
         // The left side's ids start as "no match" where not every row is written once.
         var l: [Int32] = []
         func noMatches() -> [Int32] { [Int32](repeating: -1, count: leftCount) }
-        var lo = Int64.max, hi = Int64.min
-        for j in 0..<rightCount where yValid?[j] ?? true { lo = min(lo, y[j]); hi = max(hi, y[j]) }
+        let (lo, hi) = bounds(y, yValid)
         guard lo <= hi else { return (noMatches(), r, 0) }
         let (span, overflow) = hi.subtractingReportingOverflow(lo)
         if !overflow, span < Int64(max(1 << 16, 4 * rightCount)) {

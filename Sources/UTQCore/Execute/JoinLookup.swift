@@ -24,12 +24,7 @@ extension JoinKeys {
 
     static func lookup(_ x: [Int64], _ xValid: Bitmap?, _ y: [Int64], _ yValid: Bitmap?, leftCount: Int, rightCount: Int) -> [Int32]? {
         guard rightCount > 0, rightCount < Int(Int32.max) else { return nil }
-        var lo = Int64.max, hi = Int64.min
-        if let yValid {
-            for j in 0..<rightCount where yValid[j] { lo = min(lo, y[j]); hi = max(hi, y[j]) }
-        } else {
-            (lo, hi) = CountByIds.bounds(y)
-        }
+        let (lo, hi) = bounds(y, yValid)
         guard lo <= hi else { return nil }
         let (span, overflow) = hi.subtractingReportingOverflow(lo)
         guard !overflow, span < Int64(max(1 << 16, 4 * rightCount)) else { return nil }
@@ -81,6 +76,15 @@ extension JoinKeys {
                 made = leftCount
             }
         }
+    }
+
+    /// The least and greatest of the valid values (max, min when there are none); on the cores
+    /// when every value is valid.
+    static func bounds(_ y: [Int64], _ yValid: Bitmap?) -> (Int64, Int64) {
+        guard let yValid else { return CountByIds.bounds(y) }
+        var lo = Int64.max, hi = Int64.min
+        for j in 0..<y.count where yValid[j] { lo = min(lo, y[j]); hi = max(hi, y[j]) }
+        return (lo, hi)
     }
 
     /// The keys written in the table, counted on the cores.
