@@ -38,7 +38,7 @@ let package = Package(
         ),
         // Cache lines asked for ahead of reads and writes at random (a header of two inline
         // functions; nothing to link).
-        .systemLibrary(name: "CPrefetch"),
+        .systemLibrary(name: "CIntrinsics"),
         // GTFS-Realtime's messages, generated once from the specification's gtfs-realtime.proto
         // (see its README; the protoc plugin never runs in a build).
         .target(
@@ -49,7 +49,7 @@ let package = Package(
         // The engine: text in, results out. It never prints and knows no terminal.
         .target(
             name: "UTQCore",
-            dependencies: ["CCompression", "CPrefetch", "GTFSRealtime", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["CCompression", "CIntrinsics", "GTFSRealtime", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             // Loaders and operators touch millions of cells in class-held buffers; the dynamic
             // exclusivity checks cost more than the work in release builds. Tests run the
             // debug build with the checks on.

@@ -1,4 +1,4 @@
-import CPrefetch
+import CIntrinsics
 import Foundation
 
 /// `count by` one whole-number column of many values — rides by rider, stop times by trip,

@@ -1,4 +1,4 @@
-import CPrefetch
+import CIntrinsics
 import Foundation
 
 /// A lookup join on whole numbers (stops, trips, riders by their id): each key at most once

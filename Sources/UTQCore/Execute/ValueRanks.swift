@@ -1,4 +1,4 @@
-import CPrefetch
+import CIntrinsics
 import Foundation
 
 /// The whole numbers present in a column, as a bitmap of their span (a bit a value: 1.25 MB

@@ -1,3 +1,4 @@
+import CIntrinsics
 import Foundation
 
 /// Reads a stretch of CSV that holds whole records only, straight into column builders:
@@ -43,7 +44,7 @@ struct CSVRecords {
         // Most files are valid UTF-8 throughout: check the stretch once, and record by
         // record only when it is not, to say on which lines.
         let checkRecords = !UTF8Check.isValid(UnsafeRawBufferPointer(rebasing: b[start..<end]))
-        let pattern = SpecialBytes(delimiter: delim)
+        var cellEnds = CellEnds(delimiter: delim)
         var i = start
         while i < end {
             // A blank line is no record.
@@ -97,7 +98,7 @@ struct CSVRecords {
                     i = after
                 } else {
                     let s = i
-                    i = pattern.next(in: b, from: i, end: end)
+                    i = cellEnds.next(in: b, from: i, end: end)
                     place(row, k, trimmed(UnsafeRawBufferPointer(rebasing: b[s..<i])), &extraText)
                 }
                 k += 1
@@ -284,33 +285,41 @@ struct CSVRecordRules {
     var lineEnd: CSVScanner.LineEnd?
 }
 
-/// Finds the next delimiter or line break eight bytes at a time. A byte of `w ^ pattern` is
-/// zero where `w` holds the pattern's byte; `(x - 0x01…) & ~x & 0x80…` marks zero bytes, and
-/// its lowest mark is exact (borrows only run upward), so the first special byte is found.
-struct SpecialBytes {
+/// Where each unquoted cell ends (the next delimiter or line break), from a mask of 64
+/// bytes at a time (`utq_cell_ends64`): the cells of a block are its set bits in order, so
+/// finding one costs the same whatever its length, and there is no branch to mispredict
+/// per cell. The mask stays valid when the reader jumps (past a quoted cell): bytes are
+/// marked by what they are, not by what the reader made of them.
+struct CellEnds {
     let delimiter: UInt8
-    private let d: UInt64, lf: UInt64 = 0x0A0A_0A0A_0A0A_0A0A, cr: UInt64 = 0x0D0D_0D0D_0D0D_0D0D
+    /// Start of the 64 bytes `bits` describes; far below any position before the first block.
+    private var block = -128
+    private var bits: UInt64 = 0
 
-    init(delimiter: UInt8) {
-        self.delimiter = delimiter
-        d = UInt64(delimiter) &* 0x0101_0101_0101_0101
-    }
+    init(delimiter: UInt8) { self.delimiter = delimiter }
 
     @inline(__always)
-    func next(in b: UnsafeRawBufferPointer, from start: Int, end: Int) -> Int {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        var i = start
-        while i + 8 <= end {
-            let w = b.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            let x = w ^ d, y = w ^ lf, z = w ^ cr
-            let marks = ((x &- ones) & ~x | (y &- ones) & ~y | (z &- ones) & ~z) & highs
-            if marks != 0 { return i + marks.trailingZeroBitCount / 8 }
-            i += 8
+    mutating func next(in b: UnsafeRawBufferPointer, from i: Int, end: Int) -> Int {
+        var start = i
+        let offset = i &- block
+        if offset >= 0 && offset < 64 {
+            let m = bits & (UInt64.max << UInt64(offset))
+            if m != 0 { return block &+ m.trailingZeroBitCount }
+            start = block &+ 64
         }
-        while i < end {
-            let c = b[i]
-            if c == delimiter || c == 0x0A || c == 0x0D { return i }
-            i += 1
+        let base = b.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        while start &+ 64 <= end {
+            block = start
+            bits = utq_cell_ends64(base + start, delimiter)
+            if bits != 0 { return start &+ bits.trailingZeroBitCount }
+            start &+= 64
+        }
+        // Fewer than 64 bytes left: byte by byte, and the mask no longer holds.
+        block = -128
+        while start < end {
+            let c = base[start]
+            if c == delimiter || c == 0x0A || c == 0x0D { return start }
+            start &+= 1
         }
         return end
     }

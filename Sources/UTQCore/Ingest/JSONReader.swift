@@ -132,8 +132,9 @@ struct JSONReader {
     }
 
     /// Where the plain run of a string's text starting at `from` may end: past every whole
-    /// eight-byte word that holds no quote, backslash or control byte (see SpecialBytes for
-    /// the zero-byte trick), so a byte loop need only look from there.
+    /// eight-byte word that holds no quote, backslash or control byte (a byte of `w ^ pattern`
+    /// is zero where `w` holds the pattern's byte, and `(x - 0x01…) & ~x & 0x80…` marks zero
+    /// bytes), so a byte loop need only look from there.
     @inline(__always)
     static func plainRun(_ p: UnsafeRawPointer, from: Int, end n: Int) -> Int {
         var i = from

@@ -1,4 +1,4 @@
-import CPrefetch
+import CIntrinsics
 /// One column of a table: a typed array plus a validity bitmap for nulls.
 /// Strings are dictionary-encoded (codes into a list of distinct values).
 public struct Column: Sendable {
