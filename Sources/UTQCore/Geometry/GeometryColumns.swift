@@ -10,6 +10,9 @@ enum GeometryColumns {
         var warnings: [LoadWarning] = []
         for (k, c) in table.columns.enumerated() {
             guard case .string(let s) = c.storage, c.nullCount < c.count, !s.dictionary.isEmpty else { continue }
+            // One value a row holds that is not a geometry settles it without a pass over the
+            // rows (nearly every text column).
+            if let first = firstValue(s, c), !first.isEmpty, !looksLikeGeometry(first) { continue }
             // Decided by the distinct values: each is read once, whatever the rows.
             let used = usedCodes(s, c)
             guard used.allSatisfy({ looksLikeGeometry(s.dictionary[$0]) }) else { continue }
@@ -44,6 +47,12 @@ enum GeometryColumns {
             warnings.append(LoadWarning(path: path, "read as geometries: \(read.joined(separator: ", "))"))
         }
         return (t, warnings)
+    }
+
+    /// The value of the column's first row that holds one.
+    static func firstValue(_ s: StringStorage, _ c: Column) -> String? {
+        for r in 0..<c.count where c.isValid(r) { return s.dictionary[Int(s.codes[r])] }
+        return nil
     }
 
     static func usedCodes(_ s: StringStorage, _ c: Column) -> [Int] {
