@@ -18,9 +18,15 @@ struct Executor {
     }
 
     func run(_ plan: LogicalPlan) throws -> Table {
+        try run(plan, needing: nil)
+    }
+
+    /// The plan's rows when the steps after it read only the columns `needed` names (nil: all);
+    /// the others may come back empty.
+    func run(_ plan: LogicalPlan, needing needed: Set<String>?) throws -> Table {
         var executor = self
         if executor.reads == nil { executor.reads = ColumnReads(plan) }
-        return try executor.runStep(plan, needing: nil)
+        return try executor.runStep(plan, needing: needed)
     }
 
     private func runStep(_ plan: LogicalPlan, needing wanted: Set<String>?) throws -> Table {

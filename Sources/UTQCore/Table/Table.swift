@@ -37,18 +37,24 @@ public struct Table: Sendable {
         columnIndex(name).map { columns[$0] }
     }
 
-    /// The rows at the given indices.
-    public func gather(_ rows: [Int32]) -> Table {
+    /// The rows at the given indices. `needed`: the lowercased names of the columns the steps
+    /// above read (nil: all); the others stay in their places empty, not gathered, as a join
+    /// leaves them: a `where` over 100M rows of 20 columns followed by `sum price` would
+    /// otherwise copy every column of the rows it keeps.
+    public func gather(_ rows: [Int32], needed: Set<String>? = nil) -> Table {
         var t = self
+        func isNeeded(_ k: Int) -> Bool { needed.map { $0.contains(columns[k].name.lowercased()) } ?? true }
         if rows.count >= 1 << 18 && columns.count > 1 {
             // Millions of rows read at random: each column on a core of its own.
             var out = [Column?](repeating: nil, count: columns.count)
+            let wanted = columns.indices.filter(isNeeded)
+            for k in columns.indices where !isNeeded(k) { out[k] = .nulls(columns[k].name, count: rows.count) }
             out.withUnsafeMutableBufferPointer { o in
-                Parallel.each(columns.count) { k in o[k] = columns[k].gather(rows) }
+                Parallel.each(wanted.count) { w in o[wanted[w]] = columns[wanted[w]].gather(rows) }
             }
             t.columns = out.map { $0! }
         } else {
-            t.columns = columns.map { $0.gather(rows) }
+            t.columns = columns.indices.map { k in isNeeded(k) ? columns[k].gather(rows) : .nulls(columns[k].name, count: rows.count) }
         }
         t.rowCount = rows.count
         return t

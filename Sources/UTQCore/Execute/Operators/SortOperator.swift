@@ -6,6 +6,6 @@ extension SortNode: MemoryOperator {
         // Only the rows wanted are put in order: a heap pass when a limit keeps a few.
         let order = try Sorting.order(columns, descending: keys.map(\.descending), count: t.rowCount, limit: wanted, cancel: executor.cancel)
         if wanted == nil || order.count == t.rowCount, order.elementsEqual(0..<Int32(t.rowCount)) { return t }
-        return t.gather(order)
+        return t.gather(order, needed: executor.outputNeeded)
     }
 }
