@@ -89,7 +89,7 @@ import Testing
         let before = s.catalog.names
         #expect(s.failure("set memory-limit 100KB") == nil)
         let e = try #require(s.failure("load datasets/rides.csv"))
-        #expect(e.message.contains("cannot load datasets/rides.csv: is 644 KB; loading it takes about 1.3 MB of memory, and 100 KB is free"))
+        #expect(e.message.contains("cannot load datasets/rides.csv: is 644 KB; loading it takes about 616 KB of memory, and 100 KB is free"))
         #expect(s.catalog.names == before)
         let doc = try #require(s.failure("load datasets/market.json as again"))
         #expect(doc.message.contains("takes about 3.6 MB"), "\(doc.message)")  // a document: 40 times its size
@@ -99,7 +99,7 @@ import Testing
         // The same from the environment, for the shell.
         let r = try runUTQ(["-c", "load datasets/rides.csv"], environment: ["UTQ_MEMORY_LIMIT": "64k"])
         #expect(r.exited && r.status == 1)
-        #expect(r.stderr.contains("is 644 KB; loading it takes about 1.3 MB of memory, and 64 KB is free"))
+        #expect(r.stderr.contains("is 644 KB; loading it takes about 616 KB of memory, and 64 KB is free"))
     }
 
     @Test func saveReplacesOnlyWhenTold() throws {

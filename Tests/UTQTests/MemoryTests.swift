@@ -18,6 +18,32 @@ import Testing
         #expect(try s.table("l | limit 3 | join r on k | count").strings("count") == ["300000"])
     }
 
+    /// A delimited file's memory is judged by its cells, not by its size alone: a ride log of
+    /// 20 short cells a row takes less than the file, one-digit cells four times it, and long
+    /// texts (kept whole) at least the file.
+    @Test func aDelimitedFilesMemoryIsJudgedByItsCells() throws {
+        func ratio(_ text: String) throws -> Double {
+            let head = Array(text.utf8)
+            let need = try #require(MemoryBudget.estimate(fileSize: 1_000_000_000, delimitedHead: head))
+            return Double(need) / 1_000_000_000
+        }
+        let rides = try String(contentsOfFile: Repo.path("datasets/rides.csv"), encoding: .utf8)
+        let r = try ratio(String(rides.prefix(65536)))
+        #expect(r > 0.6 && r < 1.0, "a ride log: \(r) × the file")
+        let digits = "a,b,c,d\n" + String(repeating: "1,2,3,4\n", count: 5000)
+        #expect(try ratio(digits) > 4, "one-digit cells")
+        let notes = "id;note\n" + (0..<300).map { "\($0);a note written by hand that is longer than any label, number \($0)\n" }.joined()
+        #expect(try ratio(notes) > 1, "long texts")
+        // A head that holds no record after the header is judged as before, by size.
+        #expect(MemoryBudget.estimate(fileSize: 100, delimitedHead: Array("a,b,c\n1,2".utf8)) == nil)
+        // Through a load: one-digit cells four times the file go past a limit of twice it.
+        let path = try temporaryFile("digits.csv", digits)
+        let s = makeSession()
+        #expect(s.failure("set memory-limit 100KB") == nil)
+        let e = try #require(s.failure("load \(path)"))
+        #expect(e.message.contains("is 39 KB; loading it takes about"), "\(e.message)")
+    }
+
     @Test func aHeaderOfAMillionColumnsIsRefused() throws {
         let header = (0..<1_000_000).map { "c\($0)" }.joined(separator: ",")
         let path = try temporaryFile("wide.csv", header + "\n" + String(repeating: "1,", count: 999_999) + "1\n")

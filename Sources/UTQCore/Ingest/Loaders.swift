@@ -93,7 +93,7 @@ public enum Loaders {
         if request.at != nil {
             throw LoadError(path: path, "at PATH is for JSON documents, and this file is not JSON")
         }
-        try MemoryBudget.check(path: path, fileSize: fileSize, document: false, converted: false, setting: request.memoryLimit)
+        try MemoryBudget.check(path: path, fileSize: fileSize, document: false, converted: false, setting: request.memoryLimit, delimitedHead: head)
         if BehaviourMapperExport.looksLike(head) {
             return try BehaviourMapperExport.load(path: path, name: name, head: head, cancel: request.cancel)
         }
