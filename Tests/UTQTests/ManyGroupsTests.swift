@@ -64,6 +64,22 @@ import Testing
         #expect(wrong == 0)
     }
 
+    /// Fewer groups than the ranges' path takes (1,009 keys over the same 300,000 rows): the
+    /// groups' medians are found on the cores, each core a share of the groups; keys k % 1009.
+    @Test func mediansOfAThousandGroupsOnTheCores() throws {
+        let t = try Self.table.session.table("t | let g = k % 1009 | median v by g")
+        let p75 = try Self.table.session.table("t | let g = k % 1009 | p75 v by g")
+        var byGroup: [Int: [Double]] = [:]
+        for (k, rows) in Self.table.byKey { byGroup[k % 1009, default: []] += rows.compactMap(\.v) }
+        #expect(t.rowCount == 1009 && p75.rowCount == 1009)
+        var wrong = 0
+        for (g, median, q) in zip3(t.strings("g"), t.strings("median_v"), p75.strings("p75_v")) {
+            let values = byGroup[Int(g)!] ?? []
+            if !Self.close(median, Self.quantile(values, 0.5)) || !Self.close(q, Self.quantile(values, 0.75)) { wrong += 1 }
+        }
+        #expect(wrong == 0, "\(wrong) of 1,009 groups' medians or 75th percentiles differ from sorting")
+    }
+
     @Test func sumsAndMeansPerKey() throws {
         let sum = try answers("t | sum v by k", "sum_v")
         let avg = try answers("t | avg v by k", "avg_v")
@@ -98,4 +114,8 @@ import Testing
         let rows = try s.table("p | join ids on id | count")
         #expect(rows.strings("count") == ["3000"])
     }
+}
+
+private func zip3<A, B, C>(_ a: [A], _ b: [B], _ c: [C]) -> [(A, B, C)] {
+    zip(a, zip(b, c)).map { ($0, $1.0, $1.1) }
 }

@@ -186,27 +186,44 @@ enum Accumulate {
                 } }
                 return try typed(out, a.type, Seen(flags: has).bitmap, a)
             }
-            // Rows of each group together (counting sort), then each group's values sorted.
+            // Rows of each group together (counting sort), then each group's two middle values by
+            // selection (no group is sorted whole), groups of about equal rows on the cores.
             var starts = [Int](repeating: 0, count: groups + 1)
-            for i in 0..<n where ok(i) { starts[Int(groupOf[i]) + 1] += 1 }
-            for g in 0..<groups { starts[g + 1] += starts[g] }
-            var fill = starts
-            var sorted = [Double](repeating: 0, count: starts[groups])
-            for i in 0..<n where ok(i) { let g = Int(groupOf[i]); sorted[fill[g]] = values[i]; fill[g] += 1 }
-            var has = Bitmap(count: groups, value: false)
-            var out = [Double](repeating: 0, count: groups)
-            // Each group's two middle values by selection (no group is sorted whole).
-            sorted.withUnsafeMutableBufferPointer { all in
-                for g in 0..<groups where starts[g + 1] > starts[g] {
-                    let part = UnsafeMutableBufferPointer(rebasing: all[starts[g]..<starts[g + 1]])
-                    let rank = p * Double(part.count - 1)
-                    let lo = Int(rank.rounded(.down)), hi = Int(rank.rounded(.up))
-                    let (a, b) = Selection.pair(part, lo, hi)
-                    out[g] = Selection.between(a, b, rank - Double(lo))
-                    has[g] = true
+            var placed: [Double] = []
+            groupOf.withUnsafeBufferPointer { g in values.withUnsafeBufferPointer { v in starts.withUnsafeMutableBufferPointer { s in
+                if let valid { for i in 0..<n where valid[i] { s[Int(g[i]) + 1] &+= 1 } } else { for i in 0..<n { s[Int(g[i]) + 1] &+= 1 } }
+                for k in 0..<groups { s[k + 1] &+= s[k] }
+                var fill = Array(s[0..<groups])
+                placed = [Double](unsafeUninitializedCapacity: s[groups]) { out, count in
+                    fill.withUnsafeMutableBufferPointer { f in
+                        for i in 0..<n where ok(i) { let k = Int(g[i]); out[f[k]] = v[i]; f[k] &+= 1 }
+                    }
+                    count = s[groups]
                 }
+            } } }
+            var has = [Bool](repeating: false, count: groups)
+            var out = [Double](repeating: 0, count: groups)
+            let parts = min(groups, Workers.parts(rows: n))
+            // Part w's groups start where its share of the rows does.
+            func firstGroup(atRow r: Int) -> Int {
+                var lo = 0, hi = groups
+                while lo < hi { let m = (lo + hi) / 2; if starts[m] < r { lo = m + 1 } else { hi = m } }
+                return lo
             }
-            return try typed(out, a.type, has, a)
+            let bounds = (0...parts).map { w in w == parts ? groups : firstGroup(atRow: starts[groups] * w / parts) }
+            placed.withUnsafeMutableBufferPointer { all in out.withUnsafeMutableBufferPointer { o in has.withUnsafeMutableBufferPointer { h in
+                Parallel.each(parts) { w in
+                    for g in bounds[w]..<bounds[w + 1] where starts[g + 1] > starts[g] {
+                        let part = UnsafeMutableBufferPointer(rebasing: all[starts[g]..<starts[g + 1]])
+                        let rank = p * Double(part.count - 1)
+                        let lo = Int(rank.rounded(.down)), hi = Int(rank.rounded(.up))
+                        let (a, b) = Selection.pair(part, lo, hi)
+                        o[g] = Selection.between(a, b, rank - Double(lo))
+                        h[g] = true
+                    }
+                }
+            } } }
+            return try typed(out, a.type, Seen(flags: has).bitmap, a)
 
         case .corr, .covar, .covarPop, .regrSlope, .regrIntercept, .regrR2:
             guard let second = a.second else { return Column.constant(.null, type: .double, count: groups, name: a.name) }
