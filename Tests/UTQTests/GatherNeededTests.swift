@@ -9,12 +9,13 @@ import Testing
     static let rows = 400_000
 
     /// A table t of 400,000 rows (enough for the copies on the cores): value, b = 2 × value,
-    /// c a text of 7 values, d whether value is a multiple of 3.
+    /// c a text of 7 values, d whether value is a multiple of 3, e whether it is even, empty
+    /// (null) on multiples of 5.
     static func session() throws -> Session {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gather-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        var text = "value,b,c,d\n"
-        for v in 1...rows { text += "\(v),\(v * 2),c\(v % 7),\(v % 3 == 0)\n" }
+        var text = "value,b,c,d,e\n"
+        for v in 1...rows { text += "\(v),\(v * 2),c\(v % 7),\(v % 3 == 0),\(v % 5 == 0 ? "" : String(v % 2 == 0))\n" }
         let path = dir.appendingPathComponent("t.csv").path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let s = makeSession()
@@ -59,6 +60,12 @@ import Testing
         let sum = try s.table("t | where d | sum b")
         let expected = (1...Self.rows).filter { $0 % 3 == 0 }.reduce(0) { $0 + $1 * 2 }
         #expect(sum.strings("sum_b") == ["\(expected)"])
+        // A condition that is a column of true, false and null keeps the rows where it is true.
+        let even = try s.table("t | where e | count as n, sum b")
+        let kept = (1...Self.rows).filter { $0 % 5 != 0 && $0 % 2 == 0 }
+        #expect(even.strings("n") == ["\(kept.count)"] && even.strings("sum_b") == ["\(kept.reduce(0) { $0 + 2 * $1 })"])
+        let notEven = try s.table("t | where not e | count")
+        #expect(notEven.strings("count") == ["\((1...Self.rows).filter { $0 % 5 != 0 && $0 % 2 == 1 }.count)"])
         let counted = try s.table("t | where value > 100 | sort b desc | limit 3 | count by c")
         #expect(counted.strings("c") == ["c4", "c5", "c6"])
     }

@@ -103,14 +103,24 @@ struct Evaluator {
         case .constant: return []
         case .column(let c):
             guard case .bool(let bits) = c.storage else { return [] }
-            var out: [Int32] = []
-            out.reserveCapacity(rowCount / 4)
-            if let validity = c.validity {
-                for i in 0..<bits.count where bits[i] && validity[i] { out.append(Int32(i)) }
-            } else {
-                for i in 0..<bits.count where bits[i] { out.append(Int32(i)) }
+            // Every row is written and the count moves on only for those kept: no branch to
+            // mispredict where kept and dropped rows mix, and no growing copies of the list.
+            // The pages past the rows kept are never touched.
+            let n = bits.count
+            return [Int32](unsafeUninitializedCapacity: n) { out, made in
+                var k = 0
+                let o = out.baseAddress!
+                bits.withUnsafeBytes { raw in
+                    // A Bool is the byte 0 or 1: added as it is (a `? 1 : 0` compiles to a branch).
+                    let b = raw.bindMemory(to: UInt8.self).baseAddress!
+                    if let validity = c.validity {
+                        for i in 0..<n { o[k] = Int32(truncatingIfNeeded: i); k &+= Int(b[i] & (validity[i] ? 1 : 0)) }
+                    } else {
+                        for i in 0..<n { o[k] = Int32(truncatingIfNeeded: i); k &+= Int(b[i]) }
+                    }
+                }
+                made = k
             }
-            return out
         }
     }
 }
