@@ -300,7 +300,19 @@ enum Accumulate {
                 if groups == 1 {
                     // A summary of the whole table: every row is group 0, no need to read which.
                     if let valid {
-                        for i in 0..<n where valid[i] { add(&s[i & (lanes &- 1)], v[i]); h[0] = true }
+                        // A word of the validity at a time: its set bits only (a test per row is
+                        // mispredicted where valid and null rows mix, as after a `where`).
+                        valid.words.withUnsafeBufferPointer { words in
+                            for k in 0..<words.count {
+                                var m = words[k]
+                                if m != 0 { h[0] = true }
+                                while m != 0 {
+                                    let i = k << 6 | m.trailingZeroBitCount
+                                    add(&s[i & (lanes &- 1)], v[i])
+                                    m &= m &- 1
+                                }
+                            }
+                        }
                     } else {
                         for i in 0..<n { add(&s[i & (lanes &- 1)], v[i]) }
                         if n > 0 { h[0] = true }
@@ -360,10 +372,29 @@ func parallelSum(_ v: [Double], _ valid: Bitmap?, _ n: Int) -> (CompensatedSum, 
         // Four sums in registers, four rows at a time, so no addition waits on the one before.
         var s0 = CompensatedSum(), s1 = CompensatedSum(), s2 = CompensatedSum(), s3 = CompensatedSum()
         var any = false
-        let from = n * w / workers, to = n * (w + 1) / workers
+        // Parts start on a word of the bitmap, 64 rows.
+        let from = w == 0 ? 0 : (n * w / workers) & ~63, to = w == workers - 1 ? n : (n * (w + 1) / workers) & ~63
         v.withUnsafeBufferPointer { x in
             if let valid {
-                for i in from..<to where valid[i] { s0.add(x[i]); any = true }
+                // A word at a time: all 64 rows valid, four sums as below; else only its set
+                // bits (a test per row would be mispredicted where valid and null rows mix, as
+                // after a `where`).
+                valid.words.withUnsafeBufferPointer { words in
+                    var base = from
+                    while base < to {
+                        var m = words[base >> 6]
+                        if to - base < 64 { m &= (1 << UInt64(to - base)) &- 1 }
+                        if m == ~0 {
+                            var i = base
+                            while i < base + 64 { s0.add(x[i]); s1.add(x[i + 1]); s2.add(x[i + 2]); s3.add(x[i + 3]); i += 4 }
+                            any = true
+                        } else if m != 0 {
+                            any = true
+                            while m != 0 { s0.add(x[base + m.trailingZeroBitCount]); m &= m &- 1 }
+                        }
+                        base += 64
+                    }
+                }
             } else {
                 any = to > from
                 var i = from

@@ -35,6 +35,10 @@ struct Executor {
             throw Diagnostic("\(plan.stepName) has no way to run in memory")
         }
         let needs = ColumnReads.needs(of: plan, needing: wanted)
+        if let summary = plan.as(AggregateNode.self), let inPlace = SummaryInPlace(summary), let filter = summary.input.as(FilterNode.self) {
+            let rows = try runStep(filter.input, needing: ColumnReads.needs(of: summary.input, needing: needs[0])[0])
+            return try inPlace.run(rows, predicate: filter.predicate, context: context)
+        }
         let inputs = try plan.inputs.enumerated().map { k, input in
             try runStep(input, needing: needs.indices.contains(k) ? needs[k] : nil)
         }
@@ -79,6 +83,18 @@ extension Executor {
         }
         var tables: [Table] = []
         let needs = placed.inputs.count == placed.plan.inputs.count ? ColumnReads.needs(of: placed.plan, needing: wanted) : []
+        // A summary of the rows a `where` keeps reads them in place, when both run here on
+        // rows that are here.
+        if case .memory = placed.site, let summary = placed.plan.as(AggregateNode.self), let inPlace = SummaryInPlace(summary),
+           placed.inputs.count == 1, let filter = placed.inputs[0].plan.as(FilterNode.self), case .memory(let reason) = placed.inputs[0].site,
+           placed.inputs[0].inputs.count == 1, placed.inputs[0].plan.inputs.count == 1, !needs.isEmpty {
+            let source = placed.inputs[0].inputs[0]
+            if case .database = source.site {} else {
+                context.trace?.ran("\(filter.explainLine) — in memory" + (reason.map { ": \($0)" } ?? ""))
+                let rows = try runPlaced(source, needing: ColumnReads.needs(of: placed.inputs[0].plan, needing: needs[0])[0])
+                return try inPlace.run(rows, predicate: filter.predicate, context: context)
+            }
+        }
         for (i, input) in placed.inputs.enumerated() {
             let rows = try runPlaced(input, needing: needs.indices.contains(i) ? needs[i] : nil)
             if case .database(let name, _?) = input.site, !placed.restoresKeyOrder {
