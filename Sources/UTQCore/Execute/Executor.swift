@@ -35,8 +35,8 @@ struct Executor {
             throw Diagnostic("\(plan.stepName) has no way to run in memory")
         }
         let needs = ColumnReads.needs(of: plan, needing: wanted)
-        if let summary = plan.as(AggregateNode.self), let inPlace = SummaryInPlace(summary), let filter = summary.input.as(FilterNode.self) {
-            let rows = try runStep(filter.input, needing: ColumnReads.needs(of: summary.input, needing: needs[0])[0])
+        if case let (inPlace, filter)? = SummaryInPlace.over(plan) {
+            let rows = try runStep(filter.input, needing: ColumnReads.needs(of: plan.inputs[0], needing: needs[0])[0])
             return try inPlace.run(rows, predicate: filter.predicate, context: context)
         }
         let inputs = try plan.inputs.enumerated().map { k, input in
@@ -85,9 +85,8 @@ extension Executor {
         let needs = placed.inputs.count == placed.plan.inputs.count ? ColumnReads.needs(of: placed.plan, needing: wanted) : []
         // A summary of the rows a `where` keeps reads them in place, when both run here on
         // rows that are here.
-        if case .memory = placed.site, let summary = placed.plan.as(AggregateNode.self), let inPlace = SummaryInPlace(summary),
-           placed.inputs.count == 1, let filter = placed.inputs[0].plan.as(FilterNode.self), case .memory(let reason) = placed.inputs[0].site,
-           placed.inputs[0].inputs.count == 1, placed.inputs[0].plan.inputs.count == 1, !needs.isEmpty {
+        if case .memory = placed.site, case let (inPlace, filter)? = SummaryInPlace.over(placed.plan), placed.inputs.count == 1,
+           case .memory(let reason) = placed.inputs[0].site, placed.inputs[0].inputs.count == 1 {
             let source = placed.inputs[0].inputs[0]
             if case .database = source.site {} else {
                 context.trace?.ran("\(filter.explainLine) — in memory" + (reason.map { ": \($0)" } ?? ""))

@@ -21,6 +21,13 @@ struct SummaryInPlace {
         schema = node.schema
     }
 
+    /// The summary a step makes in place, and the `where` below it, when it makes one.
+    static func over(_ plan: LogicalPlan) -> (SummaryInPlace, FilterNode)? {
+        guard let summary = plan.as(AggregateNode.self), let inPlace = SummaryInPlace(summary),
+              let filter = summary.input.as(FilterNode.self) else { return nil }
+        return (inPlace, filter)
+    }
+
     /// The summary of `table`'s rows for which `predicate` is true.
     func run(_ table: Table, predicate: BoundExpr, context: ExecutionContext) throws -> Table {
         let ev = Evaluator(table: table, notes: context.notes, cancel: context.cancel)
