@@ -13,6 +13,9 @@ struct CountByIds {
     let name: String
     let low: Int64
     let range: Int
+    /// Whether each core counts its rows by partitions of the ids (see `countPartitioned`):
+    /// when a core's table is past the cache; tests set it to try the way on fewer ids.
+    var partitioned: Bool
 
     /// Applies to one whole-number key whose values span at most twice the rows (ids, not
     /// measurements); a smaller span is CountByCodes'.
@@ -27,7 +30,11 @@ struct CountByIds {
         name = keys[0].name
         low = lo
         range = Int(hi - lo) + 1
+        partitioned = range > Self.partitionAbove && range <= Int(UInt32.max)
     }
+
+    /// Ids spanning more than this (a table of 8 MB) are counted by partitions.
+    static let partitionAbove = 1 << 21
 
     /// The least and greatest of `values`, each core over its share.
     static func bounds(_ values: [Int64]) -> (Int64, Int64) {
@@ -48,6 +55,45 @@ struct CountByIds {
         return (lows.min()!, highs.max()!)
     }
 
+    /// Rows `from..<to` counted into `t`, ids past the cache: each count into a table of tens
+    /// of megabytes is a miss, and a core waits on memory at every row. Instead, a few million
+    /// rows at a time, the ids (less `low`) are first placed by their top 8 bits into 256
+    /// partitions (a pass that writes 256 runs in order), then counted a partition after the
+    /// other, each partition's slice of the table (a 256th of it) staying in the cache while
+    /// its ids are counted. Returns the nulls.
+    static func countPartitioned(_ v: UnsafeBufferPointer<Int64>, _ validity: Bitmap?, from: Int, to: Int, low: Int64, range: Int,
+                                 into t: UnsafeMutablePointer<UInt32>, cancel: CancellationFlag?) -> Int {
+        let bits = Int64.bitWidth - Int64(range - 1).leadingZeroBitCount
+        let shift = UInt32(Swift.max(0, bits - 8))
+        let chunk = Swift.min(to - from, 1 << 23)
+        guard chunk > 0 else { return 0 }
+        let placed = UnsafeMutablePointer<UInt32>.allocate(capacity: chunk)
+        defer { placed.deallocate() }
+        var nulls = 0
+        var fill = [Int](repeating: 0, count: 257)
+        var at = from
+        while at < to {
+            if cancel?.isCancelled == true { return nulls }
+            let stop = Swift.min(to, at + chunk)
+            fill.withUnsafeMutableBufferPointer { f in
+                for q in 0...256 { f[q] = 0 }
+                // How many ids each partition gets, then where its run starts.
+                for r in at..<stop where validity?[r] ?? true { f[Int(UInt32(truncatingIfNeeded: v[r] &- low) >> shift) + 1] &+= 1 }
+                for q in 0..<256 { f[q + 1] &+= f[q] }
+                nulls += (stop - at) - f[256]
+                for r in at..<stop where validity?[r] ?? true {
+                    let offset = UInt32(truncatingIfNeeded: v[r] &- low)
+                    let q = Int(offset >> shift)
+                    placed[f[q]] = offset
+                    f[q] &+= 1
+                }
+                for j in 0..<f[256] { t[Int(placed[j])] &+= 1 }
+            }
+            at = stop
+        }
+        return nulls
+    }
+
     /// The key column and one count column per name in `counts`.
     func run(counts names: [String], cancel: CancellationFlag?) throws -> [Column] {
         guard case .int(let values) = key.storage else { return [] }
@@ -65,6 +111,10 @@ struct CountByIds {
                     let t = tables[p]
                     var at = n * p / parts
                     let end = n * (p + 1) / parts
+                    if partitioned {
+                        nulls[p] = Self.countPartitioned(v, validity, from: at, to: end, low: low, range: range, into: t, cancel: cancel)
+                        return
+                    }
                     // A million rows at a time, looking at the flag in between.
                     while at < end {
                         if cancel?.isCancelled == true { return }
