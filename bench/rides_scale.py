@@ -14,12 +14,12 @@ utq holds them), then the questions, each timed by the tool itself (utq `set tim
 DuckDB `.timer on`), and the process's peak resident memory (`/usr/bin/time`). Answers are
 summed, so every group is computed, and the two tools' sums are compared.
 """
-import argparse, os, re, statistics, subprocess, sys
+import os, re, statistics, subprocess, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 from run import DUCKDB  # the CLI binary itself, not its Python launcher
-from scale import timed, fmt
+from scale import arguments, timed, fmt
 
 UTQ = os.path.join(ROOT, ".build", "release", "utq")
 DATAGEN = os.path.join(ROOT, ".build", "release", "utq-datagen")
@@ -89,12 +89,7 @@ def duckdb_run(path):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sizes", default="10m,100m")
-    ap.add_argument("--runs", type=int, default=1)
-    args = ap.parse_args()
-    if not DUCKDB:
-        sys.exit("the DuckDB CLI is not installed (pip install duckdb-cli)")
+    args = arguments(__doc__, "10m,100m", 1)
     total = int(open("/proc/meminfo").read().split()[1]) / 1024
     labels = ["load"] + [label for label, _, _ in QUESTIONS]
     rows, per_row = [], {}

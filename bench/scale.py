@@ -85,13 +85,19 @@ def fmt(seconds):
     return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sizes", default="1m,10m")
-    ap.add_argument("--runs", type=int, default=3)
+def arguments(doc, sizes, runs):
+    """The command line of a benchmark over sizes (--sizes, --runs); it needs the DuckDB CLI."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sizes", default=sizes)
+    ap.add_argument("--runs", type=int, default=runs)
     args = ap.parse_args()
     if not DUCKDB:
         sys.exit("the DuckDB CLI is not installed (pip install duckdb-cli)")
+    return args
+
+
+def main():
+    args = arguments(__doc__, "1m,10m", 3)
     labels = ["load both files"] + [label for label, _, _ in QUESTIONS]
     rows, per_row = [], {}
     for size in args.sizes.split(","):
