@@ -21,7 +21,7 @@ import Testing
         return s
     }()
 
-    static let summary = "count, count f, sum b, sum f, avg b, avg f, count e, sum value"
+    static let summary = "count, count f, sum b, sum f, avg b, avg f, count e, sum value, min f, max f, max b, min e"
 
     @Test(arguments: ["e", "not e", "value % 7 = 3", "e and f > 0", "value > 1000000", "value > 0", "f > 10 or e"])
     func answersEqualThoseOverACopy(_ condition: String) throws {
@@ -48,7 +48,18 @@ import Testing
         #expect(abs(mean - Double(kept.reduce(0, +)) / Double(kept.count)) < 1e-9)
     }
 
-    @Test func appliesOnlyToPlainColumnsCountSumAndAvgOfTheWholeTable() throws {
+    /// Without a `where`, every row, and no group numbered for each.
+    @Test func theWholeTablesSummary() throws {
+        let t = try Self.session.table("t | count, count f, sum b, min f, max f, min value, max e, count g")
+        let fs = (1...Self.rows).filter { $0 % 11 != 0 }.map { Double($0 % 1000) / 10 - 40 }
+        #expect(t.strings("count") == ["\(Self.rows)"] && t.strings("count_f") == ["\(fs.count)"])
+        #expect(t.strings("sum_b") == ["\(Self.rows * (Self.rows + 1))"])
+        #expect(t.strings("min_f") == [NumberText.double(fs.min()!)] && t.strings("max_f") == [NumberText.double(fs.max()!)])
+        #expect(t.strings("min_value") == ["1"] && t.strings("max_e") == ["true"])
+        #expect(t.strings("count_g") == ["0"])
+    }
+
+    @Test func appliesOnlyToPlainColumnsAndCountSumAvgMinMaxOfTheWholeTable() throws {
         let s = Self.session
         func applies(_ q: String) throws -> Bool {
             guard let node = try s.plan(q).as(AggregateNode.self) else { return false }
@@ -59,7 +70,8 @@ import Testing
         #expect(try !applies("t | count, sum b"))                        // no where
         #expect(try !applies("t | where e | sum b by value"))             // groups
         #expect(try !applies("t | where e | sum coalesce(f, 0)"))         // a dropped row would be 0
-        #expect(try !applies("t | where e | min b"))
+        #expect(try applies("t | where e | min b, max f"))
+        #expect(try !applies("t | where e | stddev b"))
         #expect(try !applies("t | where e | count distinct b"))
     }
 }

@@ -37,7 +37,7 @@ struct Executor {
         let needs = ColumnReads.needs(of: plan, needing: wanted)
         if case let (inPlace, filter)? = SummaryInPlace.over(plan) {
             let rows = try runStep(filter.input, needing: ColumnReads.needs(of: plan.inputs[0], needing: needs[0])[0])
-            return try inPlace.run(rows, predicate: filter.predicate, context: context)
+            return try inPlace.run(rows, predicate: filter.predicate, notes: context.notes, cancel: context.cancel)
         }
         let inputs = try plan.inputs.enumerated().map { k, input in
             try runStep(input, needing: needs.indices.contains(k) ? needs[k] : nil)
@@ -91,7 +91,7 @@ extension Executor {
             if case .database = source.site {} else {
                 context.trace?.ran("\(filter.explainLine) — in memory" + (reason.map { ": \($0)" } ?? ""))
                 let rows = try runPlaced(source, needing: ColumnReads.needs(of: placed.inputs[0].plan, needing: needs[0])[0])
-                return try inPlace.run(rows, predicate: filter.predicate, context: context)
+                return try inPlace.run(rows, predicate: filter.predicate, notes: context.notes, cancel: context.cancel)
             }
         }
         for (i, input) in placed.inputs.enumerated() {

@@ -87,6 +87,10 @@ struct GroupBy {
     var notes: RunNotes? = nil
 
     func run(keys: [NamedExpr], aggregates: [BoundAggregate], schema: Schema) throws -> Table {
+        // A summary of the whole table: no group to number for each row.
+        if keys.isEmpty, let inPlace = SummaryInPlace(aggregates: aggregates, schema: schema) {
+            return try inPlace.run(table, predicate: nil, notes: notes, cancel: cancel)
+        }
         if !keys.isEmpty, aggregates.allSatisfy({ $0.function == .count && $0.argument == nil && !$0.distinct }),
            let fast = CountByCodes(keys: keys, table: table) {
             return try countByCodes(fast, keys: keys, aggregates: aggregates, schema: schema)

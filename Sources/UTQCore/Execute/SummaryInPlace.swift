@@ -1,24 +1,30 @@
-/// `where condition | count, sum x, avg y` (a summary of the whole table after a `where`): the
-/// summary reads the rows the condition keeps where they are, instead of a copy of them. A
-/// row the condition drops counts as a null of each column summed, which every summary here
-/// leaves out; so the answer is the copy's, without writing the kept rows' numbers and
-/// values (at 100M rows, most of a second of pages the kernel hands over fresh).
+/// A summary of the whole table (no keys) that reads the rows where they are: after a `where`
+/// (`where condition | count, sum x, avg y`), the rows the condition keeps, instead of a copy
+/// of them, and without one, every row, with no group numbered for each. A row the condition
+/// drops counts as a null of each column summarised, which every summary here leaves out; so
+/// the answer is the copy's, without writing the kept rows' numbers and values, or a group
+/// number a row (at 100M rows, most of a second of pages the kernel hands over fresh).
 ///
 /// Only summaries of plain columns: `sum coalesce(x, 0)` would read a dropped row as 0, not
-/// as a null. And only count, sum and avg, which read no group of a row when there is one
-/// group.
+/// as a null. And only count, sum, avg, min and max: sums and means of one group read no row's
+/// group, and the others are found here.
 struct SummaryInPlace {
     let aggregates: [BoundAggregate]
     let schema: Schema
 
-    init?(_ node: AggregateNode) {
-        guard node.keys.isEmpty, node.input.is(FilterNode.self), !node.aggregates.isEmpty else { return nil }
-        for a in node.aggregates {
-            guard !a.distinct, a.second == nil, [.count, .sum, .avg].contains(a.function) else { return nil }
+    init?(aggregates: [BoundAggregate], schema: Schema) {
+        guard !aggregates.isEmpty else { return nil }
+        for a in aggregates {
+            guard !a.distinct, a.second == nil, [.count, .sum, .avg, .min, .max].contains(a.function) else { return nil }
             if let arg = a.argument { guard case .column = arg else { return nil } } else if a.function != .count { return nil }
         }
-        aggregates = node.aggregates
-        schema = node.schema
+        self.aggregates = aggregates
+        self.schema = schema
+    }
+
+    init?(_ node: AggregateNode) {
+        guard node.keys.isEmpty, node.input.is(FilterNode.self) else { return nil }
+        self.init(aggregates: node.aggregates, schema: node.schema)
     }
 
     /// The summary a step makes in place, and the `where` below it, when it makes one.
@@ -28,32 +34,34 @@ struct SummaryInPlace {
         return (inPlace, filter)
     }
 
-    /// The summary of `table`'s rows for which `predicate` is true.
-    func run(_ table: Table, predicate: BoundExpr, context: ExecutionContext) throws -> Table {
-        let ev = Evaluator(table: table, notes: context.notes, cancel: context.cancel)
-        let keep = try ev.kept(predicate)
+    /// The summary of `table`'s rows for which `predicate` is true (nil: every row).
+    func run(_ table: Table, predicate: BoundExpr?, notes: RunNotes?, cancel: CancellationFlag?) throws -> Table {
+        let keep = try predicate.map { try Evaluator(table: table, notes: notes, cancel: cancel).kept($0) }
         let n = table.rowCount
-        // The columns summed, with the dropped rows as nulls.
+        // The columns summarised, with the dropped rows as nulls.
         var masked = table
-        for a in aggregates {
-            guard case .column(let i, _)? = a.argument else { continue }
-            let c = table.columns[i]
-            masked.columns[i].validity = c.validity.map { $0 & keep } ?? keep
+        if let keep {
+            for a in aggregates {
+                guard case .column(let i, _)? = a.argument else { continue }
+                masked.columns[i].validity = table.columns[i].validity.map { $0 & keep } ?? keep
+            }
         }
-        let mev = Evaluator(table: masked, notes: context.notes, cancel: context.cancel)
+        let ev = Evaluator(table: masked, notes: notes, cancel: cancel)
         var columns: [Column] = []
         for a in aggregates {
             var c: Column
-            if a.function == .count {
-                var kept = keep.setCount
+            switch a.function {
+            case .count:
+                var kept = keep?.setCount ?? n
                 if case .column(let i, _)? = a.argument {
                     let col = masked.columns[i]
                     if case .null = col.storage { kept = 0 } else { kept = col.validity?.setCount ?? n }
                 }
                 c = Column(name: a.name, storage: .int([Int64(kept)]))
-            } else {
-                // Sums and means of one group read no row's group.
-                c = try Accumulate.run(a, table: masked, evaluator: mev, groupOf: [], groups: 1, rows: n)
+            case .min, .max:
+                c = try Self.extreme(a, ev.column(a.argument!), rows: n)
+            default:
+                c = try Accumulate.run(a, table: masked, evaluator: ev, groupOf: [], groups: 1, rows: n)
             }
             c.name = a.name
             columns.append(c)
@@ -61,6 +69,35 @@ struct SummaryInPlace {
         var out = Table(name: table.name, columns: columns, zone: schema.zone, timeColumn: schema.timeColumn, rowNoun: "rows")
         out.rowCount = 1
         return out
+    }
+}
+
+extension SummaryInPlace {
+    /// The least or greatest value of a column's valid rows, the first of equals, as the
+    /// summary by groups finds it (a null when there is none).
+    static func extreme(_ a: BoundAggregate, _ arg: Column, rows n: Int) throws -> Column {
+        if case .null = arg.storage { return Column.constant(.null, type: a.type, count: 1, name: a.name) }
+        let cmp = Sorting.comparator(arg)
+        let least = a.function == .min
+        var best = -1
+        func consider(_ i: Int) {
+            if best < 0 { best = i; return }
+            let order = cmp(i, best)
+            if least ? order < 0 : order > 0 { best = i }
+        }
+        if let valid = arg.validity {
+            valid.words.withUnsafeBufferPointer { words in
+                for k in 0..<words.count {
+                    var m = words[k]
+                    while m != 0 { consider(k << 6 | m.trailingZeroBitCount); m &= m &- 1 }
+                }
+            }
+        } else {
+            for i in 0..<n { consider(i) }
+        }
+        var c = arg.gather([Int32(best)])
+        if case .string(let s) = c.storage { c.storage = .string(s.compacted()) }
+        return c
     }
 }
 
