@@ -98,29 +98,46 @@ struct Evaluator {
     /// The rows where a predicate is true (null counts as false).
     func selection(_ predicate: BoundExpr) throws -> [Int32] {
         let v = try eval(predicate)
+        if case .constant(.bool(true), _) = v { return (0..<rowCount).map { Int32($0) } }
+        return Self.kept(v, rows: rowCount).setIndices()
+    }
+
+    /// The rows for which a condition is true (not false, not null), a bit each.
+    func kept(_ predicate: BoundExpr) throws -> Bitmap {
+        Self.kept(try eval(predicate), rows: rowCount)
+    }
+
+    /// The rows where a condition's values are true, a bit each.
+    static func kept(_ v: Vector, rows n: Int) -> Bitmap {
         switch v {
-        case .constant(.bool(true), _): return (0..<rowCount).map { Int32($0) }
-        case .constant: return []
+        case .constant(.bool(true), _): return Bitmap(count: n, value: true)
+        case .constant: return Bitmap(count: n, value: false)
         case .column(let c):
-            guard case .bool(let bits) = c.storage else { return [] }
-            // Every row is written and the count moves on only for those kept: no branch to
-            // mispredict where kept and dropped rows mix, and no growing copies of the list.
-            // The pages past the rows kept are never touched.
-            let n = bits.count
-            return [Int32](unsafeUninitializedCapacity: n) { out, made in
-                var k = 0
-                let o = out.baseAddress!
-                bits.withUnsafeBytes { raw in
-                    // A Bool is the byte 0 or 1: added as it is (a `? 1 : 0` compiles to a branch).
-                    let b = raw.bindMemory(to: UInt8.self).baseAddress!
-                    if let validity = c.validity {
-                        for i in 0..<n { o[k] = Int32(truncatingIfNeeded: i); k &+= Int(b[i] & (validity[i] ? 1 : 0)) }
-                    } else {
-                        for i in 0..<n { o[k] = Int32(truncatingIfNeeded: i); k &+= Int(b[i]) }
+            guard case .bool(let values) = c.storage else { return Bitmap(count: n, value: false) }
+            var words = [UInt64](repeating: 0, count: (n + 63) >> 6)
+            values.withUnsafeBytes { raw in
+                // A Bool is the byte 0 or 1: eight of them, read as one 64-bit number, times
+                // 0x0102040810204080 put byte k's bit at bit 56 + k; eight such make a word.
+                let b = raw.baseAddress!
+                words.withUnsafeMutableBufferPointer { w in
+                    let whole = n >> 6
+                    for k in 0..<whole {
+                        var word: UInt64 = 0
+                        for j in 0..<8 {
+                            let eight = b.loadUnaligned(fromByteOffset: (k << 6) + (j << 3), as: UInt64.self)
+                            word |= ((eight &* 0x0102_0408_1020_4080) >> 56) << UInt64(j << 3)
+                        }
+                        w[k] = word
+                    }
+                    if whole < w.count {
+                        var word: UInt64 = 0
+                        for i in (whole << 6)..<n { word |= UInt64(b.load(fromByteOffset: i, as: UInt8.self)) << UInt64(i & 63) }
+                        w[whole] = word
                     }
                 }
-                made = k
             }
+            let truths = Bitmap(words: words, count: n)
+            return c.validity.map { truths & $0 } ?? truths
         }
     }
 }

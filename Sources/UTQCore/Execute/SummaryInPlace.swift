@@ -59,7 +59,7 @@ struct SummaryInPlace {
                 }
                 c = Column(name: a.name, storage: .int([Int64(kept)]))
             case .min, .max:
-                c = try Self.extreme(a, ev.column(a.argument!), rows: n)
+                c = Self.extreme(a, try ev.column(a.argument!), rows: n)
             default:
                 c = try Accumulate.run(a, table: masked, evaluator: ev, groupOf: [], groups: 1, rows: n)
             }
@@ -75,7 +75,7 @@ struct SummaryInPlace {
 extension SummaryInPlace {
     /// The least or greatest value of a column's valid rows, the first of equals, as the
     /// summary by groups finds it (a null when there is none).
-    static func extreme(_ a: BoundAggregate, _ arg: Column, rows n: Int) throws -> Column {
+    static func extreme(_ a: BoundAggregate, _ arg: Column, rows n: Int) -> Column {
         if case .null = arg.storage { return Column.constant(.null, type: a.type, count: 1, name: a.name) }
         let cmp = Sorting.comparator(arg)
         let least = a.function == .min
@@ -98,42 +98,5 @@ extension SummaryInPlace {
         var c = arg.gather([Int32(best)])
         if case .string(let s) = c.storage { c.storage = .string(s.compacted()) }
         return c
-    }
-}
-
-extension Evaluator {
-    /// The rows for which a condition is true (not false, not null), a bit each.
-    func kept(_ predicate: BoundExpr) throws -> Bitmap {
-        let n = rowCount
-        switch try eval(predicate) {
-        case .constant(.bool(true), _): return Bitmap(count: n, value: true)
-        case .constant: return Bitmap(count: n, value: false)
-        case .column(let c):
-            guard case .bool(let values) = c.storage else { return Bitmap(count: n, value: false) }
-            var words = [UInt64](repeating: 0, count: (n + 63) >> 6)
-            values.withUnsafeBytes { raw in
-                // A Bool is the byte 0 or 1: eight of them, read as one 64-bit number, times
-                // 0x0102040810204080 put byte k's bit at bit 56 + k; eight such make a word.
-                let b = raw.baseAddress!
-                words.withUnsafeMutableBufferPointer { w in
-                    let whole = n >> 6
-                    for k in 0..<whole {
-                        var word: UInt64 = 0
-                        for j in 0..<8 {
-                            let eight = b.loadUnaligned(fromByteOffset: (k << 6) + (j << 3), as: UInt64.self)
-                            word |= ((eight &* 0x0102_0408_1020_4080) >> 56) << UInt64(j << 3)
-                        }
-                        w[k] = word
-                    }
-                    if whole < w.count {
-                        var word: UInt64 = 0
-                        for i in (whole << 6)..<n { word |= UInt64(b.load(fromByteOffset: i, as: UInt8.self)) << UInt64(i & 63) }
-                        w[whole] = word
-                    }
-                }
-            }
-            let truths = Bitmap(words: words, count: n)
-            return c.validity.map { truths & $0 } ?? truths
-        }
     }
 }

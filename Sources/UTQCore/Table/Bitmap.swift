@@ -96,16 +96,22 @@ public struct Bitmap: Sendable, Equatable {
 
     /// Indices of set bits, in order.
     public func setIndices() -> [Int32] {
-        var out: [Int32] = []
-        out.reserveCapacity(setCount)
-        for (w, word) in words.enumerated() {
-            var bits = word
-            while bits != 0 {
-                let t = bits.trailingZeroBitCount
-                out.append(Int32(w << 6 + t))
-                bits &= bits - 1
+        let total = setCount
+        return [Int32](unsafeUninitializedCapacity: total) { out, made in
+            // Written through a pointer: an append checks the capacity at every index.
+            let o = out.baseAddress
+            var k = 0
+            words.withUnsafeBufferPointer { w in
+                for i in 0..<w.count {
+                    var bits = w[i]
+                    while bits != 0 {
+                        o![k] = Int32(truncatingIfNeeded: i << 6 | bits.trailingZeroBitCount)
+                        k &+= 1
+                        bits &= bits &- 1
+                    }
+                }
             }
+            made = k
         }
-        return out
     }
 }
