@@ -97,6 +97,52 @@ import Testing
         #expect(try DenseIntGroups(table.columns[1], rows: table.rowCount, cancel: nil) == nil)
     }
 
+    /// Sums, means and counts of a number column by many ids (SummaryByIds): each id's values
+    /// added in row order as the general path adds them, so the same doubles to the last bit;
+    /// nulls among the ids (a last group) and among the values (not counted), blocks of rows
+    /// smaller than the table so the rows go in several blocks.
+    @Test func sumsAndMeansByIdsAreTheGeneralPathsToTheBit() throws {
+        var text = "k,v\n"
+        for i in 0..<300_000 {
+            let k = i % 13 == 5 ? "" : String((i &* 7919 % 150_001) * 2 - 5_000)
+            // A value repeated whole in some groups: their mean is that value.
+            let v = i % 11 == 3 ? "" : i % 5 == 0 ? "7296808.4" : String(Double((i &* 31) % 100_000) / 7)
+            text += "\(k),\(v)\n"
+        }
+        let s = makeSession()
+        _ = try s.table("load \(try temporaryFile("ids-values.csv", text)) as t; t | limit 1")
+        let aggregates = "count, sum v as total, avg v as mean, count v as n"
+        let fast = try s.table("t | \(aggregates) by k")
+        let general = try s.table("t | let one = 1 | \(aggregates) by k, one")
+        #expect(fast.rowCount == general.rowCount && fast.rowCount > 100_000)
+        #expect(fast.strings("k") == general.strings("k") && fast.strings("k").last == "null")
+        func bits(_ t: Table, _ name: String) -> [UInt64?] {
+            guard let c = t.columns.first(where: { $0.name == name }) else { return [] }
+            switch c.storage {
+            case .double(let a): return a.indices.map { c.validity?[$0] == false ? nil : a[$0].bitPattern }
+            case .int(let a): return a.indices.map { c.validity?[$0] == false ? nil : UInt64(bitPattern: a[$0]) }
+            default: return []
+            }
+        }
+        for name in ["count", "total", "mean", "n"] {
+            let (a, b) = (bits(fast, name), bits(general, name))
+            let wrong = a.indices.filter { $0 >= b.count || a[$0] != b[$0] }
+            #expect(!a.isEmpty && wrong.isEmpty, "\(name): \(wrong.count) groups differ")
+        }
+        // The way taken, with blocks of fewer rows than the table.
+        let table = try s.table("t")
+        let key = NamedExpr(name: "k", expr: .column(0, Field(name: "k", type: .int)))
+        let mean = BoundAggregate(function: .avg, argument: .column(1, Field(name: "v", type: .double)), distinct: false, name: "mean", type: .double)
+        let byIds = try #require(SummaryByIds(keys: [key], aggregates: [mean], table: table))
+        let blocks = try byIds.run(cancel: nil, blockRows: 40_000)
+        let byBlocks = Table(name: "m", columns: blocks)
+        #expect(bits(byBlocks, "mean") == bits(general, "mean"))
+        #expect(byBlocks.strings("k") == general.strings("k"), "the ids present, then the null")
+        // A text column summed, or a median, keeps the general path.
+        let median = BoundAggregate(function: .median, argument: mean.argument, distinct: false, name: "m", type: .double)
+        #expect(SummaryByIds(keys: [key], aggregates: [median], table: table) == nil)
+    }
+
     /// A join of many rows on whole-number ids: ids repeated on the right, ids only one side
     /// has, nulls on both sides.
     @Test func joinsOnManyIdsMatchEveryPair() throws {

@@ -97,11 +97,10 @@ struct GroupBy {
         }
         if aggregates.allSatisfy({ $0.function == .count && $0.argument == nil && !$0.distinct }),
            let ids = CountByIds(keys: keys, table: table) {
-            var out = Table(name: table.name, columns: try ids.run(counts: aggregates.map(\.name), cancel: cancel),
-                            zone: schema.zone, timeColumn: schema.timeColumn, rowNoun: "rows")
-            out.rowCount = out.columns[0].count
-            for (i, f) in schema.fields.enumerated() where i < out.columns.count { out.columns[i].unit = f.unit }
-            return out
+            return grouped(try ids.run(counts: aggregates.map(\.name), cancel: cancel), schema: schema)
+        }
+        if let byIds = SummaryByIds(keys: keys, aggregates: aggregates, table: table) {
+            return grouped(try byIds.run(cancel: cancel), schema: schema)
         }
         let n = table.rowCount
         let ev = Evaluator(table: table, notes: notes, cancel: cancel)
@@ -135,6 +134,14 @@ struct GroupBy {
         // Groups in key order.
         let order = try Sorting.order(Array(columns.prefix(keys.count)), descending: Array(repeating: false, count: keys.count), count: groups, cancel: cancel)
         return out.gather(order)
+    }
+
+    /// The groups a way of its own found (keys, then aggregates), as a table of the schema.
+    private func grouped(_ columns: [Column], schema: Schema) -> Table {
+        var out = Table(name: table.name, columns: columns, zone: schema.zone, timeColumn: schema.timeColumn, rowNoun: "rows")
+        out.rowCount = out.columns[0].count
+        for (i, f) in schema.fields.enumerated() where i < out.columns.count { out.columns[i].unit = f.unit }
+        return out
     }
 
     /// `count by` small keys: counts per slot in one pass, then the groups in key order, with
