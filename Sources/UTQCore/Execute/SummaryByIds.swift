@@ -6,7 +6,7 @@ import Foundation
 /// numbers each row's group by the rank of its id (a group number a row: 400 MB at 100M rows),
 /// scatters every row's group and value by ranges of groups (1.2 GB more), then sums each
 /// range: memory the kernel hands over fresh and clears. Here each column summed is read 16M
-/// rows at a time: the cores place the rows' ids and values by ranges of 16,384 ids into one
+/// rows at a time: the cores place the rows' ids and values by ranges of ids into one
 /// buffer used again for every block (marking the ids present as they go), then each core sums
 /// its ranges straight into a table indexed by the id, a range's states within its cache. The
 /// groups are the ids present, read off in order.
@@ -36,9 +36,12 @@ struct SummaryByIds {
         }
     }
 
-    /// Ids a range: 16,384 states of 40 bytes, 640 KB (fewer ranges place rows faster; more,
-    /// each of a smaller share of the states, gained nothing in trials at 10M ids).
-    static let shift = 14
+    /// Ids a range, as a power of two: at least 16,384 (states of 40 bytes, 640 KB, within a
+    /// core's cache), and no more than about 256 ranges, which the cores place rows into faster
+    /// than into more (at 10M ids, 153 ranges of 65,536 ids took 1.0 s for 100M rows where 611
+    /// of 16,384 took 1.25-1.45; at 1M ids, 62 ranges of 16,384 took 93 ms for 10M rows where
+    /// 16 of 65,536 took 120-160).
+    static func shift(range: Int) -> Int { Swift.max(14, Int.bitWidth - (range - 1).leadingZeroBitCount - 8) }
     /// Rows a block: the buffer of placed ids and values is 192 MB, whatever the table's size.
     static let blockRows = 1 << 24
 
@@ -166,7 +169,10 @@ struct SummaryByIds {
         let placedIds = UnsafeMutablePointer<UInt32>.allocate(capacity: block)
         let placedValues = UnsafeMutablePointer<Double>.allocate(capacity: block)
         defer { placedIds.deallocate(); placedValues.deallocate() }
-        let ranges = (range - 1) >> Self.shift + 1
+        HugePages.advise(UnsafeMutableRawPointer(placedIds), bytes: block * MemoryLayout<UInt32>.stride)
+        HugePages.advise(UnsafeMutableRawPointer(placedValues), bytes: block * MemoryLayout<Double>.stride)
+        let shift = UInt64(Self.shift(range: range))
+        let ranges = (range - 1) >> shift + 1
         let workers = Swift.max(1, Swift.min(Workers.available, block >> 17))
         let marking = tables.present.isEmpty
         if marking { tables.present = (0..<workers).map { _ in [UInt64](repeating: 0, count: (range + 63) >> 6) } }
@@ -193,7 +199,7 @@ struct SummaryByIds {
                                     where idValid?[i] ?? true {
                                         let offset = UInt64(bitPattern: id[i] &- low)
                                         if marking { mark[Int(offset >> 6)] |= 1 << (offset & 63) }
-                                        if valueValid?[i] ?? true { c[base + Int(offset >> UInt64(Self.shift))] &+= 1 }
+                                        if valueValid?[i] ?? true { c[base + Int(offset >> shift)] &+= 1 }
                                     }
                                 }
                             }
@@ -209,7 +215,7 @@ struct SummaryByIds {
                             for i in (first + (end - first) * w / workers)..<(first + (end - first) * (w + 1) / workers)
                             where (idValid?[i] ?? true) && (valueValid?[i] ?? true) {
                                 let offset = UInt64(bitPattern: id[i] &- low)
-                                let slot = base + Int(offset >> UInt64(Self.shift))
+                                let slot = base + Int(offset >> shift)
                                 let to = c[slot]
                                 placedIds[to] = UInt32(truncatingIfNeeded: offset)
                                 placedValues[to] = v[i]
