@@ -105,18 +105,8 @@ enum Accumulate {
                 let (sums, _) = fold(v, groupOf, valid, n, groups, (Int128(0), 0), merge: { $0.0 += $1.0; $0.1 += $1.1 }) { $0.0 += Int128($1); $0.1 += 1 }
                 for g in 0..<groups where sums[g].1 > 0 { count[g] = sums[g].1; mean[g] = Accumulate.divide(sums[g].0, count[g]) }
             default:
-                // The sum over the count is a last place off at times (three of 7296808.4 make
-                // a sum that divides back to a neighbour): a group whose least and greatest are
-                // one value has that value as its mean, and so no spread.
-                let (sums, _) = fold(values, groupOf, valid, n, groups, (CompensatedSum(), 0, Double.infinity, -Double.infinity),
-                                     merge: { $0.0.merge($1.0); $0.1 += $1.1; $0.2 = Swift.min($0.2, $1.2); $0.3 = Swift.max($0.3, $1.3) }) {
-                    $0.0.add($1); $0.1 += 1; $0.2 = Swift.min($0.2, $1); $0.3 = Swift.max($0.3, $1)
-                }
-                for g in 0..<groups where sums[g].1 > 0 {
-                    count[g] = sums[g].1
-                    mean[g] = sums[g].0.value / Double(count[g])
-                    if mean[g].isFinite, sums[g].2 == sums[g].3 { mean[g] = sums[g].2 }
-                }
+                let (sums, _) = fold(values, groupOf, valid, n, groups, MeanState(), merge: { $0.merge($1) }) { $0.add($1) }
+                for g in 0..<groups where sums[g].count > 0 { count[g] = sums[g].count; mean[g] = sums[g].mean }
             }
             var has = Bitmap(count: groups, value: false)
             var out = [Double](repeating: 0, count: groups)
@@ -411,6 +401,40 @@ func parallelSum(_ v: [Double], _ valid: Bitmap?, _ n: Int) -> (CompensatedSum, 
         if case .success(let (part, a)) = parts.own(w) { total.merge(part); any = any || a }
     }
     return (total, any)
+}
+
+/// A mean as the rows go by: the compensated sum, how many, and the least and greatest. The
+/// sum over the count is a last place off at times (three of 7296808.4 make a sum that divides
+/// back to a neighbour): a group whose least and greatest are one value has that value as its
+/// mean, and so no spread. All zero bits is the empty state (a table of them can be calloc'd).
+struct MeanState {
+    var sum = CompensatedSum()
+    var count = 0
+    var low = 0.0, high = 0.0
+
+    @inline(__always)
+    mutating func add(_ x: Double) {
+        let first = count == 0
+        sum.add(x)
+        low = Swift.min(first ? .infinity : low, x)
+        high = Swift.max(first ? -.infinity : high, x)
+        count += 1
+    }
+
+    mutating func merge(_ other: MeanState) {
+        guard other.count > 0 else { return }
+        low = count == 0 ? other.low : Swift.min(low, other.low)
+        high = count == 0 ? other.high : Swift.max(high, other.high)
+        sum.merge(other.sum)
+        count += other.count
+    }
+
+    /// The mean of a state with a value (0 for none).
+    var mean: Double {
+        guard count > 0 else { return 0 }
+        let m = sum.value / Double(count)
+        return m.isFinite && low == high ? low : m
+    }
 }
 
 struct CompensatedSum {

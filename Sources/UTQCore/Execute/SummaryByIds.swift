@@ -19,22 +19,8 @@ struct SummaryByIds {
     private let aggregates: [BoundAggregate]
     private let table: Table
 
-    /// A value's state: its compensated sum, how many, and the least and greatest (a mean of
-    /// one value repeated is that value, not a last place off). All zero bits is the empty state.
-    private struct State {
-        var sum = CompensatedSum()
-        var count = 0
-        var low = 0.0, high = 0.0
-
-        @inline(__always)
-        mutating func add(_ x: Double) {
-            let first = count == 0
-            sum.add(x)
-            low = Swift.min(first ? .infinity : low, x)
-            high = Swift.max(first ? -.infinity : high, x)
-            count += 1
-        }
-    }
+    /// A value's state: a mean's (`MeanState`), whose all zero bits is the empty state.
+    private typealias State = MeanState
 
     /// Ids a range, as a power of two: at least 16,384 (states of 40 bytes, 640 KB, within a
     /// core's cache), and no more than about 256 ranges, which the cores place rows into faster
@@ -117,12 +103,7 @@ struct SummaryByIds {
             case .sum:
                 columns.append(Column(name: a.name, storage: .double(each(\.sum.value)), validity: has))
             default:
-                let means = each { state -> Double in
-                    guard state.count > 0 else { return 0 }
-                    let mean = state.sum.value / Double(state.count)
-                    return mean.isFinite && state.low == state.high ? state.low : mean
-                }
-                columns.append(try Accumulate.typed(means, a.type, has, a))
+                columns.append(try Accumulate.typed(each(\.mean), a.type, has, a))
             }
         }
         return columns
