@@ -224,19 +224,31 @@ enum Accumulate {
             let cmp = Sorting.comparator(arg)
             for i in 0..<n where ok(i) {
                 let g = Int(groupOf[i])
-                let b = best[g]
-                switch a.function {
-                case .first: if b < 0 { best[g] = Int32(i) }
-                case .last: best[g] = Int32(i)
-                case .min: if b < 0 || cmp(i, Int(b)) < 0 { best[g] = Int32(i) }
-                default: if b < 0 || cmp(i, Int(b)) > 0 { best[g] = Int32(i) }
-                }
+                if replaces(a.function, cmp, i, Int(best[g])) { best[g] = Int32(i) }
             }
-            var c = arg.gather(best)
-            c.name = a.name
-            if case .string(let s) = c.storage { c.storage = .string(s.compacted()) }
-            return c
+            return picked(arg, best, name: a.name)
         }
+    }
+
+    /// Whether row `i` takes the place of row `best` (-1: none yet) as its group's `min`,
+    /// `max`, `first` or `last`: of equal values the first row stays.
+    @inline(__always)
+    static func replaces(_ f: AggregateFunction, _ cmp: (Int, Int) -> Int, _ i: Int, _ best: Int) -> Bool {
+        switch f {
+        case .first: return best < 0
+        case .last: return true
+        case .min: return best < 0 || cmp(i, best) < 0
+        default: return best < 0 || cmp(i, best) > 0
+        }
+    }
+
+    /// The rows picked for each group (-1 for none: a null), as the aggregate's column; text
+    /// keeps only the values picked.
+    static func picked(_ arg: Column, _ rows: [Int32], name: String) -> Column {
+        var c = arg.gather(rows)
+        c.name = name
+        if case .string(let s) = c.storage { c.storage = .string(s.compacted()) }
+        return c
     }
 
     /// Values as Doubles in their own units (durations and times in microseconds).

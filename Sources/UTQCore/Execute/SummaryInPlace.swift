@@ -78,13 +78,9 @@ extension SummaryInPlace {
     static func extreme(_ a: BoundAggregate, _ arg: Column, rows n: Int) -> Column {
         if case .null = arg.storage { return Column.constant(.null, type: a.type, count: 1, name: a.name) }
         let cmp = Sorting.comparator(arg)
-        let least = a.function == .min
         var best = -1
-        func consider(_ i: Int) {
-            if best < 0 { best = i; return }
-            let order = cmp(i, best)
-            if least ? order < 0 : order > 0 { best = i }
-        }
+        let f = a.function
+        @inline(__always) func consider(_ i: Int) { if Accumulate.replaces(f, cmp, i, best) { best = i } }
         if let valid = arg.validity {
             valid.words.withUnsafeBufferPointer { words in
                 for k in 0..<words.count {
@@ -95,8 +91,6 @@ extension SummaryInPlace {
         } else {
             for i in 0..<n { consider(i) }
         }
-        var c = arg.gather([Int32(best)])
-        if case .string(let s) = c.storage { c.storage = .string(s.compacted()) }
-        return c
+        return Accumulate.picked(arg, [Int32(best)], name: a.name)
     }
 }
