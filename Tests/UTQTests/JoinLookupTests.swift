@@ -21,9 +21,19 @@ import Testing
         return left.map { rowOf[$0] ?? -1 }
     }
 
+    /// Each left row's row of the right table as it is: through the order the lookup put the
+    /// right rows in, when it gave one. The count of rows without one must agree.
+    static func rightRows(_ found: (rows: [Int32], order: [Int32]?, misses: Int)) -> [Int32] {
+        let rows = found.order.map { order in found.rows.map { $0 < 0 ? -1 : order[Int($0)] } } ?? found.rows
+        #expect(found.misses == rows.filter { $0 < 0 }.count, "the rows without a match were miscounted")
+        return rows
+    }
+
     @Test func findsEachLeftRowsRightRow() throws {
         let y = (0..<Self.rightCount).map(Self.rightKey)
-        let rows = try #require(JoinKeys.lookup(Self.left, nil, y, nil, leftCount: Self.left.count, rightCount: y.count))
+        let found = try #require(JoinKeys.lookup(Self.left, nil, y, nil, leftCount: Self.left.count, rightCount: y.count))
+        #expect(found.order == nil, "keys with gaps between them are not a span filled")
+        let rows = Self.rightRows(found)
         let expected = Self.expected(y, nil)
         let same = rows == expected
         #expect(same, "a left row found another right row than its key's")
@@ -35,11 +45,28 @@ import Testing
         var yValid = Bitmap(count: y.count, value: true), xValid = Bitmap(count: Self.left.count, value: true)
         for j in stride(from: 3, to: y.count, by: 11) { yValid[j] = false }
         for i in stride(from: 5, to: Self.left.count, by: 13) { xValid[i] = false }
-        let rows = try #require(JoinKeys.lookup(Self.left, xValid, y, yValid, leftCount: Self.left.count, rightCount: y.count))
+        let rows = Self.rightRows(try #require(JoinKeys.lookup(Self.left, xValid, y, yValid, leftCount: Self.left.count, rightCount: y.count)))
         var expected = Self.expected(y, yValid)
         for i in expected.indices where !xValid[i] { expected[i] = -1 }
         let same = rows == expected
         #expect(same, "a left row found another right row than its key's")
+    }
+
+    /// Right keys that fill their span (each of -7,000 ..< 293,000 once, scattered): the right
+    /// rows come put in the keys' order, and a left row's position there is its key's.
+    @Test func keysFillingTheirSpanPutTheRightRowsInOrder() throws {
+        let y = (0..<Self.rightCount).map { j in Int64((j &* 7919) % Self.rightCount) - 7_000 }
+        var xValid = Bitmap(count: Self.left.count, value: true)
+        for i in stride(from: 5, to: Self.left.count, by: 13) { xValid[i] = false }
+        for valid in [nil, xValid] {
+            let found = try #require(JoinKeys.lookup(Self.left, valid, y, nil, leftCount: Self.left.count, rightCount: y.count))
+            let order = try #require(found.order, "a filled span of keys gives the rows in order")
+            #expect(order.map { y[Int($0)] } == Array(-7_000..<Int64(Self.rightCount - 7_000)))
+            var expected = Self.expected(y, nil)
+            if let valid { for i in expected.indices where !valid[i] { expected[i] = -1 } }
+            let same = Self.rightRows(found) == expected
+            #expect(same, "a left row found another right row than its key's")
+        }
     }
 
     /// The right keys with one that a left row has written twice, in different cores' parts.
@@ -67,10 +94,12 @@ import Testing
 
     /// The same through the language: inner and left joins, the right side's key repeated
     /// once across the parts, and without the repeat.
-    @Test func joinsAnswerAsPairsCountedInSwift() throws {
+    @Test(arguments: ["gaps", "repeated", "filled"])
+    func joinsAnswerAsPairsCountedInSwift(_ keys: String) throws {
         let s = makeSession()
-        for repeated in [false, true] {
-            let y = Self.rightKeys(repeated: repeated)
+        do {
+            let y = keys == "filled" ? (0..<Self.rightCount).map { j in Int64((j &* 7919) % Self.rightCount) - 7_000 }
+                : Self.rightKeys(repeated: keys == "repeated")
             var right = "k,w\n", left = "k\n"
             for (j, k) in y.enumerated() { right += "\(k),\(j)\n" }
             for k in Self.left { left += "\(k)\n" }

@@ -10,7 +10,10 @@ enum HashJoin {
         let rk = try rightKeys.map { try Evaluator(table: right, notes: notes, cancel: cancel).column($0) }
         // `left` nil: every left row once, in order (a lookup where each finds its row).
         let pairs: (left: [Int32]?, right: [Int32])
+        // Set: the right rows matched are of the right table put in this order.
+        var rightOrder: [Int32]? = nil
         if ranges.isEmpty, var keys = try JoinKeys(left: lk, right: rk, leftCount: left.rowCount, rightCount: right.rowCount, cancel: cancel) {
+            rightOrder = keys.rightOrder
             if let lookup = try lookupRows(&keys, leftCount: left.rowCount, kind: kind, width: left.columns.count + rightColumns.count,
                                            memoryLimit: memoryLimit) {
                 pairs = lookup
@@ -29,10 +32,15 @@ enum HashJoin {
         let leftRows = sameLeft ? [] : pairs.left!
         // Each column gathered on a core of its own: at millions of rows a gather is reads at
         // random, one miss a row, and the columns do not wait for each other.
-        let sources: [(Column, Bool)] = (sameLeft ? [] : left.columns.map { ($0, true) }) + rightColumns.map { (right.columns[$0], false) }
         // A column nothing above reads (`needed`, by output position) stays empty in its place.
         let first = sameLeft ? left.columns.count : 0
         func isNeeded(_ k: Int) -> Bool { needed.map { $0.indices.contains(first + k) ? $0[first + k] : true } ?? true }
+        let leftSources = sameLeft ? 0 : left.columns.count
+        let sources: [(Column, Bool)] = (sameLeft ? [] : left.columns.map { ($0, true) }) + rightColumns.enumerated().map { k, j in
+            // Put in the order the rows name, when they name rows of the right table so ordered.
+            guard let rightOrder, isNeeded(leftSources + k) else { return (right.columns[j], false) }
+            return (right.columns[j].gather(rightOrder, parts: Workers.available), false)
+        }
         let wanted = sources.indices.filter(isNeeded)
         var gathered = [Column?](repeating: nil, count: sources.count)
         for k in sources.indices where !isNeeded(k) { gathered[k] = .nulls(sources[k].0.name, count: rows) }
@@ -68,7 +76,7 @@ enum HashJoin {
     static func lookupRows(_ keys: inout JoinKeys, leftCount n: Int, kind: JoinKind, width: Int, memoryLimit: Int?) throws -> (left: [Int32]?, right: [Int32])? {
         var misses = 0
         if keys.leftIsRightRows {
-            if kind != .left { misses = keys.left.reduce(0) { $0 + ($1 < 0 ? 1 : 0) } }
+            misses = keys.misses
         } else {
             let ids = keys.offsets.count - 1
             guard keys.rows.count == ids else { return nil }

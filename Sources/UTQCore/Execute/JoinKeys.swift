@@ -13,11 +13,17 @@ struct JoinKeys {
     /// Each key at most once on the right and `left` holds right row numbers themselves
     /// (-1 for none): `offsets` and `rows` are empty.
     var leftIsRightRows = false
+    /// With `leftIsRightRows`: when set, `left` holds rows of the right table put in this
+    /// order (its keys ascending, one row for each key of a span with no gaps), so the
+    /// right columns are first gathered in this order.
+    var rightOrder: [Int32]? = nil
+    /// With `leftIsRightRows`: how many left rows have no right row (-1).
+    var misses = 0
 
     init?(left lk: [Column], right rk: [Column], leftCount: Int, rightCount: Int, cancel: CancellationFlag?) throws {
         guard !lk.isEmpty, lk.count == rk.count else { return nil }
-        if lk.count == 1, let rows = JoinKeys.lookup(lk[0], rk[0], leftCount: leftCount, rightCount: rightCount) {
-            (left, offsets, self.rows, leftIsRightRows) = (rows, [], [], true)
+        if lk.count == 1, let found = JoinKeys.lookup(lk[0], rk[0], leftCount: leftCount, rightCount: rightCount) {
+            (left, offsets, self.rows, leftIsRightRows, rightOrder, misses) = (found.rows, [], [], true, found.order, found.misses)
             return
         }
         var l: [Int32] = [], r: [Int32] = [], ids = 0
