@@ -12,9 +12,15 @@ enum HashJoin {
         let pairs: (left: [Int32]?, right: [Int32])
         // Set: the right rows matched are of the right table put in this order.
         var rightOrder: [Int32]? = nil
+        // Set: every left row's right row is its key less `low` (rows of the right so ordered).
+        var byKeys: (values: [Int64], low: Int64)? = nil
         if ranges.isEmpty, var keys = try JoinKeys(left: lk, right: rk, leftCount: left.rowCount, rightCount: right.rowCount, cancel: cancel) {
             rightOrder = keys.rightOrder
-            if let lookup = try lookupRows(&keys, leftCount: left.rowCount, kind: kind, width: left.columns.count + rightColumns.count,
+            if let found = keys.leftKeys {
+                byKeys = found
+                try checkSize(left.rowCount, width: left.columns.count + rightColumns.count, memoryLimit: memoryLimit)
+                pairs = (nil, [])
+            } else if let lookup = try lookupRows(&keys, leftCount: left.rowCount, kind: kind, width: left.columns.count + rightColumns.count,
                                            memoryLimit: memoryLimit) {
                 pairs = lookup
             } else {
@@ -26,7 +32,7 @@ enum HashJoin {
                                     cancel: cancel, memoryLimit: memoryLimit, notes: notes)
         }
         let rightRows = pairs.right
-        let rows = rightRows.count
+        let rows = byKeys == nil ? rightRows.count : left.rowCount
         // Each left row once, in order (a lookup of one row per key): the left columns as they are.
         let sameLeft = pairs.left.map { $0.count == left.rowCount && $0.elementsEqual(0..<Int32(left.rowCount)) } ?? true
         let leftRows = sameLeft ? [] : pairs.left!
@@ -46,13 +52,18 @@ enum HashJoin {
         for k in sources.indices where !isNeeded(k) { gathered[k] = .nulls(sources[k].0.name, count: rows) }
         // Cores left over when there are fewer columns than cores share a column's rows.
         let shares = max(1, Workers.available / max(1, wanted.count))
+        func gather(_ k: Int, parts: Int) -> Column {
+            let (column, isLeft) = sources[k]
+            if isLeft { return column.gather(leftRows, parts: parts) }
+            guard let byKeys else { return column.gather(rightRows, parts: parts) }
+            return column.gather(keys: byKeys.values, low: byKeys.low, parts: parts)
+        }
         gathered.withUnsafeMutableBufferPointer { out in
             Parallel.each(rows >= 1 << 18 ? wanted.count : 1) { w in
                 if rows >= 1 << 18 {
-                    let k = wanted[w]
-                    out[k] = sources[k].0.gather(sources[k].1 ? leftRows : rightRows, parts: shares)
+                    out[wanted[w]] = gather(wanted[w], parts: shares)
                 } else {
-                    for j in wanted { out[j] = sources[j].0.gather(sources[j].1 ? leftRows : rightRows) }
+                    for j in wanted { out[j] = gather(j, parts: 1) }
                 }
             }
         }

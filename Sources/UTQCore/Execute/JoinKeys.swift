@@ -19,11 +19,15 @@ struct JoinKeys {
     var rightOrder: [Int32]? = nil
     /// With `leftIsRightRows`: how many left rows have no right row (-1).
     var misses = 0
+    /// With `rightOrder`: when set, every left row has its right row at its key less `low`
+    /// (in the right table so ordered), and `left` is empty.
+    var leftKeys: (values: [Int64], low: Int64)? = nil
 
     init?(left lk: [Column], right rk: [Column], leftCount: Int, rightCount: Int, cancel: CancellationFlag?) throws {
         guard !lk.isEmpty, lk.count == rk.count else { return nil }
         if lk.count == 1, let found = JoinKeys.lookup(lk[0], rk[0], leftCount: leftCount, rightCount: rightCount) {
-            (left, offsets, self.rows, leftIsRightRows, rightOrder, misses) = (found.rows, [], [], true, found.order, found.misses)
+            (left, offsets, self.rows, leftIsRightRows) = (found.rows, [], [], true)
+            (rightOrder, misses, leftKeys) = (found.order, found.misses, found.keys)
             return
         }
         var l: [Int32] = [], r: [Int32] = [], ids = 0

@@ -104,31 +104,7 @@ public struct Column: Sendable {
             validity = v
         }
         func take<T>(_ a: [T], _ fill: T) -> [T] {
-            if rows.isEmpty { return [] }
-            return [T](unsafeUninitializedCapacity: rows.count) { out, made in
-                HugePages.advise(UnsafeMutableRawPointer(out.baseAddress), bytes: rows.count * MemoryLayout<T>.stride)
-                a.withUnsafeBufferPointer { src in rows.withUnsafeBufferPointer { r in
-                    let to = out.baseAddress!, from = src.baseAddress
-                    let n = r.count, shares = rows.count >= 1 << 20 ? max(1, parts) : 1
-                    Parallel.each(shares) { w in
-                        let lo = n * w / shares, hi = n * (w + 1) / shares
-                        // Rows read at random: each asked for from memory some rows ahead.
-                        let ahead = 64
-                        if hasMissing {
-                            for i in lo..<hi {
-                                if i + ahead < hi, r[i + ahead] >= 0 { utq_prefetch_read(from! + Int(r[i + ahead])) }
-                                (to + i).initialize(to: r[i] < 0 ? fill : from![Int(r[i])])
-                            }
-                        } else {
-                            for i in lo..<hi {
-                                if i + ahead < hi { utq_prefetch_read(from! + Int(r[i + ahead])) }
-                                (to + i).initialize(to: from![Int(r[i])])
-                            }
-                        }
-                    }
-                } }
-                made = rows.count
-            }
+            rows.withUnsafeBufferPointer { Column.taken(a, at: $0, less: 0, fill: fill, hasMissing: hasMissing, parts: parts) }
         }
         let storage: Storage
         switch self.storage {
