@@ -126,18 +126,20 @@ import Testing
         #expect(!foundNear)
     }
 
-    /// The same through the language: inner and left joins, the right side's key repeated
-    /// once across the parts, and without the repeat.
+    /// The same through the language: inner and left joins; right keys with gaps, repeated
+    /// once across the parts, filling their span, and filling it with every left key among
+    /// them. Each case writes files of its own (the cases run at once).
     @Test(arguments: ["gaps", "repeated", "filled", "filled, every left key among them"])
     func joinsAnswerAsPairsCountedInSwift(_ keys: String) throws {
         let s = makeSession()
         do {
             let y = keys.hasPrefix("filled") ? Self.filled : Self.rightKeys(repeated: keys == "repeated")
             let leftKeys = keys.hasSuffix("among them") ? Self.within : Self.left
+            let tag = keys.filter(\.isLetter)
             var right = "k,w\n", left = "k\n"
             for (j, k) in y.enumerated() { right += "\(k),\(j)\n" }
             for k in leftKeys { left += "\(k)\n" }
-            _ = try s.table("load \(try temporaryFile("lookup-right.csv", right)) as r; load \(try temporaryFile("lookup-left.csv", left)) as l; r | limit 1")
+            _ = try s.table("load \(try temporaryFile("lookup-right-\(tag).csv", right)) as r; load \(try temporaryFile("lookup-left-\(tag).csv", left)) as l; r | limit 1")
             var rowsOf: [Int64: [Int]] = [:]
             for (j, k) in y.enumerated() { rowsOf[k, default: []].append(j) }
             var pairs = 0, sum = 0, unmatched = 0

@@ -85,51 +85,50 @@ extension JoinKeys {
             let found = positions(x, xValid, lo: lo, span: span, leftCount: leftCount)
             return Lookup(rows: found.rows, order: order, misses: found.misses)
         }
-        let leftParts = Workers.parts(rows: leftCount)
-        var missed = [Int](repeating: 0, count: leftParts)
-        let rows = x.withUnsafeBufferPointer { x in
-            [Int32](unsafeUninitializedCapacity: leftCount) { out, made in
-                missed.withUnsafeMutableBufferPointer { missed in
-                    Parallel.each(leftParts) { p in
-                        let from = leftCount * p / leftParts, to = leftCount * (p + 1) / leftParts
-                        var misses = 0
-                        for i in from..<to {
-                            if i + ahead < to {
-                                let k = x[i + ahead] &- lo
-                                if k >= 0 && k <= span { utq_prefetch_read(table + Int(k)) }
-                            }
-                            let k = x[i] &- lo
-                            let row = k >= 0 && k <= span ? Int32(bitPattern: table[Int(k)]) &- 1 : -1
-                            out[i] = row
-                            misses &+= Int(UInt32(bitPattern: row) >> 31)
-                        }
-                        missed[p] = misses + nulled(out, xValid, from..<to)
-                    }
+        let found = onCores(x, xValid, leftCount: leftCount) { x, out, range in
+            var misses = 0
+            for i in range {
+                if i + ahead < range.upperBound {
+                    let k = x[i + ahead] &- lo
+                    if k >= 0 && k <= span { utq_prefetch_read(table + Int(k)) }
                 }
-                made = leftCount
+                let k = x[i] &- lo
+                let row = k >= 0 && k <= span ? Int32(bitPattern: table[Int(k)]) &- 1 : -1
+                out[i] = row
+                misses &+= Int(UInt32(bitPattern: row) >> 31)
             }
+            return misses
         }
-        return Lookup(rows: rows, misses: missed.reduce(0, +))
+        return Lookup(rows: found.rows, misses: found.misses)
     }
 
     /// Each left row's key less the least, -1 when null or outside the span, and how many
     /// are -1.
     static func positions(_ x: [Int64], _ xValid: Bitmap?, lo: Int64, span: Int64, leftCount: Int) -> (rows: [Int32], misses: Int) {
+        onCores(x, xValid, leftCount: leftCount) { x, out, range in
+            var misses = 0
+            for i in range {
+                let k = x[i] &- lo
+                let inside = k >= 0 && k <= span
+                out[i] = inside ? Int32(truncatingIfNeeded: k) : -1
+                misses &+= inside ? 0 : 1
+            }
+            return misses
+        }
+    }
+
+    /// A row number for each left row, -1 for none, each core a stretch of rows: `find` fills
+    /// a stretch and says how many it left at -1; the rows of null keys are made -1 after.
+    private static func onCores(_ x: [Int64], _ xValid: Bitmap?, leftCount: Int,
+                                _ find: (UnsafeBufferPointer<Int64>, UnsafeMutableBufferPointer<Int32>, Range<Int>) -> Int) -> (rows: [Int32], misses: Int) {
         let parts = Workers.parts(rows: leftCount)
         var missed = [Int](repeating: 0, count: parts)
         let rows = x.withUnsafeBufferPointer { x in
             [Int32](unsafeUninitializedCapacity: leftCount) { out, made in
                 missed.withUnsafeMutableBufferPointer { missed in
                     Parallel.each(parts) { p in
-                        let from = leftCount * p / parts, to = leftCount * (p + 1) / parts
-                        var misses = 0
-                        for i in from..<to {
-                            let k = x[i] &- lo
-                            let inside = k >= 0 && k <= span
-                            out[i] = inside ? Int32(truncatingIfNeeded: k) : -1
-                            misses &+= inside ? 0 : 1
-                        }
-                        missed[p] = misses + nulled(out, xValid, from..<to)
+                        let range = leftCount * p / parts..<leftCount * (p + 1) / parts
+                        missed[p] = find(x, out, range) + nulled(out, xValid, range)
                     }
                 }
                 made = leftCount

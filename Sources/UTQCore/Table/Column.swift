@@ -103,19 +103,18 @@ public struct Column: Sendable {
             for (i, r) in rows.enumerated() where r < 0 || !isValid(Int(r)) { v[i] = false }
             validity = v
         }
-        func take<T>(_ a: [T], _ fill: T) -> [T] {
-            rows.withUnsafeBufferPointer { Column.taken(a, at: $0, less: 0, fill: fill, hasMissing: hasMissing, parts: parts) }
+        /// The values at the row numbers.
+        struct AtRows: ElementTaker {
+            let rows: [Int32], hasMissing: Bool, parts: Int
+            func callAsFunction<T>(_ a: [T], _ fill: T) -> [T] {
+                rows.withUnsafeBufferPointer { Column.taken(a, at: $0, less: 0, fill: fill, hasMissing: hasMissing, parts: parts) }
+            }
         }
         let storage: Storage
-        switch self.storage {
-        case .int(let a): storage = .int(take(a, 0))
-        case .double(let a): storage = .double(take(a, 0))
-        case .bool(let a): storage = .bool(take(a, false))
-        case .string(let s): storage = .string(StringStorage(codes: take(s.codes, 0), dictionary: s.dictionary, ordered: s.ordered))
-        case .timestamp(let a): storage = .timestamp(take(a, 0))
-        case .duration(let a): storage = .duration(take(a, 0))
-        case .geometry(let g): storage = .geometry(g.gather(rows))
-        case .null: storage = .null(rows.count)
+        if case .geometry(let g) = self.storage {
+            storage = .geometry(g.gather(rows))
+        } else {
+            storage = taken(AtRows(rows: rows, hasMissing: hasMissing, parts: parts), count: rows.count)
         }
         return Column(name: name, storage: storage, validity: validity, unit: unit)
     }

@@ -1,5 +1,11 @@
 import CIntrinsics
 
+/// Copies of an array's values in some order (at row numbers, at keys): a gather is the same
+/// for every kind of column but the order it reads in.
+protocol ElementTaker {
+    func callAsFunction<T>(_ a: [T], _ fill: T) -> [T]
+}
+
 extension Column {
     /// The rows at whole-number keys less `low`, in the keys' order; every key names a row.
     /// A lookup join whose right table is in key order and whose left rows all find theirs
@@ -13,20 +19,28 @@ extension Column {
             for (i, k) in keys.enumerated() where !isValid(Int(k &- low)) { v[i] = false }
             validity = v
         }
-        func take<T>(_ a: [T], _ fill: T) -> [T] {
-            keys.withUnsafeBufferPointer { Column.taken(a, at: $0, less: low, fill: fill, hasMissing: false, parts: parts) }
+        /// The values at the keys less the least.
+        struct AtKeys: ElementTaker {
+            let keys: [Int64], low: Int64, parts: Int
+            func callAsFunction<T>(_ a: [T], _ fill: T) -> [T] {
+                keys.withUnsafeBufferPointer { Column.taken(a, at: $0, less: low, fill: fill, hasMissing: false, parts: parts) }
+            }
         }
-        let storage: Storage
-        switch self.storage {
-        case .int(let a): storage = .int(take(a, 0))
-        case .double(let a): storage = .double(take(a, 0))
-        case .bool(let a): storage = .bool(take(a, false))
-        case .string(let s): storage = .string(StringStorage(codes: take(s.codes, 0), dictionary: s.dictionary, ordered: s.ordered))
-        case .timestamp(let a): storage = .timestamp(take(a, 0))
-        case .duration(let a): storage = .duration(take(a, 0))
-        case .geometry, .null: storage = .null(keys.count)
-        }
+        let storage = taken(AtKeys(keys: keys, low: low, parts: parts), count: keys.count)
         return Column(name: name, storage: storage, validity: validity, unit: unit)
+    }
+
+    /// The column's values (any storage but geometry) copied by `take` into `count` rows.
+    func taken(_ take: some ElementTaker, count: Int) -> Storage {
+        switch storage {
+        case .int(let a): return .int(take(a, 0))
+        case .double(let a): return .double(take(a, 0))
+        case .bool(let a): return .bool(take(a, false))
+        case .string(let s): return .string(StringStorage(codes: take(s.codes, 0), dictionary: s.dictionary, ordered: s.ordered))
+        case .timestamp(let a): return .timestamp(take(a, 0))
+        case .duration(let a): return .duration(take(a, 0))
+        case .geometry, .null: return .null(count)
+        }
     }
 
     /// `a` at each index less `low`, in the indexes' order; with `hasMissing`, an index below
