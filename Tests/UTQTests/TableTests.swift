@@ -80,6 +80,21 @@ import Testing
         for (i, s) in order.enumerated().prefix(2000) { #expect(interner.intern(s) == UInt32(i)) }
     }
 
+    @Test func stringsAlikeAtBothEndsAreKeptApart() {
+        // The table holds a string's length (up to 255) and its first and last eight bytes;
+        // strings alike in all of those differ only in the middle or past 255 bytes.
+        var interner = ByteInterner(capacity: 1)
+        let middle = ["abcdefgh-1-12345678", "abcdefgh-2-12345678", "abcdefgh-12345678", "abcdefgh12345678", "abcdefgh2345678"]
+        let long = [String(repeating: "x", count: 300), String(repeating: "x", count: 301),
+                    String(repeating: "x", count: 150) + "y" + String(repeating: "x", count: 149)]
+        let short = ["ab", "abb", "a", "", "abc", "abcd", "abdd", "a\u{0}", "a\u{0}\u{0}"]
+        let all = middle + long + short
+        let codes = all.map { interner.intern($0) }
+        #expect(codes == (0..<all.count).map(UInt32.init))
+        #expect(all.map { interner.intern($0) } == codes)
+        #expect(interner.strings() == all)
+    }
+
     @Test func bytesNotValidUTF8AreKeptApartAndRepaired() {
         var interner = ByteInterner()
         let a: [UInt8] = [0x66, 0xFF, 0x6F], b: [UInt8] = [0x66, 0xFE, 0x6F]

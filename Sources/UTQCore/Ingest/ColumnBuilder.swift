@@ -63,8 +63,10 @@ final class ColumnBuilder {
     let slab: AnyObject?
     var joinedInPlace = false
     /// The code of the last text interned, to skip hashing when a value repeats (sorted or
-    /// grouped data).
+    /// grouped data), and how often the last value has come again lately (4096 for every
+    /// time): where values rarely repeat, comparing with the last first is work thrown away.
     private var lastCode: UInt32 = .max
+    private var repeatScore: Int32 = 4096
     /// Which rows are null; empty until the first null (most columns have none).
     var nullRows: [Int32] = []
     var count = 0
@@ -321,8 +323,13 @@ final class ColumnBuilder {
 
     @inline(__always)
     private func internText(_ b: UnsafeRawBufferPointer) -> UInt32 {
-        if lastCode != .max && interner.equals(Int(lastCode), b) { return lastCode }
+        if repeatScore >= 800 && lastCode != .max && interner.equals(Int(lastCode), b) {
+            repeatScore += 256 - repeatScore >> 4
+            return lastCode
+        }
         let code = interner.intern(b)
+        // Learnt also when the last was not compared: the code says whether it repeated.
+        repeatScore += (code == lastCode ? 256 : 0) - repeatScore >> 4
         lastCode = code
         return code
     }
