@@ -78,6 +78,16 @@ import Testing
         #expect(try failure("join nobody on id")?.message == "unknown table \"nobody\"")
     }
 
+    @Test func aJoinOnANameInNeitherTableListsEachSidesColumns() throws {
+        // Either side of the condition: the key of the rows before join is not one of the
+        // joined table's, so the hint keeps the two apart (a clashing name takes its prefix).
+        for text in ["join users on nosuch = id", "join users on driver_id = nosuch"] {
+            let d = try failure(text)
+            #expect(d?.message == "unknown column \"nosuch\"")
+            #expect(d?.hint == "the rows before join have time, legend, x, n, wait, paid, driver_id; users has id, name, users.legend")
+        }
+    }
+
     // MARK: types
 
     @Test func typeErrors() throws {

@@ -129,7 +129,20 @@ struct JoinBinder {
         }
         let schema = Schema(fields: fields, zone: ls.zone, timeColumn: ls.timeColumn, groupKeys: ls.groupKeys)
         let condition = conditions.dropFirst().reduce(conditions[0]) { $0.and($1) }
-        let bound = try ExprBinder(schema: schema).bind(condition)
+        let bound: BoundExpr
+        do {
+            bound = try ExprBinder(schema: schema).bind(condition)
+        } catch var d as Diagnostic {
+            // A name in neither table: the columns each side has, since a key of the rows
+            // before join is not one of the table joined.
+            if case .unknownColumn(let name, nil, _) = d.kind, !AggregateFunction.madeBySummary(name) {
+                func names(_ f: ArraySlice<Field>) -> String {
+                    f.isEmpty ? "no columns" : f.prefix(8).map(\.name).joined(separator: ", ") + (f.count > 8 ? ", …" : "")
+                }
+                d.hint = "the rows before join have \(names(fields[..<ls.fields.count])); \(rightName) has \(names(fields[ls.fields.count...]))"
+            }
+            throw d
+        }
         guard bound.type == .bool || bound.type == .null else {
             throw Diagnostic("join needs a condition, but this is \(bound.type.displayName)", at: condition.span,
                              hint: "join on a key, or on a comparison: join stops on distance(lat, lng, stop_lat, stop_lon) < 400")
