@@ -78,6 +78,28 @@ import Testing
         #expect(try failure("join nobody on id")?.message == "unknown table \"nobody\"")
     }
 
+    @Test func aColumnOfAnotherTableSaysWhose() throws {
+        // A line that starts with a verb reads the current table; the name is another's.
+        func whole(_ text: String, current: String) throws -> Diagnostic? {
+            var catalog = Catalog()
+            for t in [Self.rides, Self.users, Self.plain] { catalog.put(t) }
+            let context = BindContext(catalog: catalog.schemas, results: [:], lastResult: nil, currentTable: current)
+            let source = SourceText(name: "t", text: text)
+            var parser = Parser(source: source, tokens: Script.commands(in: source)[0].tokens)
+            guard case .query(let p) = try parser.parseStatement() else { throw TestError(description: "not a pipeline") }
+            do { _ = try Binder(context: context).bind(p); return nil } catch let d as Diagnostic { return d }
+        }
+        let d = try whole("count by driver_id", current: "plain")
+        #expect(d?.message == "unknown column \"driver_id\"")
+        #expect(d?.hint == "driver_id is a column of rides, not of plain (the current table); start the line with rides | to use it")
+        #expect(d?.span == SourceSpan(9, 18))
+        // Named tables and later stages keep the usual message (the rows there are what the
+        // user asked for), as does a name no table has.
+        #expect(try whole("plain | count by driver_id", current: "plain")?.hint != d?.hint)
+        #expect(try whole("count by a | where driver_id = 1", current: "plain")?.hint != d?.hint)
+        #expect(try whole("count by nosuch", current: "plain")?.hint == "the columns are: a, span")
+    }
+
     @Test func aJoinOnANameInNeitherTableListsEachSidesColumns() throws {
         // Either side of the condition: the key of the rows before join is not one of the
         // joined table's, so the hint keeps the two apart (a clashing name takes its prefix).

@@ -49,7 +49,11 @@ public struct Binder: Sendable {
         for (k, stage) in stages {
             if plan.is(PendingNode.self) { unbound.append(stage); continue }
             binder.stage = k
-            plan = try binder.bind(stage, input: plan)
+            do {
+                plan = try binder.bind(stage, input: plan)
+            } catch let d as Diagnostic where k == 0 {
+                throw otherTablesColumn(d, source: p.source)
+            }
         }
         let asked = requests.all.filter { context.answers[$0.key] == nil }
         var query = Query(plan: plan, sink: .show, notes: notes, probes: asked, unbound: unbound)
@@ -63,6 +67,20 @@ public struct Binder: Sendable {
         }
         query.sink = try sinkStage.locating { try syntax.bind(plan, self) }
         return query
+    }
+
+    /// A name the current table does not have but another table does, on a line that starts
+    /// with a verb: after `load weather.csv` the current table is weather, and `count by
+    /// legend` meant the table loaded before. Says whose column it is, instead of a near name.
+    func otherTablesColumn(_ d: Diagnostic, source: PipelineSource) -> Diagnostic {
+        guard case .current = source, case .unknownColumn(let name, _, let columns) = d.kind,
+              let current = context.currentTable,
+              let owner = context.catalog.names.first(where: { $0 != current && context.catalog[$0]?.schema.index(of: name) != nil })
+        else { return d }
+        var told = Diagnostic(.unknownColumn(name, suggestion: nil, columns: columns), at: d.span, usage: d.usage)
+        told.source = d.source
+        told.hint = "\(name) is a column of \(owner), not of \(current) (the current table); start the line with \(owner) | to use it"
+        return told
     }
 
     /// Asks a probe: its answer when the command has run it, else nil, and the probe is asked
