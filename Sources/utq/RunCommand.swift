@@ -59,6 +59,8 @@ struct Run: ParsableCommand {
         session.settings.render.color = Terminal.colorAllowed
         if !Terminal.stdoutIsTTY { session.settings.render.maxRows = 10_000_000 }
         session.settings.replaceFiles = force
+        // A script's loads read first the columns the script names; not when a prompt follows.
+        session.readsNamedColumnsFirst = !interactive && !step && (!scripts.isEmpty || !command.isEmpty || !Terminal.stdinIsTTY)
         if Pager.offByEnvironment { session.settings.pager = false }
         let batch = Batch(session: session, keepGoing: keepGoing, echo: echo)
         let input = ScriptInput(values: try variables.values())

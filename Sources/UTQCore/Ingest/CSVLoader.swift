@@ -34,6 +34,13 @@ public struct CSVOptions: Sendable {
     public var parts: Int?
     /// Counts the bytes read, for a progress bar.
     public var progress: LoadProgress?
+    /// Which columns to read, given the names and the types voted on the sample: false skips
+    /// a column (its cells are found, not read). Nil, or no answer: every column. A script's
+    /// load reads first the columns the script names (NamedColumns).
+    var chooses: (@Sendable (_ names: [String], _ types: [CellType]) -> [Bool]?)?
+    /// The table's time column when this read adds columns to a table read before: notes
+    /// about a column kept as text name it.
+    var tableTimeColumn: String?
 
     public init(delimiter: UInt8? = nil) { self.delimiter = delimiter }
 }
@@ -48,6 +55,12 @@ public struct LoadedTable: Sendable {
     var templateRecords = 0
     /// Columns whose parts were joined in their slab rather than copied (ColumnSlab).
     var columnsJoinedInPlace = 0
+    /// When `CSVOptions.chooses` skipped columns: the file's column names, the positions of
+    /// the table's columns among them, and each skipped column as its sample rows read it
+    /// (its type, unit and whether its times float, until the column is read whole).
+    var fileColumns: [String]?
+    var readPositions: [Int]?
+    var unread: [Int: Column] = [:]
 }
 
 /// Reads CSV, TSV and other delimited text into typed columns. Types come from a sample
@@ -77,8 +90,9 @@ public enum CSVLoader {
         for _ in 0..<64 {
             do {
                 var loaded = try read(source, name: name, zone: zone, options: options, types: &types, shape: &shape, cancel: cancel)
+                if let time = options.tableTimeColumn { loaded.table.timeColumn = time }
                 loaded.warnings = shape.notes(path: source.path) + loaded.warnings
-                    + shape.textNotes(loaded.table, rowLines: loaded.rowLines, path: source.path)
+                    + shape.textNotes(loaded.table, rowLines: loaded.rowLines, path: source.path, positions: loaded.readPositions)
                 return loaded
             } catch let restart as ShapeDecision.FirstLineIsData {
                 options.names = restart.names
@@ -222,10 +236,22 @@ public enum CSVLoader {
                 if let was = vote.mostly { shape.widened[k] = was }
             }
         }
-        if !shape.widened.isEmpty { rules.recordLines = true }
+        let voted = types!
+        // Columns not chosen are built as nothing (their cells are skipped), and known by
+        // their sample rows until they are read.
+        let reads = options.chooses?(names, voted).flatMap { $0.count == width && $0.contains(false) ? $0 : nil }
+        let plan = reads.map { r in voted.indices.map { r[$0] ? voted[$0] : .undetermined } } ?? voted
+        var unread: [Int: Column] = [:]
+        if let reads {
+            rules.skipped = reads.map { !$0 }
+            unread = sampleColumns(head, from: headDataStart, dataStart: dataStart, end: shape.footer?.offset ?? Int.max,
+                                   whole: headRequest >= source.size, delimiter: delimiter, rows: options.sampleRows,
+                                   columns: reads.indices.filter { !reads[$0] }, names: names, types: voted, zone: zone,
+                                   decimalComma: decimalComma)
+        }
+        if shape.widened.keys.contains(where: { reads?[$0] ?? true }) { rules.recordLines = true }
         let recordRules = rules
         let dataEnd = shape.footer?.offset ?? source.size
-        let plan = types!
 
         // The rest in parts, one worker each, cut at line breaks. Whether a break lies
         // outside quotes is known only from the start of the file, so the cuts are guesses
@@ -322,10 +348,48 @@ public enum CSVLoader {
         let guessedZone = inferredZone(merged, default: zone)
         if let note = guessedZone.note { warnings.add("zone", line: nil, note) }
         for note in timeNotes(merged, zone: guessedZone.zone) { warnings.add("times", line: nil, note) }
+        var readPositions: [Int]? = nil
+        let fileWidth = columns.count
+        if let reads {
+            readPositions = columns.indices.filter { reads[$0] }
+            columns = readPositions!.map { columns[$0] }
+        }
         let table = Table(name: name, columns: columns, zone: guessedZone.zone)
         var loaded = LoadedTable(table: table, warnings: warnings.finish(), rowLines: rowLines)
         loaded.columnsJoinedInPlace = merged.filter(\.joinedInPlace).count
+        if reads != nil {
+            loaded.fileColumns = Array(names.prefix(fileWidth))
+            loaded.readPositions = readPositions
+            loaded.unread = unread
+        }
         return loaded
+    }
+
+    /// Columns as the sample rows at the start of the text read them (up to `rows` records,
+    /// before `end`, a file offset): what is known of a column that is not read.
+    static func sampleColumns(_ head: [UInt8], from start: Int, dataStart: Int, end: Int, whole: Bool, delimiter: UInt8, rows: Int,
+                              columns: [Int], names: [String], types: [CellType], zone: ZoneRules, decimalComma: Bool) -> [Int: Column] {
+        let builders = columns.map { ColumnBuilder(name: names[$0], index: $0, type: types[$0], zone: zone, decimalComma: decimalComma) }
+        var scanner = CSVScanner(delimiter: delimiter)
+        var p = start
+        var n = 0
+        head.withUnsafeBytes { b in
+            while n < rows, dataStart + (p - start) < end, let next = try? scanner.scanRecord(b, from: p, isFinal: whole) {
+                if next == p { break }
+                if !scanner.isBlank {
+                    for (builder, k) in zip(builders, columns) {
+                        guard k < scanner.fieldCount else { builder.appendNull(); continue }
+                        let keep = scanner.quoted[k]
+                        scanner.withField(k, in: b) { field in
+                            do { try builder.appendText(keep ? field : trimmed(field)) } catch { builder.appendNull() }
+                        }
+                    }
+                    n += 1
+                }
+                p = next
+            }
+        }
+        return Dictionary(uniqueKeysWithValues: zip(columns, builders.map { $0.finish() }))
     }
 
     /// The parts' columns joined into the first part's, every column on its own core: the

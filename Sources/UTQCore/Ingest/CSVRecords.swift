@@ -155,7 +155,9 @@ struct CSVRecords {
     private mutating func flush() throws {
         let n = batch.count
         guard n > 0 else { return }
+        let skipping = !rules.skipped.isEmpty
         for k in 0..<width {
+            if skipping && rules.skipped[k] { continue }
             let fields = UnsafePointer(batch.fields + k)
             if rules.promised.indices.contains(k) && rules.promised[k] {
                 // The caller fixed this column's type: a cell that does not fit is wrong, not the
@@ -283,6 +285,8 @@ struct CSVRecordRules {
     var ignoresEmptyExtraCells = true
     /// How the header line ended; other line ends are reported.
     var lineEnd: CSVScanner.LineEnd?
+    /// Columns whose cells are found but not read (empty: none).
+    var skipped: [Bool] = []
 }
 
 /// Where each unquoted cell ends (the next delimiter or line break), from a mask of 64

@@ -157,8 +157,12 @@ struct ShapeDecision {
 
     /// For each column that turned to text after the sample: how many cells broke the type
     /// the rest had, and the first of them, so a user sees why and where.
-    func textNotes(_ table: Table, rowLines: [Int32], path: String) -> [LoadWarning] {
-        Self.textNotes(widened, table, rowLines: rowLines, path: path)
+    /// `positions`: where the table's columns are in the file, when some were not read.
+    func textNotes(_ table: Table, rowLines: [Int32], path: String, positions: [Int]? = nil) -> [LoadWarning] {
+        guard let positions else { return Self.textNotes(widened, table, rowLines: rowLines, path: path) }
+        var read: [Int: CellType] = [:]
+        for (k, p) in positions.enumerated() { if let was = widened[p] { read[k] = was } }
+        return Self.textNotes(read, table, rowLines: rowLines, path: path)
     }
 
     /// The same for any reader: `widened` maps a column's position to the type it had before.

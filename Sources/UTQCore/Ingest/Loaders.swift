@@ -20,6 +20,10 @@ public struct LoadRequest: Sendable {
     /// a question first needs them; nil: every file is read whole (a pattern's files, tests
     /// of the reader).
     public var deferParquetAbove: Int?
+    /// The names (lowercased) the rest of a script uses: a delimited file reads the columns
+    /// so named, and its other columns when a question first needs them (NamedColumns).
+    /// Nil: every column now (the prompt, where any question may come next).
+    public var namedColumns: Set<String>?
 
     public init(path: String, name: String? = nil, at: String? = nil, zone: ZoneRules, cancel: CancellationFlag? = nil,
                 progress: LoadProgress? = nil, memoryLimit: Int? = nil) {
@@ -103,7 +107,21 @@ public enum Loaders {
         options.header = request.options.header
         options.columns = request.options.columns
         options.progress = request.progress
-        let loaded = try CSVLoader.load(path: path, name: name, zone: request.zone, options: options, cancel: request.cancel)
+        var loaded: LoadedTable
+        if let named = request.namedColumns {
+            var some = options
+            some.chooses = { names, types in NamedColumns.choose(names, types, named: named) }
+            let identity = try FileIdentity(path: path)
+            loaded = try CSVLoader.load(path: path, name: name, zone: request.zone, options: some, cancel: request.cancel)
+            if let (deferred, warnings) = NamedColumns.table(loaded, request: request, name: name, options: options, identity: identity) {
+                return LoadResult(tables: [], summary: summary(.deferred(deferred)), warnings: warnings, deferred: [deferred])
+            }
+            if loaded.readPositions != nil {
+                loaded = try CSVLoader.load(path: path, name: name, zone: request.zone, options: options, cancel: request.cancel)
+            }
+        } else {
+            loaded = try CSVLoader.load(path: path, name: name, zone: request.zone, options: options, cancel: request.cancel)
+        }
         let (table, notes) = ClockColumns.recognise(loaded.table, path: path)
         return LoadResult(tables: [table], summary: summary(table), warnings: loaded.warnings + notes)
     }

@@ -51,6 +51,12 @@ public final class Session: @unchecked Sendable {
     public var lessonRecordFolder: String?
     /// Warnings that belong to the command running now but arose outside it.
     var pendingWarnings: [String] = []
+    /// Whether a script's `load` of a delimited file reads first only the columns the rest
+    /// of the script names (the others when a question needs them). Batch runs turn it on;
+    /// at the prompt any question may come next, so every column is read at once.
+    public var readsNamedColumnsFirst = false
+    /// The commands of the running script after the one running now.
+    var ahead: ArraySlice<ScriptBlock> = []
 
     public init(workingDirectory: String = FileManager.default.currentDirectoryPath, defaultZone: ZoneRules = .local,
                 cancel: CancellationFlag = CancellationFlag()) {
@@ -79,7 +85,10 @@ public final class Session: @unchecked Sendable {
         // A byte-order mark (as some editors save UTF-8) is no part of the first command.
         let source = SourceText(name: name, text: text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text)
         var errors: [Diagnostic] = []
-        for block in LiterateScript.blocks(in: source) {
+        let blocks = LiterateScript.blocks(in: source)
+        defer { ahead = [] }
+        for (k, block) in blocks.enumerated() {
+            ahead = blocks[(k + 1)...]
             // Headings and prose only matter to a notebook or a recording.
             // An exercise's answer runs as the commands around it do.
             let command: ScriptCommand
@@ -100,6 +109,28 @@ public final class Session: @unchecked Sendable {
         return errors
     }
 
+    /// The names the rest of the running script uses, lowercased (every word and text of its
+    /// commands, so never fewer than the columns it names); nil when loads read every column.
+    func namesAhead() -> Set<String>? {
+        guard readsNamedColumnsFirst else { return nil }
+        var names = Set<String>()
+        for block in ahead {
+            let commands: [ScriptCommand]
+            switch block {
+            case .command(let c), .answer(let c): commands = [c]
+            case .wrong(let cs): commands = cs
+            default: continue
+            }
+            for token in commands.flatMap(\.tokens) {
+                switch token.kind {
+                case .identifier(let s, _), .string(let s), .tooLong(let s): names.insert(s.lowercased())
+                default: break
+                }
+            }
+        }
+        return names
+    }
+
     /// Parses a command into its statement, without running anything.
     public static func parse(_ command: ScriptCommand) throws -> Statement {
         if let e = command.lexError { throw e }
@@ -117,7 +148,7 @@ public final class Session: @unchecked Sendable {
             let statement = try Session.parse(command)
             let started = DispatchTime.now()
             do {
-                try Interpreter(session: self, source: command.source).perform(statement, into: &outcome)
+                try perform(statement, command, into: &outcome)
             } catch let changed as DatabaseChanged {
                 // Read the database's tables again, say what changed, and run the command once
                 // more on them (an error then is the command's own).
@@ -125,7 +156,7 @@ public final class Session: @unchecked Sendable {
                 outcome = CommandOutcome()
                 outcome.outputs.append(.info(note))
                 do {
-                    try Interpreter(session: self, source: command.source).perform(statement, into: &outcome)
+                    try perform(statement, command, into: &outcome)
                 } catch let again as DatabaseChanged {
                     throw Diagnostic("the database refused the query: \(again.reason)", hint: "explain shows the SQL utq sends")
                 }
@@ -174,6 +205,24 @@ public final class Session: @unchecked Sendable {
         outcome.outputs += pendingWarnings.map { .warning($0) }
         pendingWarnings = []
         return outcome
+    }
+
+    /// Runs a statement; when it read columns of a table whose types were guessed and they
+    /// are not what was guessed, puts the table back as it is and runs it again, bound anew
+    /// (each column is read once, so this ends).
+    private func perform(_ statement: Statement, _ command: ScriptCommand, into outcome: inout CommandOutcome) throws {
+        var said: [String] = []
+        for attempt in 0... {
+            do {
+                try Interpreter(session: self, source: command.source).perform(statement, into: &outcome)
+                break
+            } catch let revised as SchemaRevised where attempt < 8 {
+                workspace.put([.deferred(revised.table)], makeCurrent: false)
+                said += revised.warnings
+                outcome = CommandOutcome()
+            }
+        }
+        outcome.outputs += said.map { .warning($0) }
     }
 
     /// Tab completion for a line typed so far.

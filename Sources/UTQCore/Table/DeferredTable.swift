@@ -16,6 +16,13 @@ protocol ColumnSource: AnyObject, Sendable {
     /// How many columns have been read from the file, each counted once per read (a column
     /// read twice would count twice: tests see that none is).
     var readCount: Int { get }
+    /// Whether the schema's types for columns not read yet are guesses (a CSV file's, from
+    /// its first rows) that a read may correct.
+    var guessesTypes: Bool { get }
+}
+
+extension ColumnSource {
+    var guessesTypes: Bool { false }
 }
 
 /// Why a deferred table's columns cannot be read any more: its file is not the one loaded.
@@ -70,6 +77,7 @@ public struct DeferredTable: Sendable {
     func table(positions: [Int], notes: RunNotes?, cancel: CancellationFlag?, phase: (@Sendable (Bool) -> Void)? = nil) throws -> Table {
         let fromFile = positions.filter { changed[$0] == nil }
         let read = try reading { try source.columns(fromFile, cancel: cancel, phase: phase) }
+        if source.guessesTypes { try checkGuesses(fromFile, read) }
         for w in read.warnings {
             var w = w
             w.path = path
@@ -82,6 +90,26 @@ public struct DeferredTable: Sendable {
         t.rowCount = rowCount
         if schema.timeColumn == nil { t.timeColumn = nil }
         return t
+    }
+
+    /// Columns read whose types are not those the schema guessed: the question was bound on
+    /// the guess, so it is bound again on the table as it is (`SchemaRevised`).
+    private func checkGuesses(_ positions: [Int], _ read: (columns: [Column], warnings: [LoadWarning])) throws {
+        var revised = self
+        for (k, p) in positions.enumerated() {
+            var field = Field(read.columns[k])
+            field.name = schema.fields[p].name
+            if field != schema.fields[p] { revised.schema.fields[p] = field }
+        }
+        guard revised.schema.fields != schema.fields else { return }
+        if let time = schema.timeColumn, let p = schema.index(of: time), revised.schema.fields[p].type != .timestamp {
+            revised.schema.timeColumn = revised.schema.fields.first { $0.type == .timestamp }?.name
+        }
+        throw SchemaRevised(table: revised, warnings: read.warnings.map { w in
+            var w = w
+            w.path = path
+            return w.description
+        })
     }
 
     /// The same table with its times in another zone: wall-clock columns keep their reading

@@ -1,0 +1,140 @@
+import Foundation
+
+/// A delimited file loaded by a script that names the columns it uses: the load reads those
+/// (and the table's time), and the others when a question first needs them, as a large
+/// Parquet file's are. `load rides.csv; count by weekday, hour` reads one column of twenty.
+///
+/// The columns not read are typed by the file's first rows (the sample every CSV load
+/// votes its types on). When one is read and its rows say otherwise (a column of numbers
+/// with a word on line 90,000), the question that read it is bound again on the new type
+/// (`SchemaRevised`), so no answer rests on a guess.
+enum NamedColumns {
+    /// Which of a file's columns to read now, given the names the script uses (lowercased):
+    /// those, the first column of times (the table's time, for hour, day and the other
+    /// buckets) and the columns before it that the sample left undecided (one of them could
+    /// be a time further on), and columns named `column_N` (a header cell left empty, which
+    /// the reader drops when the column is empty too). Nil: every column, when the sample
+    /// shows no times (the table's time may then be made of a date and a clock column).
+    static func choose(_ names: [String], _ types: [CellType], named: Set<String>) -> [Bool]? {
+        guard let first = types.firstIndex(where: { if case .timestamp = $0 { return true } else { return false } }) else { return nil }
+        return names.indices.map { k in
+            named.contains(names[k].lowercased()) || k == first || (k < first && types[k] == .undetermined)
+                || names[k].lowercased().hasPrefix("column_")
+        }
+    }
+
+    /// The table of a load that read only some of its file's columns; nil when it must be
+    /// read whole after all (its time is not among the columns read: the sample's column of
+    /// times turned out to be dates only, or text).
+    static func table(_ loaded: LoadedTable, request: LoadRequest, name: String, options: CSVOptions,
+                      identity: FileIdentity) -> (DeferredTable, [LoadWarning])? {
+        guard let positions = loaded.readPositions, let fileColumns = loaded.fileColumns else { return nil }
+        var (table, notes) = ClockColumns.recognise(loaded.table, path: request.path)
+        guard let time = table.timeColumn, let c = table.column(time), c.type == .timestamp, c.unit != .day else { return nil }
+        let geometry: [LoadWarning]
+        (table, geometry) = GeometryColumns.recognise(table, path: request.path, crs: request.options.crs)
+        notes += geometry + LoadNotes.wholeNumbersKeptAsText(table, path: request.path)
+        var read: [Int: Column] = [:]
+        for (k, p) in positions.enumerated() { read[p] = table.columns[k] }
+        let fields = fileColumns.indices.map { p in
+            read[p].map(Field.init) ?? loaded.unread[p].map { Field(recognise($0, zone: table.zone, crs: request.options.crs, path: "").column) }
+                ?? Field(name: fileColumns[p], type: .null)
+        }
+        let source = CSVColumnSource(path: request.path, options: options, zone: request.zone, tableZone: table.zone,
+                                     crs: request.options.crs, timeColumn: time, rows: table.rowCount, identity: identity, read: read)
+        let schema = Schema(fields: fields, zone: table.zone, timeColumn: time)
+        let deferred = DeferredTable(name: name, schema: schema, rowCount: table.rowCount, path: request.path,
+                                     timeRange: table.timeRange(), source: source)
+        return (deferred, loaded.warnings + notes)
+    }
+
+    /// A column read on its own as a load reads it: clock times and dates written as text or
+    /// numbers, geometries, and the note on whole numbers kept as text.
+    static func recognise(_ c: Column, zone: ZoneRules, crs: GeoSpace?, path: String) -> (column: Column, notes: [LoadWarning]) {
+        var t = Table(name: "", columns: [c], zone: zone, timeColumn: nil)
+        var notes: [LoadWarning]
+        (t, notes) = ClockColumns.recognise(t, path: path)
+        let geometry: [LoadWarning]
+        (t, geometry) = GeometryColumns.recognise(t, path: path, crs: crs)
+        return (t.columns[0], notes + geometry + LoadNotes.wholeNumbersKeptAsText(t, path: path))
+    }
+}
+
+/// Where the columns of a delimited file that a load did not read come from: the file,
+/// read again for those columns only (every cell is found, only theirs are read), each
+/// column once. The file must be the one loaded: its size and time of change are compared
+/// first, and its rows counted again.
+final class CSVColumnSource: ColumnSource, @unchecked Sendable {
+    let path: String
+    private let options: CSVOptions
+    /// The zone times without an offset are read in (the load's), and the table's.
+    private let zone: ZoneRules, tableZone: ZoneRules
+    private let crs: GeoSpace?
+    private let timeColumn: String
+    private let rows: Int
+    private let identity: FileIdentity
+    private let lock = NSLock()
+    private var columns: [Int: Column]
+    private var reads = 0
+
+    init(path: String, options: CSVOptions, zone: ZoneRules, tableZone: ZoneRules, crs: GeoSpace?, timeColumn: String, rows: Int,
+         identity: FileIdentity, read: [Int: Column]) {
+        var options = options
+        options.chooses = nil
+        options.progress = nil
+        self.path = path; self.options = options; self.zone = zone; self.tableZone = tableZone; self.crs = crs
+        self.timeColumn = timeColumn; self.rows = rows; self.identity = identity; self.columns = read
+    }
+
+    var guessesTypes: Bool { true }
+    var readPositions: Set<Int> { lock.withLock { Set(columns.keys) } }
+    var readCount: Int { lock.withLock { reads } }
+
+    func columns(_ positions: [Int], cancel: CancellationFlag?, phase: (@Sendable (Bool) -> Void)?) throws -> (columns: [Column], warnings: [LoadWarning]) {
+        lock.lock()
+        defer { lock.unlock() }
+        let missing = Set(positions.filter { columns[$0] == nil })
+        var warnings: [LoadWarning] = []
+        if !missing.isEmpty {
+            try identity.check(path: path)
+            phase?(true)
+            defer { phase?(false) }
+            var options = self.options
+            options.chooses = { names, _ in names.indices.map(missing.contains) }
+            options.tableTimeColumn = timeColumn
+            let loaded = try CSVLoader.load(path: path, name: "", zone: zone, options: options, cancel: cancel)
+            guard loaded.table.rowCount == rows else {
+                throw SourceChanged(message: "it now has \(NumberText.grouped(loaded.table.rowCount)) rows where it had \(NumberText.grouped(rows)) when it was loaded")
+            }
+            let at = loaded.readPositions ?? Array(loaded.table.columns.indices)
+            var names: [String] = []
+            for (k, p) in at.enumerated() where missing.contains(p) {
+                let (column, notes) = NamedColumns.recognise(loaded.table.columns[k], zone: tableZone, crs: crs, path: path)
+                columns[p] = column
+                names.append(column.name)
+                warnings += notes
+            }
+            // The file's other warnings (rows, encoding) were said when it was loaded: only
+            // those about these columns are new.
+            warnings = loaded.warnings.filter { w in names.contains { w.message.hasPrefix($0 + " ") || w.message.hasPrefix($0 + ":") } } + warnings
+            reads += missing.count
+        }
+        return (try positions.map { p in
+            guard let c = columns[p] else { throw SourceChanged(message: "its column \(p + 1) is no longer there") }
+            return c
+        }, warnings)
+    }
+
+    func timeRange(of position: Int, cancel: CancellationFlag?) throws -> (Int64, Int64)? {
+        let column = try columns([position], cancel: cancel, phase: nil).columns[0]
+        return Table(name: "", columns: [column], zone: tableZone, timeColumn: column.name).timeRange()
+    }
+}
+
+/// A deferred table's columns, read, are not of the types its schema guessed (a CSV file's
+/// columns typed by their first rows): the table with the schema they have, and what reading
+/// them said. The session puts the table back and runs the command again, binding it anew.
+struct SchemaRevised: Error {
+    let table: DeferredTable
+    let warnings: [String]
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+@testable import UTQCore
+
+/// A script's load of a CSV file reads the columns the script names and the table's time;
+/// the others are read when a question first needs them. Each question's answer is held to
+/// the answer of the same question on the file read whole, in a fresh session each time.
+@Suite struct NamedColumnsTests {
+    static let load = "load datasets/users.csv\nload datasets/rides.csv\n"
+
+    /// A session whose loads read what their script names, or every column.
+    static func session(named: Bool) -> Session {
+        let s = makeSession()
+        s.readsNamedColumnsFirst = named
+        return s
+    }
+
+    static func deferred(_ s: Session, _ name: String) throws -> DeferredTable {
+        try ParquetDeferredTests.deferred(s, name)
+    }
+
+    /// The load and the question as one script: the load knows the question's names.
+    @Test func everyQuestionAfterTheLoadGivesTheWholeFilesAnswer() throws {
+        for q in ParquetDeferredTests.questions {
+            let whole = try Self.session(named: false).table(Self.load + q)
+            let s = Self.session(named: true)
+            let answer: Table
+            do { answer = try s.table(Self.load + q) } catch {
+                Issue.record("\(q): \(error)")
+                continue
+            }
+            #expect(tableDifference(answer, whole) == nil, "\(q): \(tableDifference(answer, whole) ?? "")")
+        }
+    }
+
+    /// The load in a script of its own: it names no column, so only the time is read, and
+    /// every question reads what it needs later.
+    @Test func everyQuestionInALaterScriptGivesTheWholeFilesAnswer() throws {
+        for q in ParquetDeferredTests.questions {
+            let whole = try Self.session(named: false).table(Self.load + q)
+            let s = Self.session(named: true)
+            try ParquetDeferredTests.run(s, Self.load)
+            #expect(try Self.deferred(s, "rides").columnsRead == ["requested_at"])
+            let answer: Table
+            do { answer = try s.table(q) } catch {
+                Issue.record("\(q): \(error)")
+                continue
+            }
+            #expect(tableDifference(answer, whole) == nil, "\(q): \(tableDifference(answer, whole) ?? "")")
+        }
+    }
+
+    @Test func theLoadReadsTheNamedColumnsAndTheTime() throws {
+        let s = Self.session(named: true)
+        let counted = try s.table("load datasets/rides.csv\ncount by status, weekday")
+        #expect(try Self.deferred(s, "rides").columnsRead == ["status", "requested_at"])
+        #expect(try Self.deferred(s, "rides").source.readCount == 0)
+        #expect(tableDifference(counted, try Self.session(named: false).table("load datasets/rides.csv\ncount by status, weekday")) == nil)
+        // A column the script did not name is read when a question needs it, once.
+        try s.table("rides | sum price by status")
+        #expect(try Self.deferred(s, "rides").columnsRead == ["status", "requested_at", "price"])
+        #expect(try Self.deferred(s, "rides").source.readCount == 1)
+        // What the load says is what a whole load says.
+        let said = Self.session(named: true).transcript("load datasets/rides.csv\ncount", name: "<test>")
+        #expect(said == Self.session(named: false).transcript("load datasets/rides.csv\ncount", name: "<test>"))
+        // Without a column of times the file is read whole (its time may be a date and a clock).
+        let users = Self.session(named: true)
+        try users.table("load datasets/users.csv\ncount by driving")
+        guard case .loaded? = users.catalog["users"] else {
+            Issue.record("users was not read whole")
+            return
+        }
+    }
+
+    static func write(_ name: String, _ text: String) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("utq-tests-\(getpid())/named").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/" + name
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// 3,000 rows; `n` is whole numbers in the first rows (the sample) and a word on line
+    /// 2,502, `at` clock times: a guess from the first rows that the file breaks.
+    static func guessed() throws -> String {
+        var text = "time,kind,n,at\n"
+        for i in 0..<3000 {
+            text += "2020-01-01T\(String(format: "%02d", i % 24)):00:00Z,\(i % 3 == 0 ? "a" : "b"),\(i == 2500 ? "many" : String(i)),8:\(String(format: "%02d", i % 60))\n"
+        }
+        return try write("guessed.csv", text)
+    }
+
+    /// A question bound on a guessed type is bound again on the type the column has: the
+    /// answer, the error and the warnings are those of the file read whole.
+    @Test func aColumnThatIsNotWhatItsFirstRowsSaidIsBoundAgain() throws {
+        let path = try Self.guessed()
+        for q in ["describe guessed", "guessed | where kind = \"a\" | limit 3", "guessed | sum at by kind", "count by kind | sort kind"] {
+            let s = Self.session(named: true)
+            try ParquetDeferredTests.run(s, "load \(path)\ncount by kind")
+            #expect(try Self.deferred(s, "guessed").schema.fields[2].type == .int, "the sample says n is whole numbers")
+            let w = Self.session(named: false)
+            try ParquetDeferredTests.run(w, "load \(path)")
+            let (named, whole) = (try s.table(q), try w.table(q))
+            #expect(tableDifference(named, whole) == nil, "\(q): \(tableDifference(named, whole) ?? "")")
+        }
+        // A question the new type refuses is refused as on the whole file, naming the column.
+        let s = Self.session(named: true)
+        try ParquetDeferredTests.run(s, "load \(path)\ncount by kind")
+        let (warnings, _) = try ParquetDeferredTests.run(s, "guessed | count by kind, n | limit 1")
+        #expect(warnings.contains { $0.contains(":2502: n is kept as text") }, "\(warnings)")
+        #expect(try Self.deferred(s, "guessed").schema.fields[2].type == .string)
+        let refused = s.failure("guessed | sum n")
+        let whole = Self.session(named: false)
+        try ParquetDeferredTests.run(whole, "load \(path)")
+        #expect(refused?.message != nil && refused?.message == whole.failure("guessed | sum n")?.message)
+        // The same when the question that reads the column is the one the new type refuses.
+        for q in ["guessed | sum n", "guessed | where n > 10 | count"] {
+            let fresh = Self.session(named: true)
+            try ParquetDeferredTests.run(fresh, "load \(path)\ncount by kind")
+            let e = fresh.failure(q)
+            #expect(e?.message != nil && e?.message == whole.failure(q)?.message, "\(q): \(String(describing: e?.message))")
+        }
+    }
+
+    /// A file changed after the load is not read as if it were the one loaded.
+    @Test func aFileChangedSinceTheLoadIsSaidToBe() throws {
+        let path = try Self.write("changing.csv", "time,kind,n\n2020-01-01T00:00:00Z,a,1\n2020-01-01T01:00:00Z,b,2\n")
+        let s = Self.session(named: true)
+        try ParquetDeferredTests.run(s, "load \(path)\ncount by kind")
+        try "time,kind,n\n2020-01-01T00:00:00Z,a,1\n2020-01-01T01:00:00Z,b,2\n2020-01-01T02:00:00Z,b,3\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let e = s.failure("changing | sum n")
+        #expect(e?.message.contains("has changed since it was loaded") == true, "\(String(describing: e?.message))")
+        // What was read stays usable.
+        #expect(try s.table("changing | count by kind").rowCount == 2)
+    }
+}
