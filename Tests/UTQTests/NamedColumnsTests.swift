@@ -50,6 +50,44 @@ import Testing
         }
     }
 
+    /// datasets/rides.csv written as NDJSON and as one JSON array by utq.
+    static let jsonFiles: Result<[String], any Error> = Result {
+        let s = makeSession()
+        var paths: [String] = []
+        for ext in ["ndjson", "json"] {
+            let path = try write("rides.\(ext)", "")
+            try ParquetDeferredTests.run(s, "load datasets/rides.csv\nrides | save! \(path)")
+            paths.append(path)
+        }
+        return paths
+    }
+
+    /// The same for records in JSON: the load passes over the values of the columns it does
+    /// not read.
+    @Test func everyQuestionOnJSONRecordsGivesTheWholeFilesAnswer() throws {
+        for path in try Self.jsonFiles.get() {
+            let load = "load datasets/users.csv\nload \(path) as rides\n"
+            for q in ParquetDeferredTests.questions {
+                let whole = try Self.session(named: false).table(load + q)
+                for script in [load + q, nil] {
+                    let s = Self.session(named: true)
+                    let answer: Table
+                    do {
+                        if script == nil { try ParquetDeferredTests.run(s, load) }
+                        answer = try s.table(script ?? q)
+                    } catch {
+                        Issue.record("\(path): \(q): \(error)")
+                        continue
+                    }
+                    #expect(tableDifference(answer, whole) == nil, "\(path): \(q): \(tableDifference(answer, whole) ?? "")")
+                }
+            }
+            let s = Self.session(named: true)
+            try s.table(load + "count by status, weekday")
+            #expect(try Self.deferred(s, "rides").columnsRead == ["status", "requested_at"])
+        }
+    }
+
     @Test func theLoadReadsTheNamedColumnsAndTheTime() throws {
         let s = Self.session(named: true)
         let counted = try s.table("load datasets/rides.csv\ncount by status, weekday")

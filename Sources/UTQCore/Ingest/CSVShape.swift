@@ -192,7 +192,7 @@ struct ShapeDecision {
                 message += table.timeColumn.map { "; so the table's time is \($0): hour, day and the other buckets use it" }
                     ?? "; so the table has no time column"
             }
-            out.append(LoadWarning(path: path, line: line, message))
+            out.append(LoadWarning(path: path, line: line, message, column: c.name))
         }
         return out
     }

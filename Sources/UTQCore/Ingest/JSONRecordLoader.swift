@@ -16,18 +16,24 @@ public enum JSONRecordLoader {
     /// `cuts`: where the parts start, in place of the cuts the reader finds (for tests that
     /// try every cut). `templates: false` reads every record with the general parser (the
     /// reference the template reader is tested against).
+    ///
+    /// `chooses`: which of the columns the sample found to read, given their names (in the
+    /// order met) and types: false skips one (its values are passed over). Columns met only
+    /// after the sample are read. The table then holds the columns read (NamedColumns).
     static func load(path: String, name: String, zone: ZoneRules, chunkSize: Int = 1 << 20, parts: Int?, cuts: [Int]?,
                      templates: Bool = true,
-                     cancel: CancellationFlag? = nil, progress: LoadProgress? = nil, memoryLimit: Int? = nil) throws -> LoadedTable {
+                     cancel: CancellationFlag? = nil, progress: LoadProgress? = nil, memoryLimit: Int? = nil,
+                     chooses: (@Sendable ([String], [CellType]) -> [Bool]?)? = nil) throws -> LoadedTable {
         var cuts = cuts
         var plan: [String: CellType]? = nil
+        var sampleOrder: [String] = []
         var parts = parts
         // Columns a value past the sample turned to text, with the type they had: the load says so.
         var widened: [String: CellType] = [:]
         for _ in 0..<64 {
             do {
                 var loaded = try read(path: path, name: name, zone: zone, chunkSize: chunkSize, parts: parts, cuts: cuts, templates: templates, plan: &plan,
-                                      cancel: cancel, progress: progress, memoryLimit: memoryLimit)
+                                      order: &sampleOrder, chooses: chooses, cancel: cancel, progress: progress, memoryLimit: memoryLimit)
                 let positions = Dictionary(loaded.table.columns.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
                 let byPosition = Dictionary(widened.compactMap { name, was in positions[name].map { ($0, was) } }, uniquingKeysWith: { a, _ in a })
                 loaded.warnings += ShapeDecision.textNotes(byPosition, loaded.table, rowLines: [], path: path)
@@ -53,7 +59,8 @@ public enum JSONRecordLoader {
     enum Layout { case array, lines }
 
     private static func read(path: String, name: String, zone: ZoneRules, chunkSize: Int, parts: Int?, cuts forced: [Int]?, templates: Bool,
-                             plan: inout [String: CellType]?, cancel: CancellationFlag?, progress: LoadProgress?,
+                             plan: inout [String: CellType]?, order sampleOrder: inout [String],
+                             chooses: (@Sendable ([String], [CellType]) -> [Bool]?)?, cancel: CancellationFlag?, progress: LoadProgress?,
                              memoryLimit: Int?) throws -> LoadedTable {
         let source = try FileSource(path: path, progress: progress)
         let headRequest = max(chunkSize, 4 << 20)
@@ -66,11 +73,16 @@ public enum JSONRecordLoader {
             return c == 0x5B ? (.array, r.pos + 1) : (.lines, r.pos)
         }
         if plan == nil {
-            plan = try head.withUnsafeBytes { b in try sniff(b, from: headDataStart, layout: layout, isFinal: headIsAll, path: path) }
+            (plan, sampleOrder) = try head.withUnsafeBytes { b in try sniff(b, from: headDataStart, layout: layout, isFinal: headIsAll, path: path) }
         }
         // In the file, the data starts after the NUL bytes the head left out.
         let dataStart = try source.offset(afterText: headDataStart)
         let columnPlan = plan!
+        var skipped = Set<String>()
+        if let mask = chooses?(sampleOrder, sampleOrder.map { columnPlan[$0] ?? .undetermined }), mask.count == sampleOrder.count {
+            skipped = Set(sampleOrder.indices.filter { !mask[$0] }.map { sampleOrder[$0] })
+        }
+        let skip = skipped
         // Rows per byte from the first chunk, to reserve the columns' memory once. Records
         // are counted by their opening braces (one per record whether the file is written on
         // one line, one record a line or pretty-printed; nested objects only make the room
@@ -97,14 +109,14 @@ public enum JSONRecordLoader {
         let rooms = ranges.map { $0.count / bytesPerRecord * 5 / 4 + 1024 }
         var slabs: [String: AnyObject] = [:]
         if ranges.count > 1, ColumnBudget(memoryLimit: memoryLimit).refusal(rows: rooms.reduce(0, +), columns: columnPlan.count) == nil {
-            for (name, type) in columnPlan { slabs[name] = ColumnSlabs.make(for: type, rooms: rooms) }
+            for (name, type) in columnPlan where !skip.contains(name) { slabs[name] = ColumnSlabs.make(for: type, rooms: rooms) }
         }
         let partSlabs = UnsafeSendable(slabs)  // read only while the parts run
         let results = ParallelParts<JSONPart>(count: ranges.count)
         DispatchQueue.concurrentPerform(iterations: ranges.count) { w in
             results.set(w, Result {
                 try readPart(source, ranges[w], part: w, last: w == ranges.count - 1, layout: layout, plan: columnPlan, slabs: partSlabs.value,
-                             templates: templates, zone: zone, rowEstimate: ranges[w].count / bytesPerRecord * 17 / 16 + 64,
+                             templates: templates, skipped: skip, zone: zone, rowEstimate: ranges[w].count / bytesPerRecord * 17 / 16 + 64,
                              chunkSize: chunkSize, cancel: cancel, progress: progress, path: path, stop: results, budget: partBudget)
             })
         }
@@ -141,7 +153,7 @@ public enum JSONRecordLoader {
             rows += part.rows
             partsRead.append(part)
         }
-        let builders = try joinParts(partsRead, order: order, zone: zone)
+        let builders = try joinParts(partsRead, order: order.filter { !skip.contains($0) }, zone: zone)
         var warnings = WarningLog(path: path)
         if nuls > 0 { warnings.add("encoding", line: nil, "\(nuls) NUL bytes were removed") }
         if duplicates > 0 {
@@ -155,6 +167,13 @@ public enum JSONRecordLoader {
         var table = Table(name: name, columns: columns, zone: guessedZone.zone)
         table.rowCount = rows
         var loaded = LoadedTable(table: table, warnings: warnings.finish())
+        if !skip.isEmpty {
+            loaded.fileColumns = order
+            loaded.readPositions = order.indices.filter { !skip.contains(order[$0]) }
+            for (k, name) in order.enumerated() where skip.contains(name) {
+                loaded.unread[k] = ColumnBuilder(name: name, index: k, type: columnPlan[name] ?? .undetermined, zone: zone).finish()
+            }
+        }
         loaded.templateRecords = templateRecords
         loaded.columnsJoinedInPlace = builders.filter(\.joinedInPlace).count
         return loaded
@@ -209,7 +228,7 @@ public enum JSONRecordLoader {
     /// One worker's stretch: records from its start up to its end (the last one also reads
     /// the closing bracket and checks nothing follows it).
     static func readPart(_ source: FileSource, _ range: Range<Int>, part: Int, last: Bool, layout: Layout, plan: [String: CellType],
-                         slabs: [String: AnyObject], templates: Bool,
+                         slabs: [String: AnyObject], templates: Bool, skipped: Set<String> = [],
                          zone: ZoneRules, rowEstimate: Int, chunkSize: Int, cancel: CancellationFlag?, progress: LoadProgress?, path: String,
                          stop: ParallelParts<JSONPart>, budget: ColumnBudget) throws -> JSONPart {
         // Room for the rows expected in each column the sample found, unless those columns
@@ -217,6 +236,7 @@ public enum JSONRecordLoader {
         let capacity = budget.refusal(rows: rowEstimate, columns: plan.count) == nil ? rowEstimate : 0
         var parser = RecordParser()
         var template = RecordTemplate()
+        template.skipped = skipped
         defer { template.release() }
         var builders: [ColumnBuilder] = []
         let buffer = ReadBuffer(capacity: chunkSize + 4096)
@@ -307,7 +327,7 @@ public enum JSONRecordLoader {
                     }
                     do {
                         try parser.commit(into: &builders, plan: plan, row: rows, zone: zone, bytes: b, capacity: capacity, budget: budget,
-                                          slabs: slabs, part: part)
+                                          slabs: slabs, part: part, skipped: skipped)
                     } catch let tooMany as ColumnsDoNotFit {
                         throw located(tooMany.reason, at: recordStart, base, path)
                     }
@@ -346,7 +366,7 @@ public enum JSONRecordLoader {
                 try refill()
             }
         }
-        for b in builders where b.count < rows { for _ in b.count..<rows { b.appendNull() } }
+        for b in builders where b.count < rows && !skipped.contains(b.name) { for _ in b.count..<rows { b.appendNull() } }
         return JSONPart(builders: builders, rows: rows, duplicateKeys: parser.duplicateKeys, nuls: nuls, templateRecords: template.hits)
     }
 
@@ -368,7 +388,8 @@ public enum JSONRecordLoader {
     }
 
     /// Decides column types from the records in the first chunk.
-    static func sniff(_ b: UnsafeRawBufferPointer, from start: Int, layout: Layout, isFinal: Bool, path: String) throws -> [String: CellType] {
+    /// The types, and the columns in the order met.
+    static func sniff(_ b: UnsafeRawBufferPointer, from start: Int, layout: Layout, isFinal: Bool, path: String) throws -> ([String: CellType], [String]) {
         var parser = RecordParser()
         var votes: [Int: ColumnVote] = [:]
         var pos = start
@@ -386,7 +407,7 @@ public enum JSONRecordLoader {
         }
         var plan: [String: CellType] = [:]
         for (column, vote) in votes { plan[parser.columnName(column)] = vote.result }
-        return plan
+        return (plan, votes.keys.sorted().map { parser.columnName($0) })
     }
 
     /// The kinds of values one column showed in the sample.

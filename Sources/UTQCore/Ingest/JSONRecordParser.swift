@@ -30,6 +30,8 @@ struct RecordParser {
     private var currentKey: UnsafeRawBufferPointer?
     private var recordNumber: Int32 = 0
     private(set) var duplicateKeys = 0
+    /// For each column met, whether the load skips it (`commit`'s `skipped`).
+    private var skips: [Bool] = []
     /// Where each top-level member's name lies in the buffer, quotes included, and whether the
     /// record was flat: every member a plain name with a scalar value, none repeated. Such a
     /// record is the template the next ones are read by (RecordTemplate).
@@ -178,9 +180,11 @@ struct RecordParser {
 
     /// Appends the parsed record to the column builders (creating columns as they appear),
     /// first making sure the columns, a cell for each record in each, fit in `budget`.
+    /// `skipped`: columns the load does not read; their builders are made, to keep each
+    /// column's place, and left empty.
     mutating func commit(into builders: inout [ColumnBuilder], plan: [String: CellType], row: Int, zone: ZoneRules,
                          bytes b: UnsafeRawBufferPointer, capacity: Int = 0, budget: ColumnBudget,
-                         slabs: [String: AnyObject] = [:], part: Int = 0) throws {
+                         slabs: [String: AnyObject] = [:], part: Int = 0, skipped: Set<String> = []) throws {
         // A new column is filled at once with a missing cell for each record before it; the
         // member names met so far are the columns there will be after this record.
         try budget.check(rows: row + 1, columns: max(builders.count, columnCount))
@@ -189,11 +193,14 @@ struct RecordParser {
                 let k = Int(cell.column)
                 while builders.count <= k {
                     let name = columnName(builders.count)
+                    let skip = !skipped.isEmpty && skipped.contains(name)
                     let builder = ColumnBuilder(name: name, index: builders.count, type: plan[name] ?? .undetermined, zone: zone,
-                                                capacity: capacity, slab: slabs[name], part: part)
-                    for _ in 0..<row { builder.appendNull() }
+                                                capacity: skip ? 0 : capacity, slab: skip ? nil : slabs[name], part: part)
+                    if !skip { for _ in 0..<row { builder.appendNull() } }
                     builders.append(builder)
+                    skips.append(skip)
                 }
+                if skips[k] { continue }
                 let sink = Unmanaged.passUnretained(builders[k])
                 try sink._withUnsafeGuaranteedRef { builder in
                 if builder.count < row { for _ in builder.count..<row { builder.appendNull() } }

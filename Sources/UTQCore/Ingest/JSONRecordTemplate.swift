@@ -37,7 +37,11 @@ struct RecordTemplate {
     }
     private enum Kinds {
         static let string: UInt8 = 1, number: UInt8 = 2, bool: UInt8 = 4, null: UInt8 = 8
+        /// A column the load does not read: any scalar is passed over, a number unread.
+        static let skipped: UInt8 = 16 | 1 | 2 | 4 | 8
     }
+    /// Columns the load does not read (by name).
+    var skipped: Set<String> = []
 
     /// Bytes to find in place: up to 32 as four words and masks (most names and gaps compare
     /// with a few loads), the rest in `bytes`.
@@ -117,7 +121,7 @@ struct RecordTemplate {
             if misses > 64 && misses * 2 > recentHits { resting = 4096; misses = 0; recentHits = 0 }
         }
         if !members.isEmpty && missesInARow < 2 {
-            for m in members.indices { members[m].accepts = Self.kinds(for: builders[members[m].column].type) }
+            for m in members.indices { members[m].accepts = kinds(for: builders[members[m].column]) }
             return
         }
         missesInARow = 0
@@ -130,7 +134,7 @@ struct RecordTemplate {
             guard column < builders.count else { members.removeAll(); return }
             let pattern = Pattern(UnsafeRawBufferPointer(rebasing: b[key]), storedAt: patternBytes.count)
             patternBytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[key]))
-            members.append(Member(key: pattern, gap: Pattern(), column: column, accepts: Self.kinds(for: builders[column].type)))
+            members.append(Member(key: pattern, gap: Pattern(), column: column, accepts: kinds(for: builders[column])))
         }
         if members.count != width || cells == nil {
             cells?.deallocate()
@@ -152,6 +156,10 @@ struct RecordTemplate {
         let tail = UnsafeRawBufferPointer(start: p + ends[members.count - 1], count: recordEnd - ends[members.count - 1])
         closing = Pattern(tail, storedAt: patternBytes.count)
         patternBytes.append(contentsOf: tail)
+    }
+
+    private func kinds(for builder: ColumnBuilder) -> UInt8 {
+        !skipped.isEmpty && skipped.contains(builder.name) ? Kinds.skipped : Self.kinds(for: builder.type)
     }
 
     /// The kinds of JSON value a column of this type takes by the short road: those that
@@ -258,6 +266,7 @@ struct RecordTemplate {
         }
         if c == 0x2D || c &- 0x30 <= 9 {
             guard accepts & Kinds.number != 0 else { return nil }
+            if accepts == Kinds.skipped { return pastNumber(p, at: i, end: n) }
             return number(p, at: i, end: n, into: cell)
         }
         guard i + 5 <= n else { return nil }
@@ -294,6 +303,19 @@ struct RecordTemplate {
         return nil
     }
 
+    /// The end of a number in a column not read: its bytes are passed over, not read as a
+    /// number (a malformed one is still the parser's to report when the column is read).
+    @inline(__always)
+    private static func pastNumber(_ p: UnsafeRawPointer, at from: Int, end n: Int) -> Int? {
+        var i = from + 1
+        while i < n {
+            let c = p.load(fromByteOffset: i, as: UInt8.self)
+            guard c &- 0x30 <= 9 || c == 0x2E || c == 0x65 || c == 0x45 || c == 0x2B || c == 0x2D else { break }
+            i += 1
+        }
+        return i < n ? i : nil
+    }
+
     /// A number of the plain spelling (JSONReader.plainNumber), with its value when exact.
     @inline(__always)
     private static func number(_ p: UnsafeRawPointer, at from: Int, end n: Int, into target: UnsafeMutablePointer<JSONCell>) -> Int? {
@@ -315,7 +337,7 @@ struct RecordTemplate {
         guard rows > 0, let cells else { return }
         defer { rows = 0 }
         try budget.check(rows: rowsBefore + rows, columns: builders.count)
-        for (m, member) in members.enumerated() {
+        for (m, member) in members.enumerated() where member.accepts != Kinds.skipped {
             let builder = builders[member.column]
             while builder.count < rowsBefore { builder.appendNull() }
             do {

@@ -18,9 +18,12 @@ public struct LoadWarning: Sendable, CustomStringConvertible, Equatable {
     /// For the line that closes a list of warnings of one kind ("6 more missing cells
     /// warnings"): how many it stands for. Nil for a warning itself.
     public var omitted: Int?
+    /// The column the warning is about, where one column's cells made it (a column kept as
+    /// text): a column read after its load says only these again.
+    public var column: String?
 
-    public init(path: String, line: Int? = nil, _ message: String, kind: Kind = .other, omitted: Int? = nil) {
-        self.path = path; self.line = line; self.message = message; self.kind = kind; self.omitted = omitted
+    public init(path: String, line: Int? = nil, _ message: String, kind: Kind = .other, omitted: Int? = nil, column: String? = nil) {
+        self.path = path; self.line = line; self.message = message; self.kind = kind; self.omitted = omitted; self.column = column
     }
 
     public var description: String {

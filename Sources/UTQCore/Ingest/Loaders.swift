@@ -113,7 +113,14 @@ public enum Loaders {
             some.chooses = { names, types in NamedColumns.choose(names, types, named: named) }
             let identity = try FileIdentity(path: path)
             loaded = try CSVLoader.load(path: path, name: name, zone: request.zone, options: some, cancel: request.cancel)
-            if let (deferred, warnings) = NamedColumns.table(loaded, request: request, name: name, options: options, identity: identity) {
+            let reread: @Sendable (Set<String>, String) throws -> LoadedTable = { [options] wanted, time in
+                var options = options
+                options.progress = nil
+                options.chooses = { names, _ in names.map(wanted.contains) }
+                options.tableTimeColumn = time
+                return try CSVLoader.load(path: path, name: name, zone: request.zone, options: options, cancel: nil)
+            }
+            if let (deferred, warnings) = NamedColumns.table(loaded, request: request, name: name, clocks: true, identity: identity, reread: reread) {
                 return LoadResult(tables: [], summary: summary(.deferred(deferred)), warnings: warnings, deferred: [deferred])
             }
             if loaded.readPositions != nil {
@@ -229,6 +236,23 @@ enum JSONLoading {
             let lower = Compression.innerName(path).lowercased()
             let named = first == UInt8(ascii: "{") && (lower.hasSuffix(".ndjson") || lower.hasSuffix(".jsonl"))
             if first == UInt8(ascii: "[") || named || isLines(head) {
+                if let named = request.namedColumns {
+                    let identity = try FileIdentity(path: path)
+                    let zone = request.zone, memoryLimit = request.memoryLimit
+                    let loaded = try JSONRecordLoader.load(path: path, name: name, zone: zone, parts: nil, cuts: nil, cancel: request.cancel,
+                                                           progress: request.progress, memoryLimit: memoryLimit,
+                                                           chooses: { names, types in NamedColumns.choose(names, types, named: named) })
+                    let reread: @Sendable (Set<String>, String) throws -> LoadedTable = { wanted, _ in
+                        try JSONRecordLoader.load(path: path, name: name, zone: zone, parts: nil, cuts: nil, memoryLimit: memoryLimit,
+                                                  chooses: { names, _ in names.map(wanted.contains) })
+                    }
+                    if let (deferred, warnings) = NamedColumns.table(loaded, request: request, name: name, clocks: false, identity: identity, reread: reread) {
+                        return LoadResult(tables: [], summary: Loaders.summary(.deferred(deferred)), warnings: warnings, deferred: [deferred])
+                    }
+                    if loaded.readPositions == nil {
+                        return LoadResult(tables: [loaded.table], summary: Loaders.summary(loaded.table), warnings: loaded.warnings)
+                    }
+                }
                 let loaded = try JSONRecordLoader.load(path: path, name: name, zone: request.zone, cancel: request.cancel,
                                                        progress: request.progress, memoryLimit: request.memoryLimit)
                 return LoadResult(tables: [loaded.table], summary: Loaders.summary(loaded.table), warnings: loaded.warnings)

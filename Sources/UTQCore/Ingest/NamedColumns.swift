@@ -1,6 +1,6 @@
 import Foundation
 
-/// A delimited file loaded by a script that names the columns it uses: the load reads those
+/// A CSV or JSON records file loaded by a script that names the columns it uses: the load reads those
 /// (and the table's time), and the others when a question first needs them, as a large
 /// Parquet file's are. `load rides.csv; count by weekday, hour` reads one column of twenty.
 ///
@@ -26,10 +26,13 @@ enum NamedColumns {
     /// The table of a load that read only some of its file's columns; nil when it must be
     /// read whole after all (its time is not among the columns read: the sample's column of
     /// times turned out to be dates only, or text).
-    static func table(_ loaded: LoadedTable, request: LoadRequest, name: String, options: CSVOptions,
-                      identity: FileIdentity) -> (DeferredTable, [LoadWarning])? {
+    /// `clocks`: whether the format's load reads clock times and dates from text (CSV does,
+    /// JSON does not). `reread` reads the file again for the columns of the given names, for
+    /// a table whose time column is the one given.
+    static func table(_ loaded: LoadedTable, request: LoadRequest, name: String, clocks: Bool, identity: FileIdentity,
+                      reread: @escaping @Sendable (_ names: Set<String>, _ timeColumn: String) throws -> LoadedTable) -> (DeferredTable, [LoadWarning])? {
         guard let positions = loaded.readPositions, let fileColumns = loaded.fileColumns else { return nil }
-        var (table, notes) = ClockColumns.recognise(loaded.table, path: request.path)
+        var (table, notes) = clocks ? ClockColumns.recognise(loaded.table, path: request.path) : (loaded.table, [])
         guard let time = table.timeColumn, let c = table.column(time), c.type == .timestamp, c.unit != .day else { return nil }
         let geometry: [LoadWarning]
         (table, geometry) = GeometryColumns.recognise(table, path: request.path, crs: request.options.crs)
@@ -37,11 +40,12 @@ enum NamedColumns {
         var read: [Int: Column] = [:]
         for (k, p) in positions.enumerated() { read[p] = table.columns[k] }
         let fields = fileColumns.indices.map { p in
-            read[p].map(Field.init) ?? loaded.unread[p].map { Field(recognise($0, zone: table.zone, crs: request.options.crs, path: "").column) }
+            read[p].map(Field.init)
+                ?? loaded.unread[p].map { Field(recognise($0, zone: table.zone, crs: request.options.crs, clocks: clocks, path: "").column) }
                 ?? Field(name: fileColumns[p], type: .null)
         }
-        let source = CSVColumnSource(path: request.path, options: options, zone: request.zone, tableZone: table.zone,
-                                     crs: request.options.crs, timeColumn: time, rows: table.rowCount, identity: identity, read: read)
+        let source = FileColumnSource(path: request.path, names: fileColumns, reread: reread, tableZone: table.zone, crs: request.options.crs,
+                                      clocks: clocks, timeColumn: time, rows: table.rowCount, identity: identity, read: read)
         let schema = Schema(fields: fields, zone: table.zone, timeColumn: time)
         let deferred = DeferredTable(name: name, schema: schema, rowCount: table.rowCount, path: request.path,
                                      timeRange: table.timeRange(), source: source)
@@ -50,26 +54,28 @@ enum NamedColumns {
 
     /// A column read on its own as a load reads it: clock times and dates written as text or
     /// numbers, geometries, and the note on whole numbers kept as text.
-    static func recognise(_ c: Column, zone: ZoneRules, crs: GeoSpace?, path: String) -> (column: Column, notes: [LoadWarning]) {
+    static func recognise(_ c: Column, zone: ZoneRules, crs: GeoSpace?, clocks: Bool, path: String) -> (column: Column, notes: [LoadWarning]) {
         var t = Table(name: "", columns: [c], zone: zone, timeColumn: nil)
-        var notes: [LoadWarning]
-        (t, notes) = ClockColumns.recognise(t, path: path)
+        var notes: [LoadWarning] = []
+        if clocks { (t, notes) = ClockColumns.recognise(t, path: path) }
         let geometry: [LoadWarning]
         (t, geometry) = GeometryColumns.recognise(t, path: path, crs: crs)
         return (t.columns[0], notes + geometry + LoadNotes.wholeNumbersKeptAsText(t, path: path))
     }
 }
 
-/// Where the columns of a delimited file that a load did not read come from: the file,
-/// read again for those columns only (every cell is found, only theirs are read), each
+/// Where the columns of a file that a load did not read come from: the file, read again for
+/// those columns only (every record is read through, only their values are kept), each
 /// column once. The file must be the one loaded: its size and time of change are compared
 /// first, and its rows counted again.
-final class CSVColumnSource: ColumnSource, @unchecked Sendable {
+final class FileColumnSource: ColumnSource, @unchecked Sendable {
     let path: String
-    private let options: CSVOptions
-    /// The zone times without an offset are read in (the load's), and the table's.
-    private let zone: ZoneRules, tableZone: ZoneRules
+    /// The file's columns in order (the table's schema).
+    private let names: [String]
+    private let reread: @Sendable (Set<String>, String) throws -> LoadedTable
+    private let tableZone: ZoneRules
     private let crs: GeoSpace?
+    private let clocks: Bool
     private let timeColumn: String
     private let rows: Int
     private let identity: FileIdentity
@@ -77,12 +83,9 @@ final class CSVColumnSource: ColumnSource, @unchecked Sendable {
     private var columns: [Int: Column]
     private var reads = 0
 
-    init(path: String, options: CSVOptions, zone: ZoneRules, tableZone: ZoneRules, crs: GeoSpace?, timeColumn: String, rows: Int,
-         identity: FileIdentity, read: [Int: Column]) {
-        var options = options
-        options.chooses = nil
-        options.progress = nil
-        self.path = path; self.options = options; self.zone = zone; self.tableZone = tableZone; self.crs = crs
+    init(path: String, names: [String], reread: @escaping @Sendable (Set<String>, String) throws -> LoadedTable, tableZone: ZoneRules,
+         crs: GeoSpace?, clocks: Bool, timeColumn: String, rows: Int, identity: FileIdentity, read: [Int: Column]) {
+        self.path = path; self.names = names; self.reread = reread; self.tableZone = tableZone; self.crs = crs; self.clocks = clocks
         self.timeColumn = timeColumn; self.rows = rows; self.identity = identity; self.columns = read
     }
 
@@ -99,28 +102,26 @@ final class CSVColumnSource: ColumnSource, @unchecked Sendable {
             try identity.check(path: path)
             phase?(true)
             defer { phase?(false) }
-            var options = self.options
-            options.chooses = { names, _ in names.indices.map(missing.contains) }
-            options.tableTimeColumn = timeColumn
-            let loaded = try CSVLoader.load(path: path, name: "", zone: zone, options: options, cancel: cancel)
+            let wanted = Set(missing.map { names[$0] })
+            let loaded = try reread(wanted, timeColumn)
             guard loaded.table.rowCount == rows else {
                 throw SourceChanged(message: "it now has \(NumberText.grouped(loaded.table.rowCount)) rows where it had \(NumberText.grouped(rows)) when it was loaded")
             }
-            let at = loaded.readPositions ?? Array(loaded.table.columns.indices)
-            var names: [String] = []
-            for (k, p) in at.enumerated() where missing.contains(p) {
-                let (column, notes) = NamedColumns.recognise(loaded.table.columns[k], zone: tableZone, crs: crs, path: path)
+            var found: [String] = []
+            for c in loaded.table.columns where wanted.contains(c.name) {
+                guard let p = names.firstIndex(of: c.name), missing.contains(p) else { continue }
+                let (column, notes) = NamedColumns.recognise(c, zone: tableZone, crs: crs, clocks: clocks, path: path)
                 columns[p] = column
-                names.append(column.name)
+                found.append(c.name)
                 warnings += notes
             }
             // The file's other warnings (rows, encoding) were said when it was loaded: only
             // those about these columns are new.
-            warnings = loaded.warnings.filter { w in names.contains { w.message.hasPrefix($0 + " ") || w.message.hasPrefix($0 + ":") } } + warnings
+            warnings = loaded.warnings.filter { w in w.column.map(found.contains) ?? false } + warnings
             reads += missing.count
         }
         return (try positions.map { p in
-            guard let c = columns[p] else { throw SourceChanged(message: "its column \(p + 1) is no longer there") }
+            guard let c = columns[p] else { throw SourceChanged(message: "its column \(names[p]) is no longer there") }
             return c
         }, warnings)
     }
