@@ -101,6 +101,16 @@ import Testing
         // What the load says is what a whole load says.
         let said = Self.session(named: true).transcript("load datasets/rides.csv\ncount", name: "<test>")
         #expect(said == Self.session(named: false).transcript("load datasets/rides.csv\ncount", name: "<test>"))
+        // A script that writes or describes a table reads every column at load, once.
+        let out = try Self.write("saved.csv", "")
+        for script in ["load datasets/rides.csv\ncount by status\nrides | save! \(out)", "load datasets/rides.csv\ncount by status\ndescribe"] {
+            let whole = Self.session(named: true)
+            try ParquetDeferredTests.run(whole, script)
+            guard case .loaded? = whole.catalog["rides"] else {
+                Issue.record("rides was not read whole for: \(script)")
+                continue
+            }
+        }
         // Without a column of times the file is read whole (its time may be a date and a clock).
         let users = Self.session(named: true)
         try users.table("load datasets/users.csv\ncount by driving")

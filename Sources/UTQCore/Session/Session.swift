@@ -110,9 +110,12 @@ public final class Session: @unchecked Sendable {
     }
 
     /// The names the rest of the running script uses, lowercased (every word and text of its
-    /// commands, so never fewer than the columns it names); nil when loads read every column.
+    /// commands, so never fewer than the columns it names); nil when loads read every column:
+    /// also when the script writes or describes a table, which reads every column of it (a
+    /// script that turns a CSV file into Parquet would read the file twice).
     func namesAhead() -> Set<String>? {
         guard readsNamedColumnsFirst else { return nil }
+        let wholeTable = Set([SaveVerb.spec, DescribeVerb.spec].flatMap { [$0.name] + $0.aliases })
         var names = Set<String>()
         for block in ahead {
             let commands: [ScriptCommand]
@@ -123,6 +126,7 @@ public final class Session: @unchecked Sendable {
             }
             for token in commands.flatMap(\.tokens) {
                 switch token.kind {
+                case .identifier(let s, quoted: false) where wholeTable.contains(s.lowercased()): return nil
                 case .identifier(let s, _), .string(let s), .tooLong(let s): names.insert(s.lowercased())
                 default: break
                 }
