@@ -94,6 +94,12 @@ import Testing
         #expect(try Self.deferred(s, "rides").columnsRead == ["status", "requested_at"])
         #expect(try Self.deferred(s, "rides").source.readCount == 0)
         #expect(tableDifference(counted, try Self.session(named: false).table("load datasets/rides.csv\ncount by status, weekday")) == nil)
+        // explain says what a question would read from the file, and what is read already.
+        var explained = ""
+        s.run("explain rides | sum price by status", name: "<test>") { _, outcome in
+            for case .text(let t) in outcome.outputs { explained += t }
+        }
+        #expect(explained.contains("rides: reads price from datasets/rides.csv (read already: status, requested_at)"), "\(explained)")
         // A column the script did not name is read when a question needs it, once.
         try s.table("rides | sum price by status")
         #expect(try Self.deferred(s, "rides").columnsRead == ["status", "requested_at", "price"])

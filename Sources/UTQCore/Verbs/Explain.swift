@@ -38,6 +38,29 @@ extension Interpreter {
             unbound = source.slice(first.span.union(last.span))
         }
         return PlanPrinter.text(query, placed: try session.place(query.plan), databases: session.databases, probes: probes, unbound: unbound)
+            + fileReads(query.plan)
+    }
+
+    /// For each table scanned whose columns are read when first needed (a large Parquet file,
+    /// a script's CSV): the columns this pipeline would read from its file, and those it has.
+    func fileReads(_ plan: LogicalPlan) -> String {
+        let reads = ColumnReads(plan)
+        var lines: [String] = []
+        var seen = Set<String>()
+        func visit(_ p: LogicalPlan) {
+            if let scan = p.node as? ScanNode, case .table(let name) = scan.relation, seen.insert(name).inserted,
+               case .deferred(let d)? = workspace.catalog[name] {
+                let read = Set(d.columnsRead.map { $0.lowercased() })
+                let wanted = d.schema.fields.map(\.name).filter { reads.names(of: name)?.contains($0.lowercased()) ?? true }
+                let missing = wanted.filter { !read.contains($0.lowercased()) }
+                var line = "\(name): " + (missing.isEmpty ? "reads nothing from \(d.path)" : "reads \(PlanPrinter.list(missing)) from \(d.path)")
+                if !d.columnsRead.isEmpty { line += " (read already: \(PlanPrinter.list(d.columnsRead)))" }
+                lines.append(line)
+            }
+            p.inputs.forEach(visit)
+        }
+        visit(plan)
+        return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
     }
 }
 
