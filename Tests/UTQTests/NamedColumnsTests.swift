@@ -176,6 +176,28 @@ import Testing
         }
     }
 
+    /// Times written without an offset keep their wall-clock reading when the zone changes
+    /// after the load: a column not read yet is moved when it is read, not read to be moved.
+    @Test func aZoneSetAfterTheLoadMovesTheColumnsReadLater() throws {
+        var text = "started,kind,ended\n"
+        for i in 0..<300 {
+            text += "2020-03-29 \(String(format: "%02d", i % 24)):\(String(format: "%02d", i % 60)):00,\(i % 2 == 0 ? "a" : "b"),2020-03-29 \(String(format: "%02d", (i + 3) % 24)):15:00\n"
+        }
+        let path = try Self.write("walls.csv", text)
+        let load = "load \(path)\nset timezone Europe/Oslo\n"
+        let s = Self.session(named: true)
+        try ParquetDeferredTests.run(s, load + "count by kind")
+        #expect(try Self.deferred(s, "walls").columnsRead == ["started", "kind"])
+        for q in ["walls | select started, ended | limit 5", "walls | count by hour(ended), kind | sort hour, kind", "walls | let d = ended - started | sum d by kind"] {
+            let named = Self.session(named: true)
+            try ParquetDeferredTests.run(named, load + "count by kind")
+            let whole = Self.session(named: false)
+            try ParquetDeferredTests.run(whole, load)
+            let (a, b) = (try named.table(q), try whole.table(q))
+            #expect(tableDifference(a, b) == nil, "\(q): \(tableDifference(a, b) ?? "")")
+        }
+    }
+
     /// A file changed after the load is not read as if it were the one loaded.
     @Test func aFileChangedSinceTheLoadIsSaidToBe() throws {
         let path = try Self.write("changing.csv", "time,kind,n\n2020-01-01T00:00:00Z,a,1\n2020-01-01T01:00:00Z,b,2\n")

@@ -47,6 +47,10 @@ public struct DeferredTable: Sendable {
     /// Columns changed since load (`set timezone` moves wall-clock times): these are the
     /// table's, not the file's.
     var changed: [Int: Column] = [:]
+    /// Columns of wall-clock times not read yet when the table's zone changed: the zone they
+    /// were read in. They are moved when a question reads them, not read to be moved (a
+    /// script's `set timezone` after its load would read every such column).
+    var movedFrom: [Int: ZoneRules] = [:]
     let source: any ColumnSource
 
     init(name: String, schema: Schema, rowCount: Int, path: String, timeRange: (Int64, Int64)?, source: any ColumnSource) {
@@ -84,7 +88,11 @@ public struct DeferredTable: Sendable {
             notes?.add("read \(path) \(w.message)", w.description)
         }
         var columns = schema.fields.map { Column.nulls($0.name, count: rowCount) }
-        for (k, p) in fromFile.enumerated() { columns[p] = read.columns[k] }
+        for (k, p) in fromFile.enumerated() {
+            columns[p] = read.columns[k]
+            // Only wall-clock times move (a CSV column's schema may have guessed so wrongly).
+            if let from = movedFrom[p], columns[p].floating { columns[p] = Self.moved(columns[p], from: from, to: schema.zone) }
+        }
         for p in positions { if let c = changed[p] { columns[p] = c } }
         var t = Table(name: name, columns: columns, zone: schema.zone, timeColumn: schema.timeColumn, rowNoun: rowNoun)
         t.rowCount = rowCount
@@ -117,17 +125,23 @@ public struct DeferredTable: Sendable {
     func inZone(_ zone: ZoneRules, cancel: CancellationFlag? = nil) throws -> DeferredTable {
         var t = self
         let floating = schema.fields.indices.filter { schema.fields[$0].floating && schema.fields[$0].type == .timestamp }
-        let current = try table(positions: floating, notes: nil, cancel: cancel)
-        for p in floating {
-            guard case .timestamp(let a) = current.columns[p].storage else { continue }
-            let old = schema.zone
-            t.changed[p] = Column(name: current.columns[p].name, storage: .timestamp(a.map { zone.instant(wallMicros: old.wallMicros($0)) }),
-                                  validity: current.columns[p].validity, unit: current.columns[p].unit)
-            t.changed[p]?.floating = true
-        }
+        let read = source.readPositions
+        let now = floating.filter { read.contains($0) || changed[$0] != nil }
+        let current = try table(positions: now, notes: nil, cancel: cancel)
+        for p in now { t.changed[p] = Self.moved(current.columns[p], from: schema.zone, to: zone) }
+        for p in floating where !now.contains(p) { t.movedFrom[p] = movedFrom[p] ?? schema.zone }
         t.schema.zone = zone
         t.timeRange = try t.rangeOfTimeColumn(cancel: cancel)
         return t
+    }
+
+    /// A column of wall-clock times read in one zone, as read in another: the same readings,
+    /// other instants. A column not of times is as it is.
+    static func moved(_ c: Column, from old: ZoneRules, to zone: ZoneRules) -> Column {
+        guard case .timestamp(let a) = c.storage else { return c }
+        var out = Column(name: c.name, storage: .timestamp(a.map { zone.instant(wallMicros: old.wallMicros($0)) }), validity: c.validity, unit: c.unit)
+        out.floating = true
+        return out
     }
 
     /// The same table with buckets reading another column.
@@ -141,7 +155,7 @@ public struct DeferredTable: Sendable {
     /// The span of the time column, as `Table.timeRange` gives it.
     func rangeOfTimeColumn(cancel: CancellationFlag?) throws -> (Int64, Int64)? {
         guard let name = schema.timeColumn, let p = schema.index(of: name), schema.fields[p].type == .timestamp else { return nil }
-        if changed[p] != nil { return try table(positions: [p], notes: nil, cancel: cancel).timeRange() }
+        if changed[p] != nil || movedFrom[p] != nil { return try table(positions: [p], notes: nil, cancel: cancel).timeRange() }
         return try reading { try source.timeRange(of: p, cancel: cancel) }
     }
 
