@@ -100,6 +100,12 @@ import Testing
             for case .text(let t) in outcome.outputs { explained += t }
         }
         #expect(explained.contains("rides: reads price from datasets/rides.csv (read already: status, requested_at)"), "\(explained)")
+        // Also what the probes of a pivot would read.
+        explained = ""
+        s.run("explain rides | count by driver, status | pivot status", name: "<test>") { _, outcome in
+            for case .text(let t) in outcome.outputs { explained += t }
+        }
+        #expect(explained.contains("rides: reads driver from datasets/rides.csv"), "\(explained)")
         // A column the script did not name is read when a question needs it, once.
         try s.table("rides | sum price by status")
         #expect(try Self.deferred(s, "rides").columnsRead == ["status", "requested_at", "price"])

@@ -38,16 +38,16 @@ extension Interpreter {
             unbound = source.slice(first.span.union(last.span))
         }
         return PlanPrinter.text(query, placed: try session.place(query.plan), databases: session.databases, probes: probes, unbound: unbound)
-            + fileReads(query.plan)
+            + fileReads([query.plan] + query.probes.map(\.plan))
     }
 
     /// For each table scanned whose columns are read when first needed (a large Parquet file,
-    /// a script's CSV): the columns this pipeline would read from its file, and those it has.
-    func fileReads(_ plan: LogicalPlan) -> String {
-        let reads = ColumnReads(plan)
+    /// a script's CSV): the columns this pipeline (its plan and its probes') would read from
+    /// its file, and those it has.
+    func fileReads(_ plans: [LogicalPlan]) -> String {
         var lines: [String] = []
         var seen = Set<String>()
-        func visit(_ p: LogicalPlan) {
+        func visit(_ p: LogicalPlan, _ reads: ColumnReads) {
             if let scan = p.node as? ScanNode, case .table(let name) = scan.relation, seen.insert(name).inserted,
                case .deferred(let d)? = workspace.catalog[name] {
                 let read = Set(d.columnsRead.map { $0.lowercased() })
@@ -57,9 +57,9 @@ extension Interpreter {
                 if !d.columnsRead.isEmpty { line += " (read already: \(PlanPrinter.list(d.columnsRead)))" }
                 lines.append(line)
             }
-            p.inputs.forEach(visit)
+            for input in p.inputs { visit(input, reads) }
         }
-        visit(plan)
+        for plan in plans { visit(plan, ColumnReads(plan)) }
         return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
     }
 }
