@@ -70,6 +70,47 @@ import Testing
         #expect(values(parts[1]).count == expected.count + 1 && values(parts[1]).last == Int64(nulls))
     }
 
+    /// Each partition count the cores may choose (16 to 256, by the cache a core has), over
+    /// the same rows: the same counts and nulls as a count row by row.
+    @Test func everyPartitionCountCountsTheSame() throws {
+        let (s, expected, nulls) = Self.session
+        let table = try s.table("t")
+        let ids = try #require(CountByIds(keys: [NamedExpr(name: "k", expr: .column(0, Field(name: "k", type: .int)))], table: table))
+        guard case .int(let values) = table.columns[0].storage else { Issue.record("k is not whole numbers"); return }
+        for bits in 4...8 {
+            let t = UnsafeMutablePointer<UInt32>.allocate(capacity: ids.range)
+            defer { t.deallocate() }
+            t.initialize(repeating: 0, count: ids.range)
+            let counted = values.withUnsafeBufferPointer {
+                CountByIds.countPartitioned($0, table.columns[0].validity, from: 0, to: values.count, low: ids.low, range: ids.range,
+                                            into: t, cancel: nil, partitionBits: bits)
+            }
+            let wrong = expected.filter { key, n in t[Int(Int64(key) - ids.low)] != UInt32(n) }
+            let total = (0..<ids.range).reduce(0) { $0 + Int(t[$1]) }
+            #expect(wrong.isEmpty && counted == nulls && total == values.count - nulls,
+                    "\(1 << bits) partitions: \(wrong.count) ids counted wrong, \(counted) nulls of \(nulls)")
+        }
+    }
+
+    /// Slices of at most half a core's cache, between 16 and 256 of them.
+    @Test func partitionsFollowTheCache() {
+        let half = CacheSize.perCore / 2
+        #expect(CacheSize.partitionBits(tableBytes: 0) == 4)
+        #expect(CacheSize.partitionBits(tableBytes: 64 * half) == 6)
+        #expect(CacheSize.partitionBits(tableBytes: 64 * half + 1) == 7)
+        #expect(CacheSize.partitionBits(tableBytes: 1 << 40) == 8)
+    }
+
+    /// A small span is counted by slots (CountByCodes); ids are told apart from it without
+    /// reading every row for their least and greatest.
+    @Test func smallSpansAreSlotsAndIdsAreNot() {
+        #expect(CountByCodes.span([7, 3, 9, 3], under: 4096)! == (3, 9))
+        #expect(CountByCodes.span([5, 4101], under: 4096) == nil)
+        #expect(CountByCodes.span([5, 4100], under: 4096)! == (5, 4100), "4,095 apart is small")
+        #expect(CountByCodes.span([Int64.min, Int64.max], under: 4096) == nil, "a span past 64 bits is not small")
+        #expect(CountByCodes.span([], under: 4096) == nil)
+    }
+
     @Test func leavesWideSpansToTheGeneralPath() throws {
         // Three ids a trillion apart: no table indexed by the id.
         let s = makeSession()

@@ -38,7 +38,7 @@ struct CountByCodes {
                 switch c.storage {
                 case .string(let s): sources.append(.codes(s.codes, validity: c.validity, nullCode: s.dictionary.count))
                 case .int(let a):
-                    guard let lo = a.min(), let hi = a.max(), hi &- lo >= 0, hi &- lo < 4096 else { return nil }
+                    guard let (lo, hi) = CountByCodes.span(a, under: 4096) else { return nil }
                     sources.append(.small(a, low: lo, validity: c.validity, nullCode: Int(hi - lo) + 1))
                 default: return nil
                 }
@@ -56,6 +56,20 @@ struct CountByCodes {
         for s in sources { product *= s.cardinality; if product > 1 << 16 { return nil } }
         self.sources = sources
         slots = product
+    }
+
+    /// The least and greatest of `values` when they lie within `limit` of each other; nil as
+    /// soon as two do not. A column of ids is told apart in its first rows, where taking its
+    /// least and greatest first read a hundred million rows twice on one core (a fifth of
+    /// `count by` such a column).
+    static func span(_ values: [Int64], under limit: Int64) -> (Int64, Int64)? {
+        guard let first = values.first else { return nil }
+        var lo = first, hi = first
+        for x in values {
+            if x < lo { lo = x } else if x > hi { hi = x } else { continue }
+            if hi &- lo >= limit || hi &- lo < 0 { return nil }
+        }
+        return (lo, hi)
     }
 
     /// Counts per slot and the first row of each slot, over `rows`.

@@ -57,37 +57,40 @@ struct CountByIds {
 
     /// Rows `from..<to` counted into `t`, ids past the cache: each count into a table of tens
     /// of megabytes is a miss, and a core waits on memory at every row. Instead, a few million
-    /// rows at a time, the ids (less `low`) are first placed by their top 8 bits into 256
-    /// partitions (a pass that writes 256 runs in order), then counted a partition after the
-    /// other, each partition's slice of the table (a 256th of it) staying in the cache while
-    /// its ids are counted. Returns the nulls.
+    /// rows at a time, the ids (less `low`) are first placed by their top bits into 16 to 256
+    /// partitions (a pass that writes a run a partition, in order), then counted a partition
+    /// after the other, each partition's slice of the table staying in the core's cache while
+    /// its ids are counted (`CacheSize.partitionBits`: slices of half that cache, as few
+    /// partitions as that allows). Returns the nulls.
     static func countPartitioned(_ v: UnsafeBufferPointer<Int64>, _ validity: Bitmap?, from: Int, to: Int, low: Int64, range: Int,
-                                 into t: UnsafeMutablePointer<UInt32>, cancel: CancellationFlag?) -> Int {
+                                 into t: UnsafeMutablePointer<UInt32>, cancel: CancellationFlag?,
+                                 partitionBits: Int) -> Int {
         let bits = Int64.bitWidth - Int64(range - 1).leadingZeroBitCount
-        let shift = UInt32(Swift.max(0, bits - 8))
+        let shift = UInt32(Swift.max(0, bits - partitionBits))
+        let partitions = 1 << partitionBits
         let chunk = Swift.min(to - from, 1 << 23)
         guard chunk > 0 else { return 0 }
         let placed = UnsafeMutablePointer<UInt32>.allocate(capacity: chunk)
         defer { placed.deallocate() }
         var nulls = 0
-        var fill = [Int](repeating: 0, count: 257)
+        var fill = [Int](repeating: 0, count: partitions + 1)
         var at = from
         while at < to {
             if cancel?.isCancelled == true { return nulls }
             let stop = Swift.min(to, at + chunk)
             fill.withUnsafeMutableBufferPointer { f in
-                for q in 0...256 { f[q] = 0 }
+                for q in 0...partitions { f[q] = 0 }
                 // How many ids each partition gets, then where its run starts.
                 for r in at..<stop where validity?[r] ?? true { f[Int(UInt32(truncatingIfNeeded: v[r] &- low) >> shift) + 1] &+= 1 }
-                for q in 0..<256 { f[q + 1] &+= f[q] }
-                nulls += (stop - at) - f[256]
+                for q in 0..<partitions { f[q + 1] &+= f[q] }
+                nulls += (stop - at) - f[partitions]
                 for r in at..<stop where validity?[r] ?? true {
                     let offset = UInt32(truncatingIfNeeded: v[r] &- low)
                     let q = Int(offset >> shift)
                     placed[f[q]] = offset
                     f[q] &+= 1
                 }
-                for j in 0..<f[256] { t[Int(placed[j])] &+= 1 }
+                for j in 0..<f[partitions] { t[Int(placed[j])] &+= 1 }
             }
             at = stop
         }
@@ -102,7 +105,13 @@ struct CountByIds {
         let parts = Workers.parts(rows: n)
         // One table a part; pages the kernel hands over zeroed, touched only where a value is.
         let range = self.range, low = self.low
-        let tables = (0..<parts).map { _ in UnsafeMutablePointer<UInt32>(OpaquePointer(calloc(range, 4)!)) }
+        // On 2 MB pages when large: at ten million ids the counts are read at random, and on
+        // 4 KB pages each read past the first 8 MB also missed the table of pages.
+        let tables = (0..<parts).map { _ in
+            let t = UnsafeMutablePointer<UInt32>(OpaquePointer(calloc(range, 4)!))
+            HugePages.advise(UnsafeMutableRawPointer(t), bytes: range * 4)
+            return t
+        }
         defer { tables.forEach { free($0) } }
         var nullsOf = [Int](repeating: 0, count: parts)
         values.withUnsafeBufferPointer { v in
@@ -112,7 +121,8 @@ struct CountByIds {
                     var at = n * p / parts
                     let end = n * (p + 1) / parts
                     if partitioned {
-                        nulls[p] = Self.countPartitioned(v, validity, from: at, to: end, low: low, range: range, into: t, cancel: cancel)
+                        nulls[p] = Self.countPartitioned(v, validity, from: at, to: end, low: low, range: range, into: t, cancel: cancel,
+                                                         partitionBits: CacheSize.partitionBits(tableBytes: range * 4))
                         return
                     }
                     // A million rows at a time, looking at the flag in between.
