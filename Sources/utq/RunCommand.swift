@@ -89,10 +89,12 @@ struct Run: ParsableCommand {
             if interactive && !quit && Terminal.stdinIsTTY { REPL(session: session).run(banner: false) }
             throw ExitCode(failed ? 1 : 0)
         }
-        for (name, text) in texts {
+        for (k, (name, text)) in texts.enumerated() {
+            session.scriptsAfter = texts[(k + 1)...].map(\.text)
             ok = batch.run(text, name: name) && ok
             if !ok && !keepGoing { throw ExitCode(1) }
         }
+        session.scriptsAfter = []
         let ranSomething = !scripts.isEmpty || !command.isEmpty
         if !ranSomething || interactive {
             if Terminal.stdinIsTTY {

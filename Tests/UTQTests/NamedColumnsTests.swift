@@ -132,6 +132,23 @@ import Testing
         }
     }
 
+    /// Each `-c` command and script file is a script of its own; the names of those that run
+    /// after the load count as its script's (the file is not read again at each question).
+    @Test func laterScriptsOfTheSameRunNameColumnsToo() throws {
+        let s = Self.session(named: true)
+        s.scriptsAfter = ["rides | count by status", "sum price by weekday"]
+        try ParquetDeferredTests.run(s, "load datasets/rides.csv")
+        #expect(try Self.deferred(s, "rides").columnsRead == ["status", "requested_at", "price"])
+        let whole = Self.session(named: true)
+        whole.scriptsAfter = ["count by status", "rides | save! \(try Self.write("later.csv", ""))"]
+        try ParquetDeferredTests.run(whole, "load datasets/rides.csv")
+        if case .loaded? = whole.catalog["rides"] {} else { Issue.record("a later save did not read rides whole") }
+        // The command line: three -c commands, the question's columns read with the load.
+        let r = try runUTQ(["-c", "load datasets/rides.csv", "-c", "set timer off", "-c", "explain rides | sum price by status"])
+        #expect(r.status == 0 && r.stdout.contains("rides: reads nothing from datasets/rides.csv (read already: status, requested_at, price)"),
+                "\(r.stdout)\(r.stderr)")
+    }
+
     static func write(_ name: String, _ text: String) throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("utq-tests-\(getpid())/named").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -57,6 +57,11 @@ public final class Session: @unchecked Sendable {
     public var readsNamedColumnsFirst = false
     /// The commands of the running script after the one running now.
     var ahead: ArraySlice<ScriptBlock> = []
+    /// The scripts that run after the running one in the same batch (each `-c` command and
+    /// script file is a script of its own): their names count as the running script's, so
+    /// `utq -c "load f.csv" -c "count by legend"` reads the legend with the load, not by
+    /// reading the file again at the question.
+    public var scriptsAfter: [String] = []
 
     public init(workingDirectory: String = FileManager.default.currentDirectoryPath, defaultZone: ZoneRules = .local,
                 cancel: CancellationFlag = CancellationFlag()) {
@@ -117,7 +122,8 @@ public final class Session: @unchecked Sendable {
         guard readsNamedColumnsFirst else { return nil }
         let wholeTable = Set([SaveVerb.spec, DescribeVerb.spec].flatMap { [$0.name] + $0.aliases })
         var names = Set<String>()
-        for block in ahead {
+        let later = scriptsAfter.flatMap { LiterateScript.blocks(in: SourceText(name: "<later>", text: $0)) }
+        for block in ahead + later {
             let commands: [ScriptCommand]
             switch block {
             case .command(let c), .answer(let c): commands = [c]
