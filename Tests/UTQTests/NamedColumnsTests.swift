@@ -106,6 +106,13 @@ import Testing
             for case .text(let t) in outcome.outputs { explained += t }
         }
         #expect(explained.contains("rides: reads driver from datasets/rides.csv"), "\(explained)")
+        // A table scanned twice (both sides of a join) reads what each scan needs, on one line.
+        explained = ""
+        s.run("explain rides | count by status | join (rides | sum miles by status) on status", name: "<test>") { _, outcome in
+            for case .text(let t) in outcome.outputs { explained += t }
+        }
+        #expect(explained.contains("rides: reads miles from datasets/rides.csv (read already: status, requested_at)"), "\(explained)")
+        #expect(explained.components(separatedBy: "rides: reads").count == 2, "\(explained)")
         // A column the script did not name is read when a question needs it, once.
         try s.table("rides | sum price by status")
         #expect(try Self.deferred(s, "rides").columnsRead == ["status", "requested_at", "price"])

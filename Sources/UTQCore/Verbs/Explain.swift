@@ -43,23 +43,32 @@ extension Interpreter {
 
     /// For each table scanned whose columns are read when first needed (a large Parquet file,
     /// a script's CSV): the columns this pipeline (its plan and its probes') would read from
-    /// its file, and those it has.
+    /// its file, and those it has. A table scanned more than once (in the plan and in a probe,
+    /// or on both sides of a join) reads what all its scans need, so its line names them all.
     func fileReads(_ plans: [LogicalPlan]) -> String {
-        var lines: [String] = []
-        var seen = Set<String>()
+        var order: [String] = []
+        var wanted: [String: Set<String>] = [:]
         func visit(_ p: LogicalPlan, _ reads: ColumnReads) {
-            if let scan = p.node as? ScanNode, case .table(let name) = scan.relation, seen.insert(name).inserted,
+            if let scan = p.node as? ScanNode, case .table(let name) = scan.relation,
                case .deferred(let d)? = workspace.catalog[name] {
-                let read = Set(d.columnsRead.map { $0.lowercased() })
-                let wanted = d.schema.fields.map(\.name).filter { reads.names(of: name)?.contains($0.lowercased()) ?? true }
-                let missing = wanted.filter { !read.contains($0.lowercased()) }
-                var line = "\(name): " + (missing.isEmpty ? "reads nothing from \(d.path)" : "reads \(PlanPrinter.list(missing)) from \(d.path)")
-                if !d.columnsRead.isEmpty { line += " (read already: \(PlanPrinter.list(d.columnsRead)))" }
-                lines.append(line)
+                if wanted[name] == nil { order.append(name) }
+                let names = d.schema.fields.map { $0.name.lowercased() }
+                    .filter { reads.names(of: name)?.contains($0) ?? true }
+                wanted[name, default: []].formUnion(names)
             }
             for input in p.inputs { visit(input, reads) }
         }
         for plan in plans { visit(plan, ColumnReads(plan)) }
+        let lines = order.compactMap { name -> String? in
+            guard case .deferred(let d)? = workspace.catalog[name] else { return nil }
+            let read = Set(d.columnsRead.map { $0.lowercased() })
+            let missing = d.schema.fields.map(\.name).filter {
+                wanted[name, default: []].contains($0.lowercased()) && !read.contains($0.lowercased())
+            }
+            var line = "\(name): " + (missing.isEmpty ? "reads nothing from \(d.path)" : "reads \(PlanPrinter.list(missing)) from \(d.path)")
+            if !d.columnsRead.isEmpty { line += " (read already: \(PlanPrinter.list(d.columnsRead)))" }
+            return line
+        }
         return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
     }
 }
