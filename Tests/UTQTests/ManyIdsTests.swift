@@ -150,6 +150,8 @@ import Testing
             let v = i % 11 == 3 ? "" : i % 5 == 0 ? "7296808.4" : String(Double((i &* 31) % 100_000) / 7)
             text += "\(k),\(v)\n"
         }
+        // Three of one value whose sum over three is a neighbour of it: the mean is the value.
+        text += "300001,7296808.4\n300001,7296808.4\n300001,7296808.4\n"
         let s = makeSession()
         _ = try s.table("load \(try temporaryFile("ids-values.csv", text)) as t; t | limit 1")
         let aggregates = "count, sum v as total, avg v as mean, count v as n"
@@ -177,8 +179,14 @@ import Testing
         let byIds = try #require(SummaryByIds(keys: [key], aggregates: [mean], table: table))
         let blocks = try byIds.run(cancel: nil, blockRows: 40_000)
         let byBlocks = Table(name: "m", columns: blocks)
-        #expect(bits(byBlocks, "mean") == bits(general, "mean"))
+        let (byBlock, byGeneral) = (bits(byBlocks, "mean"), bits(general, "mean"))
+        #expect(byBlock.count == byGeneral.count && zip(byBlock, byGeneral).allSatisfy { $0 == $1 },
+                "\(zip(byBlock, byGeneral).filter { $0 != $1 }.count) means differ")
+        let repeated = try #require(byBlocks.strings("k").firstIndex(of: "300001"))
+        #expect(bits(byBlocks, "mean")[repeated] == (7296808.4).bitPattern)
         #expect(byBlocks.strings("k") == general.strings("k"), "the ids present, then the null")
+        // Two states a cache line: a table of states read from memory at every block.
+        #expect(MemoryLayout<SummaryByIds.State>.stride == 32)
         // A text column summed, or a median, keeps the general path.
         let median = BoundAggregate(function: .median, argument: mean.argument, distinct: false, name: "m", type: .double)
         #expect(SummaryByIds(keys: [key], aggregates: [median], table: table) == nil)
