@@ -23,6 +23,15 @@ enum Accumulate {
         }
 
         if a.distinct {
+            if groups == 1 {
+                var distinct: Int64? = nil
+                switch arg.storage {
+                case .string(let s): distinct = DistinctCodes.count(s, validity: valid, rows: n)
+                case .int(let v): distinct = DistinctCodes.count(ints: v, validity: valid, rows: n)
+                default: break
+                }
+                if let distinct { return Column(name: a.name, storage: .int([distinct])) }
+            }
             let codes = try KeyCodes(arg)
             var counts = [Int64](repeating: 0, count: groups)
             let card = codes.cardinality
