@@ -19,12 +19,21 @@ public struct FileOutput: Sendable {
     /// `make install` puts datasets/, examples/ and the lessons.
     static let shippedData: [String] = {
         var folders = (ProcessInfo.processInfo.environment["UTQ_DATA"] ?? "").split(separator: ":").map(String.init)
-        if let exe = Bundle.main.executablePath {
+        if let exe = executablePath {
             let prefix = ((URL(fileURLWithPath: exe).resolvingSymlinksInPath().path as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
             folders.append((prefix as NSString).appendingPathComponent("share/utq"))
         }
         return folders.filter { FileManager.default.fileExists(atPath: $0) }
     }()
+    /// The running program's file. On Linux from /proc, not `Bundle.main`: making the main
+    /// bundle lists the program's folder (every file of a build folder or of /tmp), which was
+    /// a third of starting up there.
+    static var executablePath: String? {
+        #if os(Linux)
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
+        #endif
+        return Bundle.main.executablePath
+    }
     /// When set, this session writes no files: each one asked for is listed there instead,
     /// and the command says it was not written.
     public var unwritten: UnwrittenFiles?
