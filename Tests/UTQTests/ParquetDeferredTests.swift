@@ -294,6 +294,31 @@ import Testing
         #expect(!(try Self.deferred(s, "t").columnsRead.contains("f64")))
     }
 
+    /// A script names the columns it uses: a small file is read from its footer too, and its
+    /// questions read the columns they need, with the whole file's answers.
+    @Test func aScriptReadsASmallFilesColumnsAsItsQuestionsNeedThem() throws {
+        let f = try Self.files.get()
+        let script = "load \(f.rides)\ncount by status, weekday"
+        let named = makeSession()
+        named.readsNamedColumnsFirst = true
+        let counted = try named.table(script)
+        #expect(try Self.deferred(named, "rides").columnsRead == ["status", "requested_at"])
+        let whole = makeSession()
+        #expect(tableDifference(counted, try whole.table(script)) == nil)
+        guard case .loaded? = whole.catalog["rides"] else {
+            Issue.record("rides was not read whole at the prompt")
+            return
+        }
+        // A script that saves the table reads it whole at load, as a CSV file.
+        let saving = makeSession()
+        saving.readsNamedColumnsFirst = true
+        try Self.run(saving, "load \(f.rides)\nrides | limit 2 | save! \(try temporaryFile("small-saved.csv", ""))")
+        guard case .loaded? = saving.catalog["rides"] else {
+            Issue.record("rides was not read whole for a save")
+            return
+        }
+    }
+
     @Test func warningsFoundLateAreTheQuestions() throws {
         // A PLAIN, uncompressed text value made not UTF-8.
         let source = Repo.path("\(ParquetTests.folder)/types_none_v1_plain.parquet")

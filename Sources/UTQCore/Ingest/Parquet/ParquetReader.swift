@@ -15,7 +15,10 @@ public enum ParquetReader {
     static let durationsKey = "utq.durations"
 
     /// Files larger than this many bytes are read column by column as questions need them
-    /// (see ParquetColumnCache); smaller ones whole at load. UTQ_PARQUET_DEFER_BYTES sets it.
+    /// (see ParquetColumnCache); smaller ones whole at load, unless the script that loads them
+    /// names the columns it uses (as it reads only those of a CSV file): a million rides' 40 MB
+    /// read whole took three times DuckDB's first question, which reads one column.
+    /// UTQ_PARQUET_DEFER_BYTES sets it.
     static let deferBytes: Int = {
         if let text = ProcessInfo.processInfo.environment["UTQ_PARQUET_DEFER_BYTES"], let n = Int(text), n >= 0 { return n }
         return 64 << 20
@@ -24,7 +27,7 @@ public enum ParquetReader {
     static func load(_ request: LoadRequest, name: String) throws -> LoadResult {
         try refuseOptions(request)
         let layout = try ParquetLayout(file: try ParquetFile(path: request.path), request: request)
-        if let limit = request.deferParquetAbove, layout.file.size > limit {
+        if let limit = request.deferParquetAbove, layout.file.size > limit || request.namedColumns != nil {
             return try ParquetColumnCache.load(layout, name: name)
         }
         var warnings = layout.warnings
