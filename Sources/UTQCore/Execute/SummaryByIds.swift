@@ -19,33 +19,8 @@ struct SummaryByIds {
     private let aggregates: [BoundAggregate]
     private let table: Table
 
-    /// A value's state: what `MeanState` keeps, in 32 bytes rather than 40 (two a cache line,
-    /// none across two: at 10M ids the table is 320 MB and each block reads it from memory).
-    /// Where a mean's least and greatest tell whether all its values were one, here the first
-    /// value and whether another differed: the same answer, as a finite mean has only finite
-    /// values. All zero bits is the empty state.
-    struct State {
-        var sum = CompensatedSum()
-        var first = 0.0
-        private var rows: UInt32 = 0
-        private var varied: UInt32 = 0
-
-        var count: Int { Int(rows) }
-
-        @inline(__always)
-        mutating func add(_ x: Double) {
-            if rows == 0 { first = x } else if x != first { varied = 1 }
-            sum.add(x)
-            rows &+= 1
-        }
-
-        /// As `MeanState.mean`: the sum over the count, or the one value all the rows had.
-        var mean: Double {
-            guard rows > 0 else { return 0 }
-            let m = sum.value / Double(rows)
-            return m.isFinite && varied == 0 ? first : m
-        }
-    }
+    /// A value's state: a mean's (`MeanState`, 32 bytes), whose all zero bits is the empty state.
+    typealias State = MeanState
 
     /// Ids a range, as a power of two: at least 16,384 (states of 32 bytes, 512 KB, within a
     /// core's cache), and no more than about 256 ranges, which the cores place rows into faster
