@@ -92,6 +92,32 @@ import Testing
         }
     }
 
+    /// Areas that fill long before the rows end, and ids piled into one partition (most of a
+    /// table's rows one rider's): each full area counts every partition and starts again,
+    /// and every id is counted once.
+    @Test func fullAreasCountAndStartAgain() {
+        var values: [Int64] = [], expected: [Int64: UInt32] = [:]
+        for i in 0..<40_000 {
+            // Three rows in four one id at the low end, the rest spread over 100,000 ids.
+            let k: Int64 = i % 4 == 3 ? Int64(i &* 7919 % 100_000) : 17
+            values.append(k + 1_000)
+            expected[k + 1_000, default: 0] += 1
+        }
+        let low = values.min()!, range = Int(values.max()! - low) + 1
+        for room in [1, 5, 64, 100_000] {
+            let t = UnsafeMutablePointer<UInt32>.allocate(capacity: range)
+            defer { t.deallocate() }
+            t.initialize(repeating: 0, count: range)
+            let nulls = values.withUnsafeBufferPointer {
+                CountByIds.countPartitioned($0, nil, from: 0, to: $0.count, low: low, range: range, into: t, cancel: nil,
+                                            partitionBits: 6, room: room)
+            }
+            let wrong = expected.filter { key, n in t[Int(key - low)] != n }
+            let total = (0..<range).reduce(0) { $0 + Int(t[$1]) }
+            #expect(nulls == 0 && wrong.isEmpty && total == values.count, "areas of \(room): \(wrong.count) ids counted wrong, \(total) counted")
+        }
+    }
+
     /// Slices of at most half a core's cache, between 16 and 256 of them.
     @Test func partitionsFollowTheCache() {
         let half = CacheSize.perCore / 2
