@@ -73,6 +73,7 @@ struct Printer {
 
     func print(_ error: Diagnostic) {
         let color = Terminal.stderrIsTTY && Terminal.colorAllowed
-        Terminal.err(DiagnosticRenderer.render(error, showLocation: showLocation, color: color))
+        Terminal.err(DiagnosticRenderer.render(error, showLocation: showLocation, color: color,
+                                               width: Terminal.stderrIsTTY ? Terminal.width : nil))
     }
 }

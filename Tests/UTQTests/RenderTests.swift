@@ -301,6 +301,24 @@ import Testing
         #expect(lines[4] == "  usage: where CONDITION")
     }
 
+    /// A column name not found in the twenty of the ride log: every name is listed (the one
+    /// wanted may be called otherwise), and at the terminal's width the hint's lines break
+    /// between names, under its first line; without a width it stays one line.
+    @Test func aLongHintBreaksBetweenWordsAtTheWidth() throws {
+        let s = makeSession()
+        _ = try s.table("load \(try temporaryFile("wide.csv", (1...20).map { "column_number_\($0)" }.joined(separator: ",") + "\n" + (1...20).map(String.init).joined(separator: ",") + "\n")) as wide; wide | limit 1")
+        let d = try #require(s.failure("wide | avg fare"))
+        let hint = try #require(d.hint)
+        for k in 1...20 { #expect(hint.contains("column_number_\(k)"), "column_number_\(k) not listed") }
+        let out = DiagnosticRenderer.render(d, showLocation: false, width: 60)
+        let lines = out.split(separator: "\n").map(String.init)
+        let hintLines = lines.drop { !$0.hasPrefix("  hint: ") }.prefix { !$0.hasPrefix("  usage: ") }
+        #expect(hintLines.count > 3 && hintLines.allSatisfy { TextWidth.of($0) <= 60 }, "\(hintLines)")
+        #expect(hintLines.dropFirst().allSatisfy { $0.hasPrefix(String(repeating: " ", count: 8)) && !$0.hasPrefix(String(repeating: " ", count: 9)) })
+        #expect(hintLines.joined(separator: " ").split(separator: " ").joined(separator: " ") == "hint: " + hint)
+        #expect(DiagnosticRenderer.render(d, showLocation: false).split(separator: "\n").filter { $0.hasPrefix("  hint: ") }.first == "  hint: " + hint[...])
+    }
+
     @Test func noLocationWithoutASourceAndControlCharactersEscaped() {
         #expect(DiagnosticRenderer.render(Diagnostic("cancelled"), showLocation: true) == "error: cancelled\n")
         var d = Diagnostic("bad", at: SourceSpan(0, 3))

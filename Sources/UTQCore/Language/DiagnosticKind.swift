@@ -65,7 +65,10 @@ public enum DiagnosticText {
                 return "\(name) is made by a summary; put one first, as in: count by legend | sort count desc"
             }
             if columns.isEmpty { return "these rows have no columns" }
-            return "the columns are: " + columns.prefix(12).joined(separator: ", ") + (columns.count > 12 ? ", …" : "")
+            // All of a table's usual width: the one wanted may be named otherwise (price, not fare).
+            let shown = columns.count > 40 ? columns.prefix(36) : columns[...]
+            let more = columns.count - shown.count
+            return "the columns are: " + shown.joined(separator: ", ") + (more > 0 ? ", and \(more) more (describe lists them)" : "")
         case .unknownTable(let name, _, let tables):
             let known = tables.isEmpty ? "no tables are loaded; use load FILE" : "tables: " + tables.map(typed).joined(separator: ", ")
             // db.rides with no table under db.: perhaps a database that is not attached.

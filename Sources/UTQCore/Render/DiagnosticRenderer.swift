@@ -1,7 +1,10 @@
 /// Errors as people read them: where (FILE:LINE:COL in scripts), what, the line with a
 /// caret under the problem, a hint, and the verb's usage.
 public enum DiagnosticRenderer {
-    public static func render(_ d: Diagnostic, showLocation: Bool, color: Bool = false) -> String {
+    /// `width`: a terminal's columns; a hint longer than that is broken between words, its
+    /// lines under its first (a table's forty column names, a list of settings). A usage is
+    /// a command and stays whole, as in help.
+    public static func render(_ d: Diagnostic, showLocation: Bool, color: Bool = false, width: Int? = nil) -> String {
         var out = ""
         let red = color ? "\u{1B}[31m" : "", dim = color ? "\u{1B}[2m" : "", reset = color ? "\u{1B}[0m" : ""
         // Messages quote names from files (columns, paths, values): their control characters
@@ -24,8 +27,15 @@ public enum DiagnosticRenderer {
                 out += "  \(printable)\n  \(pad)\(red)\(marks)\(reset)\n"
             }
         }
-        if let hint = d.hint { out += "  \(dim)hint:\(reset) \(TextWidth.printableLines(SecretText.masked(hint)))\n" }
-        if let usage = d.usage { out += "  \(dim)usage:\(reset) \(TextWidth.printableLines(usage))\n" }
+        func labelled(_ label: String, _ text: String, wrapped: Bool = false) -> String {
+            let lead = "  \(label): "
+            guard wrapped, let width, !text.contains("\n"), TextWidth.of(lead + text) > width else { return "  \(dim)\(label):\(reset) \(text)\n" }
+            let indent = String(repeating: " ", count: lead.count)
+            let lines = TextWrap.words(text, width: width - lead.count)
+            return "  \(dim)\(label):\(reset) " + lines.joined(separator: "\n" + indent) + "\n"
+        }
+        if let hint = d.hint { out += labelled("hint", TextWidth.printableLines(SecretText.masked(hint)), wrapped: true) }
+        if let usage = d.usage { out += labelled("usage", TextWidth.printableLines(usage)) }
         return out
     }
 }

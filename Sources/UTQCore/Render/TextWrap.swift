@@ -18,6 +18,22 @@ public enum TextWrap {
     /// Fewer columns than this beside a term, and its meaning goes under it.
     static let narrowest = 20
 
+    /// One paragraph broken between words into lines of at most `width` columns (a word
+    /// longer than that on a line of its own).
+    static func words(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && TextWidth.of(line) + 1 + TextWidth.of(String(word)) > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        lines.append(line)
+        return lines
+    }
+
     public static func fit(_ text: String, width: Int) -> String {
         let width = max(width, 20)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

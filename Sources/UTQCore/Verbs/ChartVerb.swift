@@ -46,17 +46,7 @@ enum ChartVerb {
     }
 
     static func wrap(_ text: String, indent: String, width: Int = 88) -> String {
-        var lines: [String] = []
-        var line = indent
-        for word in text.split(separator: " ") {
-            if line.count + word.count + 1 > width && line != indent {
-                lines.append(line)
-                line = indent
-            }
-            line += (line == indent ? "" : " ") + word
-        }
-        lines.append(line)
-        return lines.joined(separator: "\n")
+        TextWrap.words(text, width: width - indent.count).map { indent + $0 }.joined(separator: "\n")
     }
 
     static func parse(_ p: inout Parser, _ verb: Token) throws -> ChartRequest {
