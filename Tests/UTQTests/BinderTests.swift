@@ -76,6 +76,9 @@ import Testing
         #expect(try failure("$4 | count")?.message == "there is no result $4")
         #expect(try failure("_ | count")?.message == "there is no result yet for _ to stand for")
         #expect(try failure("join nobody on id")?.message == "unknown table \"nobody\"")
+        // A shell's `clear` at the prompt: how to clear the screen, not the list of tables.
+        #expect(try failure("clear")?.hint == "Ctrl-L clears the screen; :clear forgets the numbered results [1], [2], …")
+        #expect(try failure("nobody")?.hint?.hasPrefix("tables: ") == true)
     }
 
     @Test func aColumnOfAnotherTableSaysWhose() throws {

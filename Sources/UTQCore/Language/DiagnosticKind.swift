@@ -69,6 +69,9 @@ public enum DiagnosticText {
             let shown = columns.count > 40 ? columns.prefix(36) : columns[...]
             let more = columns.count - shown.count
             return "the columns are: " + shown.joined(separator: ", ") + (more > 0 ? ", and \(more) more (describe lists them)" : "")
+        case .unknownTable(let name, _, let tables) where ["clear", "cls"].contains(name.lowercased()) && !tables.contains(name):
+            // A shell's habit at the prompt.
+            return "Ctrl-L clears the screen; :clear forgets the numbered results [1], [2], …"
         case .unknownTable(let name, _, let tables):
             let known = tables.isEmpty ? "no tables are loaded; use load FILE" : "tables: " + tables.map(typed).joined(separator: ", ")
             // db.rides with no table under db.: perhaps a database that is not attached.
