@@ -144,6 +144,26 @@ import Testing
         #expect(other.columns.map(\.name) == ["a", "b", "c"])
     }
 
+    /// Monthly sheets by a pattern: a workbook is a .zip, and is read as a file of rows (its
+    /// first sheet), not refused as a GTFS feed; a feed a pattern meets is named as it is typed.
+    @Test func aPatternOfWorkbooksIsOneTable() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("utq-sheets-\(getpid())").path
+        try? FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let source = Repo.path("\(Self.folder)/types.xlsx")
+        for month in ["March 2024.xlsx", "April 2024.xlsx"] { try FileManager.default.copyItem(atPath: source, toPath: "\(folder)/\(month)") }
+        let s = makeSession()
+        let one = try s.table("load \(source) as one\none | count")
+        let both = try s.table("load \"\(folder)/*.xlsx\" as months\nmonths | count by file")
+        #expect(both.strings("file") == ["April 2024.xlsx", "March 2024.xlsx"])
+        #expect(both.strings("count") == [one.strings("count")[0], one.strings("count")[0]])
+        // A feed among the files is refused, with the command to load it alone.
+        try FileManager.default.createDirectory(atPath: "\(folder)/my feed.xlsx", withIntermediateDirectories: true)
+        let d = try #require(s.failure("load \"\(folder)/*.xlsx\""))
+        #expect(d.message.contains("is a GTFS feed") && d.message.hasSuffix("load \"\(folder)/my feed.xlsx\""), "\(d.message)")
+    }
+
     @Test func excelsLeapDayThatNeverWasIsNamed() throws {
         let values = XLSXValues(shared: XLSXTexts(), texts: XLSXTexts(), date1904: false)
         let day = { (serial: Double) in TimeText.display(values.wallMicros(.date, serial.bitPattern), zone: .utc, unit: .day) }

@@ -16,9 +16,10 @@ enum PatternLoader {
         var total = 0
         for (k, path) in full.enumerated() {
             let (isDirectory, size) = try FileKind.check(path)
-            if isDirectory || path.lowercased().hasSuffix(".zip") || Loaders.isZip(path) {
+            // A workbook is a .zip too: its first sheet is a file of rows like any other.
+            if isDirectory || ((path.lowercased().hasSuffix(".zip") || Loaders.isZip(path)) && !XLSXWorkbook.isWorkbook(path)) {
                 throw LoadError(path: written[k], "is a GTFS feed (a folder or .zip of tables); a pattern makes one table of files of rows "
-                                + "(CSV, TSV, JSON records), so load a feed on its own: load \(written[k])")
+                                + "(CSV, TSV, JSON records, sheets), so load a feed on its own: load \(typed(written[k]))")
             }
             total += try Compression.textSize(path: path, fileSize: size)
         }
@@ -34,6 +35,13 @@ enum PatternLoader {
         table.name = name
         let summary = Loaders.summary(table, extra: "\(NumberText.counted(table.columns.count, "column")), from \(NumberText.counted(matched.count, "file"))")
         return LoadResult(tables: [table], summary: summary, warnings: warnings)
+    }
+
+    /// A path as it is typed after load: in quotes when it holds more than letters, digits
+    /// and / . _ - ~.
+    static func typed(_ path: String) -> String {
+        let plain = path.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "/._-~".unicodeScalars.contains($0) }
+        return plain ? path : "\"" + path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
     /// Each file by the reader its format has, all at once; the first error (in the files'
