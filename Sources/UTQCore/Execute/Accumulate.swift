@@ -14,6 +14,12 @@ enum Accumulate {
             }
             return Column(name: a.name, storage: .int(counts))
         }
+        // The sum of the whole table of arithmetic over columns (`let z = x * 2 + y | sum z`):
+        // added as it is worked out, a thousand rows at a time, with no column written for it.
+        if a.function == .sum, !a.distinct, groups == 1, n >= 1 << 20, Workers.available > 1,
+           let program = FusedArithmetic.compile(a.argument!, table: table) {
+            return Column(name: a.name, storage: .double([program.sum(n, workers: Workers.available).value]))
+        }
         let arg = try ev.column(a.argument!)
         let valid = arg.validity
         @inline(__always) func ok(_ i: Int) -> Bool { valid?[i] ?? true }
@@ -383,8 +389,8 @@ func parallelSum(_ v: [Double], _ valid: Bitmap?, _ n: Int) -> (CompensatedSum, 
         // Four sums in registers, four rows at a time, so no addition waits on the one before.
         var s0 = CompensatedSum(), s1 = CompensatedSum(), s2 = CompensatedSum(), s3 = CompensatedSum()
         var any = false
-        // Parts start on a word of the bitmap, 64 rows.
-        let from = w == 0 ? 0 : (n * w / workers) & ~63, to = w == workers - 1 ? n : (n * (w + 1) / workers) & ~63
+        let part = sumParts(n, workers: workers)[w]
+        let from = part.lowerBound, to = part.upperBound
         v.withUnsafeBufferPointer { x in
             if let valid {
                 // A word at a time: all 64 rows valid, four sums as below; else only its set
@@ -408,9 +414,9 @@ func parallelSum(_ v: [Double], _ valid: Bitmap?, _ n: Int) -> (CompensatedSum, 
                 }
             } else {
                 any = to > from
-                var i = from
-                while i + 4 <= to { s0.add(x[i]); s1.add(x[i + 1]); s2.add(x[i + 2]); s3.add(x[i + 3]); i += 4 }
-                while i < to { s0.add(x[i]); i += 1 }
+                var lanes = FourSums()
+                lanes.add(UnsafeBufferPointer(rebasing: x[from..<to]))
+                (s0, s1, s2, s3) = (lanes.s0, lanes.s1, lanes.s2, lanes.s3)
             }
         }
         s0.merge(s1); s0.merge(s2); s0.merge(s3)
@@ -422,6 +428,36 @@ func parallelSum(_ v: [Double], _ valid: Bitmap?, _ n: Int) -> (CompensatedSum, 
         if case .success(let (part, a)) = parts.own(w) { total.merge(part); any = any || a }
     }
     return (total, any)
+}
+
+/// The rows of a part of `parallelSum` without nulls added into four sums, four rows at a
+/// time (so no addition waits on the one before), the last rows short of four into the
+/// first. Values given in several stretches (`FusedArithmetic.sum`'s chunks) add as in one
+/// when every stretch but the last holds a multiple of four.
+struct FourSums {
+    var s0 = CompensatedSum(), s1 = CompensatedSum(), s2 = CompensatedSum(), s3 = CompensatedSum()
+
+    mutating func add(_ x: UnsafeBufferPointer<Double>) {
+        var i = 0
+        let n = x.count
+        while i + 4 <= n { s0.add(x[i]); s1.add(x[i + 1]); s2.add(x[i + 2]); s3.add(x[i + 3]); i += 4 }
+        while i < n { s0.add(x[i]); i += 1 }
+    }
+
+    /// The part's sum, as `parallelSum` merges its four.
+    var total: CompensatedSum {
+        var s = s0
+        s.merge(s1); s.merge(s2); s.merge(s3)
+        return s
+    }
+}
+
+/// The parts `parallelSum` splits n rows into, one a worker: each starts on a word of a
+/// bitmap (64 rows).
+func sumParts(_ n: Int, workers: Int) -> [Range<Int>] {
+    (0..<workers).map { w in
+        (w == 0 ? 0 : (n * w / workers) & ~63)..<(w == workers - 1 ? n : (n * (w + 1) / workers) & ~63)
+    }
 }
 
 /// A mean as the rows go by: the compensated sum, how many, and the first value and whether

@@ -39,6 +39,10 @@ struct Executor {
             let rows = try runStep(filter.input, needing: ColumnReads.needs(of: plan.inputs[0], needing: needs[0])[0])
             return try inPlace.run(rows, predicate: filter.predicate, notes: context.notes, cancel: context.cancel)
         }
+        if let (summary, below) = SummaryOfLet.over(plan) {
+            let rows = try runStep(below, needing: ColumnReads.needs(of: plan.inputs[0], needing: needs[0])[0])
+            return try summary.run([rows], self)
+        }
         let inputs = try plan.inputs.enumerated().map { k, input in
             try runStep(input, needing: needs.indices.contains(k) ? needs[k] : nil)
         }
@@ -93,6 +97,14 @@ extension Executor {
                 let rows = try runPlaced(source, needing: ColumnReads.needs(of: placed.inputs[0].plan, needing: needs[0])[0])
                 return try inPlace.run(rows, predicate: filter.predicate, notes: context.notes, cancel: context.cancel)
             }
+        }
+        // A summary of a let's arithmetic adds it as it is worked out, when both run here.
+        if case .memory = placed.site, let (summary, _) = SummaryOfLet.over(placed.plan), placed.inputs.count == 1,
+           case .memory(let reason) = placed.inputs[0].site, placed.inputs[0].inputs.count == 1,
+           placed.inputs[0].inputs[0].site.isMemory {
+            context.trace?.ran("\(placed.inputs[0].plan.explainLine) — in memory" + (reason.map { ": \($0)" } ?? ""))
+            let rows = try runPlaced(placed.inputs[0].inputs[0], needing: ColumnReads.needs(of: placed.inputs[0].plan, needing: needs[0])[0])
+            return try summary.run([rows], self)
         }
         for (i, input) in placed.inputs.enumerated() {
             let rows = try runPlaced(input, needing: needs.indices.contains(i) ? needs[i] : nil)

@@ -88,7 +88,7 @@ struct GroupBy {
 
     func run(keys: [NamedExpr], aggregates: [BoundAggregate], schema: Schema) throws -> Table {
         // A summary of the whole table: no group to number for each row.
-        if keys.isEmpty, let inPlace = SummaryInPlace(aggregates: aggregates, schema: schema) {
+        if keys.isEmpty, let inPlace = SummaryInPlace(aggregates: aggregates, schema: schema, arithmetic: true) {
             return try inPlace.run(table, predicate: nil, notes: notes, cancel: cancel)
         }
         if !keys.isEmpty, aggregates.allSatisfy({ $0.function == .count && $0.argument == nil && !$0.distinct }),

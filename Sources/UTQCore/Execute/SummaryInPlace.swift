@@ -12,11 +12,19 @@ struct SummaryInPlace {
     let aggregates: [BoundAggregate]
     let schema: Schema
 
-    init?(aggregates: [BoundAggregate], schema: Schema) {
+    /// `arithmetic`: with no `where` below, a sum may be of arithmetic (`sum x * 2 + y`, or a
+    /// let's, `SummaryOfLet`), which `Accumulate` adds as it works it out.
+    init?(aggregates: [BoundAggregate], schema: Schema, arithmetic: Bool = false) {
         guard !aggregates.isEmpty else { return nil }
         for a in aggregates {
             guard !a.distinct, a.second == nil, [.count, .sum, .avg, .min, .max].contains(a.function) else { return nil }
-            if let arg = a.argument { guard case .column = arg else { return nil } } else if a.function != .count { return nil }
+            if let arg = a.argument {
+                switch arg {
+                case .column: break
+                case .binary(_, _, _, .double) where arithmetic && a.function == .sum: break
+                default: return nil
+                }
+            } else if a.function != .count { return nil }
         }
         self.aggregates = aggregates
         self.schema = schema
