@@ -45,17 +45,30 @@ indirect enum FusedArithmetic {
     func run(_ n: Int) -> [Double] {
         [Double](unsafeUninitializedCapacity: n) { out, made in
             Arithmetic.inParts(n) { range in
-                var scratch: [[Double]] = []
-                var start = range.lowerBound
-                while start < range.upperBound {
-                    let end = min(range.upperBound, start + FusedArithmetic.chunk)
-                    let result = UnsafeMutableBufferPointer(rebasing: out[start..<end])
-                    evaluate(start, end - start, into: result, scratch: &scratch, depth: 0)
-                    start = end
+                withScratch { scratch in
+                    var start = range.lowerBound
+                    while start < range.upperBound {
+                        let count = min(range.upperBound - start, FusedArithmetic.chunk)
+                        let into = out.baseAddress! + start
+                        let values = self.values(start, count, into: into, scratch: scratch)
+                        if values != UnsafePointer(into) { into.update(from: values, count: count) }
+                        start += count
+                    }
                 }
             }
             made = n
         }
+    }
+
+    /// How many steps deep the program goes: the buffers it needs for a chunk.
+    private var depth: Int {
+        if case .step(_, let a, let b) = self { return 1 + Swift.max(a.depth, b.depth) }
+        return 0
+    }
+
+    /// A buffer of a chunk for each level of the program, for one worker.
+    private func withScratch(_ body: (UnsafeMutablePointer<Double>) -> Void) {
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: Swift.max(1, depth) * FusedArithmetic.chunk) { body($0.baseAddress!) }
     }
 
     /// The sum of the result for n rows, added exactly as `parallelSum` adds the column `run`
@@ -66,18 +79,18 @@ indirect enum FusedArithmetic {
         var sums = [CompensatedSum](repeating: CompensatedSum(), count: parts.count)
         sums.withUnsafeMutableBufferPointer { sums in
             Parallel.each(parts.count) { w in
-                var scratch: [[Double]] = []
                 var lanes = FourSums()
-                withUnsafeTemporaryAllocation(of: Double.self, capacity: FusedArithmetic.chunk) { buffer in
-                    // Chunks of a multiple of four rows, so the four sums take the rows they take
-                    // in one pass.
-                    var start = parts[w].lowerBound
-                    while start < parts[w].upperBound {
-                        let count = min(parts[w].upperBound - start, FusedArithmetic.chunk)
-                        let values = UnsafeMutableBufferPointer(rebasing: buffer[0..<count])
-                        evaluate(start, count, into: values, scratch: &scratch, depth: 0)
-                        lanes.add(UnsafeBufferPointer(values))
-                        start += count
+                withScratch { scratch in
+                    withUnsafeTemporaryAllocation(of: Double.self, capacity: FusedArithmetic.chunk) { buffer in
+                        // Chunks of a multiple of four rows, so the four sums take the rows they
+                        // take in one pass.
+                        var start = parts[w].lowerBound
+                        while start < parts[w].upperBound {
+                            let count = min(parts[w].upperBound - start, FusedArithmetic.chunk)
+                            let values = self.values(start, count, into: buffer.baseAddress!, scratch: scratch)
+                            lanes.add(UnsafeBufferPointer(start: values, count: count))
+                            start += count
+                        }
                     }
                 }
                 sums[w] = lanes.total
@@ -88,32 +101,50 @@ indirect enum FusedArithmetic {
         return total
     }
 
-    /// Fills `into` with this node's values for rows start ..< start + count.
-    private func evaluate(_ start: Int, _ count: Int, into out: UnsafeMutableBufferPointer<Double>,
-                          scratch: inout [[Double]], depth: Int) {
+    /// This node's values for rows start ..< start + count: a column of numbers where it is
+    /// (no copy of it is made), anything else worked out into `into`, with `scratch` (a
+    /// chunk for each level below) for the right side of each step.
+    private func values(_ start: Int, _ count: Int, into: UnsafeMutablePointer<Double>,
+                        scratch: UnsafeMutablePointer<Double>) -> UnsafePointer<Double> {
         switch self {
         case .column(let d, let a):
-            if let d { d.withUnsafeBufferPointer { p in for k in 0..<count { out[k] = p[start + k] } } }
-            else if let a { a.withUnsafeBufferPointer { p in for k in 0..<count { out[k] = Double(p[start + k]) } } }
+            // The table holds the array (and so this program) while the rows are worked out: its
+            // elements stay where they are.
+            if let d { return d.withUnsafeBufferPointer { $0.baseAddress! + start } }
+            a!.withUnsafeBufferPointer { p in for k in 0..<count { into[k] = Double(p[start &+ k]) } }
+            return UnsafePointer(into)
         case .constant(let x):
-            for k in 0..<count { out[k] = x }
+            into.update(repeating: x, count: count)
+            return UnsafePointer(into)
         case .step(let op, let a, let b):
-            // The right side into a buffer of this depth, the left into the output.
-            while scratch.count <= depth { scratch.append([Double](repeating: 0, count: FusedArithmetic.chunk)) }
-            var right = scratch[depth]
-            scratch[depth] = []
-            right.withUnsafeMutableBufferPointer { r in
-                b.evaluate(start, count, into: UnsafeMutableBufferPointer(rebasing: r[0..<count]), scratch: &scratch, depth: depth + 1)
-            }
-            a.evaluate(start, count, into: out, scratch: &scratch, depth: depth + 1)
-            right.withUnsafeBufferPointer { r in
+            // A constant side is used as it is; the other side is worked out into `into`, and
+            // the right one, when it is worked out, into this level's scratch.
+            if case .constant(let c) = b {
+                let l = a.values(start, count, into: into, scratch: scratch)
                 switch op {
-                case .add: for k in 0..<count { out[k] = out[k] + r[k] }
-                case .subtract: for k in 0..<count { out[k] = out[k] - r[k] }
-                default: for k in 0..<count { out[k] = out[k] * r[k] }
+                case .add: for k in 0..<count { into[k] = l[k] + c }
+                case .subtract: for k in 0..<count { into[k] = l[k] - c }
+                default: for k in 0..<count { into[k] = l[k] * c }
                 }
+                return UnsafePointer(into)
             }
-            scratch[depth] = right
+            if case .constant(let c) = a {
+                let r = b.values(start, count, into: into, scratch: scratch)
+                switch op {
+                case .add: for k in 0..<count { into[k] = c + r[k] }
+                case .subtract: for k in 0..<count { into[k] = c - r[k] }
+                default: for k in 0..<count { into[k] = c * r[k] }
+                }
+                return UnsafePointer(into)
+            }
+            let l = a.values(start, count, into: into, scratch: scratch + FusedArithmetic.chunk)
+            let r = b.values(start, count, into: scratch, scratch: scratch + FusedArithmetic.chunk)
+            switch op {
+            case .add: for k in 0..<count { into[k] = l[k] + r[k] }
+            case .subtract: for k in 0..<count { into[k] = l[k] - r[k] }
+            default: for k in 0..<count { into[k] = l[k] * r[k] }
+            }
+            return UnsafePointer(into)
         }
     }
 }
