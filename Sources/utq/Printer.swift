@@ -59,15 +59,21 @@ struct Printer {
             }
             Terminal.out(text)
         case .info:
-            if infoToStdout { Terminal.out(OutputText.text(output, settings: settings)) }
+            // At a terminal a long note breaks between words, not where the window ends.
+            if infoToStdout { Terminal.out(TextWrap.hanging(OutputText.text(output, settings: settings), width: Terminal.width, indent: 2)) }
             else {
                 settings.render.color = false
                 Terminal.err(OutputText.text(output, settings: settings))
             }
         case .warning:
-            settings.render.color = Terminal.stderrIsTTY && Terminal.colorAllowed
+            let color = Terminal.stderrIsTTY && Terminal.colorAllowed
+            settings.render.color = false
             text = OutputText.text(output, settings: settings)
-            Terminal.err(text)
+            guard Terminal.stderrIsTTY else { Terminal.err(text); return }
+            // Its lines under its text, and the label coloured after the breaking, which
+            // counts what shows.
+            let wrapped = TextWrap.hanging(text, width: Terminal.width, indent: "warning: ".count)
+            Terminal.err(color ? "\u{1B}[33mwarning:\u{1B}[0m" + wrapped.dropFirst("warning:".count) : wrapped)
         }
     }
 

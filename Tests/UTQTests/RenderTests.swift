@@ -319,6 +319,19 @@ import Testing
         #expect(DiagnosticRenderer.render(d, showLocation: false).split(separator: "\n").filter { $0.hasPrefix("  hint: ") }.first == "  hint: " + hint[...])
     }
 
+    /// A warning at an 40-column terminal: its text broken between words under its text,
+    /// every word kept; a line that fits and the lines the text already had are left alone.
+    @Test func aLongWarningHangsUnderItsText() {
+        let text = "warning: rides.csv: requested_at was written with offsets +00:00 and +01:00; times show in UTC\nshort line"
+        let out = TextWrap.hanging(text, width: 40, indent: 9)
+        let lines = out.split(separator: "\n").map(String.init)
+        #expect(lines.count > 3 && lines.allSatisfy { TextWidth.of($0) <= 40 }, "\(lines)")
+        #expect(lines.dropFirst().dropLast().allSatisfy { $0.hasPrefix(String(repeating: " ", count: 9)) && $0.dropFirst(9).first != " " })
+        #expect(lines.last == "short line")
+        #expect(out.split(whereSeparator: { $0 == " " || $0 == "\n" }) == text.split(whereSeparator: { $0 == " " || $0 == "\n" }))
+        #expect(TextWrap.hanging("warning: fits", width: 40, indent: 9) == "warning: fits")
+    }
+
     @Test func noLocationWithoutASourceAndControlCharactersEscaped() {
         #expect(DiagnosticRenderer.render(Diagnostic("cancelled"), showLocation: true) == "error: cancelled\n")
         var d = Diagnostic("bad", at: SourceSpan(0, 3))

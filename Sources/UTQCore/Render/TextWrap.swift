@@ -34,6 +34,23 @@ public enum TextWrap {
         return lines
     }
 
+    /// Each line longer than `width` broken between words, its further lines led by `indent`
+    /// spaces (a warning's text under its text, not under "warning:"); lines that fit, and a
+    /// word longer than the width, are left as they are.
+    public static func hanging(_ text: String, width: Int, indent: Int) -> String {
+        let lead = String(repeating: " ", count: indent)
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            let line = String(line)
+            guard TextWidth.of(line) > width, width > indent + 20 else { return line }
+            var pieces = words(line, width: width)
+            guard pieces.count > 1 else { return line }
+            // The first line keeps its width; the rest are wrapped again within the indent.
+            let rest = words(pieces.dropFirst().joined(separator: " "), width: width - indent)
+            pieces = [pieces[0]] + rest.map { lead + $0 }
+            return pieces.joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+
     public static func fit(_ text: String, width: Int) -> String {
         let width = max(width, 20)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
