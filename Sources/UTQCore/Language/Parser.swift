@@ -205,6 +205,11 @@ public struct Parser {
                 throw Diagnostic("unexpected \(current.describe)", at: current.span,
                                  hint: "to go on with \(spec.name), put | before it: … | \(word) …")
             }
+            // SQL's HAVING: a summary's rows are filtered by the next stage.
+            if case .identifier(let word, false) = current.kind, word.lowercased() == "having" {
+                throw Diagnostic("unexpected \(current.describe)", at: current.span,
+                                 hint: "keep some groups with a where after the summary: count by driver | where count > 100")
+            }
             throw Diagnostic("unexpected \(current.describe)", at: current.span, hint: "a command ends here; start another with ';' or a new line")
         }
     }
