@@ -43,6 +43,8 @@ fi
 ZIPFLAGS=(-I "$OUT/core" -Xcc -fmodule-map-file="$zip/CZLib/module.modulemap" -I "$zip/CZLib")
 # The system's compression libraries (zlib, zstd, snappy), UTQCore's module CCompression.
 ZIPFLAGS+=(-Xcc -fmodule-map-file=Sources/CCompression/module.modulemap -I Sources/CCompression)
+# The C helpers (CIntrinsics): cell-end masks, prefetching, CRC-32 folding.
+ZIPFLAGS+=(-Xcc -fmodule-map-file=Sources/CIntrinsics/module.modulemap -I Sources/CIntrinsics)
 
 core="$OUT/core/libUTQCore.a"
 if [ ! -f "$core" ] || [ -n "$(find Sources/UTQCore -name '*.swift' -newer "$core" | head -1)" ]; then

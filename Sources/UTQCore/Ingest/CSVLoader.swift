@@ -55,6 +55,8 @@ public struct LoadedTable: Sendable {
     var templateRecords = 0
     /// Columns whose parts were joined in their slab rather than copied (ColumnSlab).
     var columnsJoinedInPlace = 0
+    /// A compressed file read in two parts (StreamSplit), the second with records to read.
+    var streamSplit = false
     /// When `CSVOptions.chooses` skipped columns: the file's column names, the positions of
     /// the table's columns among them, and each skipped column as its sample rows read it
     /// (its type, unit and whether its times float, until the column is read whole).
@@ -258,12 +260,29 @@ public enum CSVLoader {
         // that the parts check: each part starts where a record does if the part before it
         // ended outside quotes. Parts after the first count lines from 1; their lines are
         // shifted once the lines before them are known.
-        // A compressed file is read in order, in one part, while a thread of its own
-        // decompresses the text ahead (StreamedText). Parts cut from the stream as it comes
-        // would each fill fresh columns, all but the first copied again to be joined: on two
-        // cores that costs more time and memory than it saves.
-        let parts = source.isStreamed ? 1 : options.parts ?? Workers.count(forBytes: source.size - dataStart)
-        let cuts = try csvCandidateCuts(source, dataStart: dataStart, parts: parts).filter { $0 < dataEnd }
+        // A compressed file's text comes in order, from a thread of its own that decompresses
+        // it ahead (StreamedText): a large one is read in two parts all the same, the second
+        // from a stream of its own that passes over the first half (StreamSplit).
+        var splitFound: StreamSplit? = nil
+        let cuts: [Int]
+        if source.isStreamed {
+            let middle = dataStart + (source.expectedSize - dataStart) / 2
+            // Two parts pay from two parts' worth of text, as for a plain file (Workers).
+            let parts = options.parts ?? (Workers.available >= 2 && source.expectedSize - dataStart >= 2 * Workers.bytesPerPart ? 2 : 1)
+            if parts >= 2, middle > dataStart, middle < dataEnd,
+               let second = try source.anotherReader(progress: options.progress) {
+                // Both streams count their compressed bytes: the first about half the file.
+                if let size = source.compressedSize { options.progress?.setTotal(size * 3 / 2) }
+                splitFound = StreamSplit(second: second, middle: middle)
+                cuts = [middle]
+            } else {
+                cuts = []
+            }
+        } else {
+            let parts = options.parts ?? Workers.count(forBytes: source.size - dataStart)
+            cuts = try csvCandidateCuts(source, dataStart: dataStart, parts: parts).filter { $0 < dataEnd }
+        }
+        let split = splitFound
         var stretches: [(range: Range<Int>, line: Int)] = []
         var from = dataStart
         for cut in cuts {
@@ -285,15 +304,30 @@ public enum CSVLoader {
         let rooms = ranges.map { max(0, min($0.range.upperBound, source.expectedSize) - $0.range.lowerBound) / bytesPerRow * 5 / 4 + 1024 }
         let slabs = UnsafeSendable((0..<width).map { k in ColumnSlabs.make(for: plan[k], rooms: rooms) })  // read only
         let results = ParallelParts<CSVPart>(count: ranges.count)
-        DispatchQueue.concurrentPerform(iterations: ranges.count) { w in
+        let work: @Sendable (Int) -> Void = { w in
             let builders = (0..<width).map { k in
                 ColumnBuilder(name: names[k], index: k, type: plan[k], zone: zone, decimalComma: decimalComma,
                               capacity: rowsInAll, slab: slabs.value[k], part: w)
             }
             results.set(w, Result {
-                try readPart(source, ranges[w].range, line: ranges[w].line, last: w == ranges.count - 1, delimiter: delimiter, width: width,
-                             builders: builders, rules: recordRules, options: options, cancel: cancel, path: path, stop: results, preloaded: whole)
+                try readPart(split != nil && w == 1 ? split!.second : source, ranges[w].range, line: ranges[w].line, last: w == ranges.count - 1,
+                             delimiter: delimiter, width: width, builders: builders, rules: recordRules, options: options, cancel: cancel,
+                             path: path, stop: results, preloaded: whole, split: split.map { (w, $0) })
             })
+        }
+        if split != nil {
+            // The second part on a thread of its own; without one, it runs first.
+            if let other = OwnThread({ work(1) }) {
+                work(0)
+                other.join()
+            } else {
+                work(1)
+                work(0)
+            }
+            // The second part read to the end of the text: its size is known.
+            source.learnSize(from: split!.second)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: ranges.count, execute: work)
         }
         var partBuilders: [[ColumnBuilder]] = []
         var nuls = 0
@@ -357,6 +391,7 @@ public enum CSVLoader {
         let table = Table(name: name, columns: columns, zone: guessedZone.zone)
         var loaded = LoadedTable(table: table, warnings: warnings.finish(), rowLines: rowLines)
         loaded.columnsJoinedInPlace = merged.filter(\.joinedInPlace).count
+        loaded.streamSplit = split?.foundRecord ?? false
         if reads != nil {
             loaded.fileColumns = Array(names.prefix(fileWidth))
             loaded.readPositions = readPositions
@@ -429,7 +464,11 @@ public enum CSVLoader {
     /// One worker's stretch of the file, read in chunks; only whole records are parsed.
     static func readPart(_ source: FileSource, _ range: Range<Int>, line: Int, last: Bool, delimiter: UInt8, width: Int,
                          builders: [ColumnBuilder], rules: CSVRecordRules, options: CSVOptions, cancel: CancellationFlag?,
-                         path: String, stop: ParallelParts<CSVPart>, preloaded: Preloaded? = nil) throws -> CSVPart {
+                         path: String, stop: ParallelParts<CSVPart>, preloaded: Preloaded? = nil,
+                         split: (part: Int, StreamSplit)? = nil) throws -> CSVPart {
+        // The second part of a split stream says where it starts, whatever happens to it.
+        let second = split.flatMap { $0.part == 1 ? $0.1 : nil }
+        defer { second?.publish(.abandoned) }
         var records = CSVRecords(delimiter: delimiter, width: width, builders: builders, line: line, path: path, rules: rules)
         func parse(_ b: UnsafeRawBufferPointer, _ from: Int, _ end: Int) throws {
             do {
@@ -453,19 +492,45 @@ public enum CSVLoader {
         var final = range.isEmpty
         var boundaries = BoundarySearch(delimiter: delimiter)
         var tail: [UInt8]? = source.isStreamed && last ? [] : nil
+        // The first part of a split stream reads up to the middle, then to the cut.
+        var upper = range.upperBound
+        var first = split.flatMap { $0.part == 0 ? $0.1 : nil }
+        var seeking = second != nil  // the second looks for its first record
         while true {
             if stop.failed { throw CancellationError() }
             if !final {
                 if pos > 0 { buffer.removeFirst(pos); pos = 0 }
+                if let s = first, offset >= upper {
+                    switch s.cut() {
+                    case .at(let cut): upper = cut
+                    case .none: upper = FileSource.unknownSize
+                    case .abandoned: throw CancellationError()
+                    }
+                    first = nil
+                }
                 let before = buffer.count
-                let n = try buffer.read(from: source, at: offset, count: min(options.chunkSize, range.upperBound - offset), nuls: &nuls)
+                let n = try buffer.read(from: source, at: offset, count: min(options.chunkSize, upper - offset), nuls: &nuls)
                 offset += n
                 if tail != nil {
                     buffer.withUnsafeBytes { tail!.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[before...])) }
                     if tail!.count > 2 * CSVShape.tailBytes { tail!.removeFirst(tail!.count - CSVShape.tailBytes) }
                 }
                 if !source.isStreamed { options.progress?.advance(n) }  // a stream counts its compressed bytes
-                final = n == 0 || offset >= range.upperBound
+                final = n == 0 || (first == nil && offset >= upper)
+            }
+            if seeking, let s = second {
+                // The record after the first line break past the middle; bytes read before it
+                // are the first part's. A NUL byte dropped would shift the offsets: no split.
+                let k = buffer.withUnsafeBytes { p in p.count == 0 ? nil : memchr(p.baseAddress!, 0x0A, p.count).map { p.baseAddress!.distance(to: UnsafeRawPointer($0)) } }
+                if nuls > 0 || (k == nil && final) {
+                    s.publish(.none)
+                    return CSVPart(records: records, nuls: 0, tail: tail)
+                }
+                guard let k else { pos = buffer.count; continue }
+                pos = k + 1
+                s.publish(.at(offset - buffer.count + pos))
+                seeking = false
+                if pos == buffer.count && final { break }
             }
             let end: Int
             if final { end = buffer.count } else {

@@ -77,11 +77,14 @@ final class Decompressor {
     /// Compressed bytes in `input` not yet handed to the library: input[inputStart..<inputEnd].
     private var inputStart = 0, inputEnd = 0
     /// Bytes of the file read so far, and handed to the library so far.
-    private(set) var fileRead = 0
-    var consumed: Int { fileRead - (inputEnd - inputStart) }
+    private var zstdFileRead = 0
+    var fileRead: Int { inflater?.fileRead ?? zstdFileRead }
+    var consumed: Int { inflater?.consumed ?? zstdFileRead - (inputEnd - inputStart) }
     private var fileEnded = false
-    private(set) var finished = false
-    private var zlib: UnsafeMutablePointer<z_stream>?
+    private var zstdFinished = false
+    var finished: Bool { inflater?.finished ?? zstdFinished }
+    /// gzip: utq's own deflate decoder (Inflater), which reads the file itself.
+    private var inflater: Inflater?
     private var zstd: OpaquePointer?
     /// Whether the stream is between gzip members or zstd frames (where the file may end).
     private var atBoundary = false
@@ -98,19 +101,13 @@ final class Decompressor {
         // while its format is found.
         var st = stat()
         let size = fstat(fd, &st) == 0 ? Int(st.st_size) : inputSize
-        input = .allocate(byteCount: max(64, min(inputSize, size + 1)), alignment: 16)
+        let inputBytes = max(64, min(inputSize, size + 1))
         switch kind {
         case .gzip:
-            // z_stream points back to itself from its state: it must not move.
-            let z = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-            z.initialize(to: z_stream())
-            // 16 + 15 window bits: a gzip header and trailer around a deflate stream.
-            guard inflateInit2_(z, 16 + MAX_WBITS, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-                z.deallocate(); input.deallocate(); close(fd)
-                throw LoadError(path: path, "cannot start reading gzip (zlib refused)")
-            }
-            zlib = z
+            input = .allocate(byteCount: 0, alignment: 16)
+            inflater = Inflater(fd: fd, progress: progress, inputSize: inputBytes)
         case .zstd:
+            input = .allocate(byteCount: inputBytes, alignment: 16)
             guard let d = ZSTD_createDStream() else {
                 input.deallocate(); close(fd)
                 throw LoadError(path: path, "cannot start reading zstd")
@@ -121,7 +118,6 @@ final class Decompressor {
     }
 
     deinit {
-        if let zlib { inflateEnd(zlib); zlib.deinitialize(count: 1); zlib.deallocate() }
         if let zstd { ZSTD_freeDStream(zstd) }
         input.deallocate()
         close(fd)
@@ -130,14 +126,20 @@ final class Decompressor {
     /// Fills `out` with the next decompressed bytes; fewer only at the end of the stream.
     /// Returns how many; 0 at the end.
     func read(into out: UnsafeMutableRawBufferPointer) throws -> Int {
+        if let inflater {
+            do {
+                return try inflater.read(into: out)
+            } catch let d as Inflater.Damaged {
+                throw LoadError(path: path, d.whole ?? "the gzip stream is damaged at byte \(NumberText.grouped(inflater.consumed)) (\(d.why)); the file cannot be read past there")
+            } catch is Inflater.Truncated {
+                throw LoadError(path: path, "the gzip stream ends early at byte \(NumberText.grouped(inflater.fileRead)): the file is truncated")
+            }
+        }
         var made = 0
         while made < out.count && !finished {
             if inputStart == inputEnd && !fileEnded { try refill() }
             let before = made
-            switch kind {
-            case .gzip: try inflateStep(out, &made)
-            case .zstd: try zstdStep(out, &made)
-            }
+            try zstdStep(out, &made)
             if made == before && inputStart == inputEnd && fileEnded { try end() }
         }
         return made
@@ -151,41 +153,8 @@ final class Decompressor {
             if n < 0 { if errno == EINTR { continue }; throw LoadError(path: path, String(cString: strerror(errno))) }
             if n == 0 { fileEnded = true } else { progress?.advance(n) }
             inputEnd = n
-            fileRead += n
+            zstdFileRead += n
             return
-        }
-    }
-
-    private func inflateStep(_ out: UnsafeMutableRawBufferPointer, _ made: inout Int) throws {
-        guard let z = zlib else { return }
-        if atBoundary {
-            // Between members: another member, zeros that pad the file (as tape archives do),
-            // or the end.
-            guard inputStart < inputEnd else { return }
-            let next = input[inputStart]
-            if next == 0 { inputStart += 1; return }
-            guard next == 0x1F else {
-                throw LoadError(path: path, "after the gzip stream ends at byte \(NumberText.grouped(consumed)) come bytes that are not gzip; "
-                                + "the file is damaged, or other data was added to it")
-            }
-            inflateReset(z)
-            atBoundary = false
-        }
-        z.pointee.next_in = (input.baseAddress! + inputStart).assumingMemoryBound(to: Bytef.self)
-        z.pointee.avail_in = uInt(inputEnd - inputStart)
-        z.pointee.next_out = (out.baseAddress! + made).assumingMemoryBound(to: Bytef.self)
-        z.pointee.avail_out = uInt(out.count - made)
-        let status = inflate(z, Z_NO_FLUSH)
-        let used = (inputEnd - inputStart) - Int(z.pointee.avail_in)
-        inputStart += used
-        made = out.count - Int(z.pointee.avail_out)
-        switch status {
-        case Z_OK: break
-        case Z_STREAM_END: atBoundary = true
-        case Z_BUF_ERROR: break  // no progress possible with this input: more is read
-        default:
-            let why = z.pointee.msg.map { String(cString: $0) } ?? "zlib error \(status)"
-            throw LoadError(path: path, "the gzip stream is damaged at byte \(NumberText.grouped(consumed)) (\(why)); the file cannot be read past there")
         }
     }
 
@@ -208,7 +177,7 @@ final class Decompressor {
 
     /// The file is read whole: the stream must have ended with it.
     private func end() throws {
-        finished = true
+        zstdFinished = true
         guard atBoundary else {
             throw LoadError(path: path, "the \(kind.name) stream ends early at byte \(NumberText.grouped(fileRead)): the file is truncated")
         }

@@ -83,6 +83,25 @@ final class FileSource: @unchecked Sendable {
         note = encoding.note
     }
 
+    /// The same compressed file's text from a stream of its own, for a second reader that
+    /// reads another stretch of it (StreamSplit); nil when the text is not streamed or when it
+    /// is not the same text (the file changed).
+    func anotherReader(progress: LoadProgress?) throws -> FileSource? {
+        guard let streamed else { return nil }
+        let other = try FileSource(path: path, progress: progress)
+        guard other.isStreamed, other.start == start, other.note == note else { return nil }
+        _ = streamed
+        return other
+    }
+
+    /// Takes the text's size from another reader of the same file that read to its end.
+    func learnSize(from other: FileSource) {
+        if let total = other.streamed?.knownSize { streamed?.learn(total: total) }
+    }
+
+    /// The compressed file's size, when the text is streamed.
+    var compressedSize: Int? { streamed?.fileSize }
+
     /// Text already in memory; `path` names it in messages (`feed.zip/stops.txt`).
     init(bytes: [UInt8], path: String) throws {
         self.path = path
