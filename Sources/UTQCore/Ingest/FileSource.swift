@@ -87,10 +87,10 @@ final class FileSource: @unchecked Sendable {
     /// reads another stretch of it (StreamSplit); nil when the text is not streamed or when it
     /// is not the same text (the file changed).
     func anotherReader(progress: LoadProgress?) throws -> FileSource? {
-        guard let streamed else { return nil }
+        guard isStreamed else { return nil }
         let other = try FileSource(path: path, progress: progress)
-        guard other.isStreamed, other.start == start, other.note == note else { return nil }
-        _ = streamed
+        // Streamed means read as UTF-8 as it comes (a file converted is held whole instead).
+        guard other.isStreamed, other.start == start else { return nil }
         return other
     }
 
