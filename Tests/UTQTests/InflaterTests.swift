@@ -173,4 +173,12 @@ import Testing
             #expect(pieces == UInt32(truncatingIfNeeded: crc32(0, b.baseAddress!, uInt(at))))
         }
     }
+
+    @Test func aStreamCutInsideItsCodeLengthsIsRefused() {
+        // Found by the inflate fuzz target: a dynamic block's code lengths running past the
+        // end of the file read on into the zeros after it, and past them.
+        let gz: [UInt8] = [0x1F, 0x8B, 0x08, 0x00, 0, 0, 0, 0, 0, 0x03] + [0x4C, 0x31, 0x55, 0x1B, 0x1A, 0x37, 0, 0, 0, 0, 0x08, 0x00]
+        #expect(throws: Inflater.Truncated.self) { try Self.inflated(gz) }
+    }
 }
+

@@ -18,7 +18,7 @@ public func fuzzInflate(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let strategies = [Z_DEFAULT_STRATEGY, Z_FILTERED, Z_HUFFMAN_ONLY, Z_RLE, Z_FIXED]
         let strategy = strategies[Int(data[1] / 10) % strategies.count]
         let window = Int32(9 + Int(data[1] / 50) % 7)
-        let gz = InflateFuzz.deflate(rest, level: level, strategy: strategy, windowBits: window)
+        let gz = InflateFuzz.compressed(rest, level: level, strategy: strategy, windowBits: window)
         switch InflateFuzz.inflated(gz, chunk: 1 + Int(data[1]) % 97) {
         case .success(let text): if text != rest { fatalError("the text differs: \(text.count) bytes against \(rest.count)") }
         case .failure(let e): fatalError("zlib's own stream refused: \(e)")
@@ -45,7 +45,7 @@ public func fuzzInflate(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 }
 
 enum InflateFuzz {
-    static func deflate(_ bytes: [UInt8], level: Int32, strategy: Int32, windowBits: Int32) -> [UInt8] {
+    static func compressed(_ bytes: [UInt8], level: Int32, strategy: Int32, windowBits: Int32) -> [UInt8] {
         var z = z_stream()
         var out = [UInt8](repeating: 0, count: bytes.count + bytes.count / 8 + 256)
         guard deflateInit2_(&z, level, Z_DEFLATED, 16 + windowBits, 8, strategy, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {

@@ -340,6 +340,9 @@ final class Inflater {
             bits |= UInt64(littleEndian: UnsafeRawPointer(input + position).loadUnaligned(as: UInt64.self)) &<< bitCount
             position += Int((63 &- bitCount) &>> 3)
             bitCount |= 56
+            // Past the end only the padding's zeros: a stream cut short, refused before the
+            // next read would run past the padding.
+            if position - Int(bitCount >> 3) > inputEnd { throw Truncated() }
         }
         return bits & ((1 << n) - 1)
     }
