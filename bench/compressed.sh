@@ -10,8 +10,8 @@
 #   NO_BUILD=1 bench/compressed.sh      use the release build as it is
 #
 # Targets (issue 32): a .csv.gz load holds at most the plain load's peak memory + 64 MB;
-# its time at most 1.3 × the plain load's (zlib's inflate alone takes longer than that on
-# a file utq parses at 1 GB/s: see the inflate line, which is the floor).
+# its time at most 1.3 × the plain load's (decompressing alone is the floor: see the last
+# line; gzip -dc is zlib's inflate, which utq no longer uses).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROWS="${ROWS:-1000000}"
