@@ -1,3 +1,4 @@
+import CCompression
 import Foundation
 @testable import UTQCore
 
@@ -96,5 +97,27 @@ enum Fuzz {
         if x == y { return }
         let i = (0..<min(x.count, y.count)).first(where: { x[$0] != y[$0] }) ?? min(x.count, y.count)
         fatalError("\(what): readings differ at \(i): \(i < x.count ? x[i] : "end") vs \(i < y.count ? y[i] : "end")")
+    }
+}
+
+extension Fuzz {
+    /// `bytes` as one gzip member, by zlib's deflate in one call with these settings.
+    static func gzip(_ bytes: [UInt8], level: Int32 = 6, strategy: Int32 = Z_DEFAULT_STRATEGY, windowBits: Int32 = MAX_WBITS) -> [UInt8] {
+        var z = z_stream()
+        var out = [UInt8](repeating: 0, count: bytes.count + bytes.count / 8 + 256)
+        guard deflateInit2_(&z, level, Z_DEFLATED, 16 + windowBits, 8, strategy, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            fatalError("deflateInit2 failed")
+        }
+        var input = bytes
+        let n = input.withUnsafeMutableBufferPointer { i in
+            out.withUnsafeMutableBufferPointer { o -> Int in
+                z.next_in = i.baseAddress; z.avail_in = uInt(i.count)
+                z.next_out = o.baseAddress; z.avail_out = uInt(o.count)
+                guard deflate(&z, Z_FINISH) == Z_STREAM_END else { fatalError("deflate did not finish") }
+                return o.count - Int(z.avail_out)
+            }
+        }
+        deflateEnd(&z)
+        return Array(out.prefix(n))
     }
 }

@@ -20,7 +20,7 @@ public func fuzzGzipCSV(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let cut = rest.isEmpty ? 0 : Int(data[1]) % (rest.count + 1)
         let (a, b) = (Array(rest[..<cut]), Array(rest[cut...]))
         let gzip = mode < 64
-        let bytes = gzip ? GzipFuzz.gzip(a) + GzipFuzz.gzip(b) : GzipFuzz.zstd(a) + GzipFuzz.zstd(b)
+        let bytes = gzip ? Fuzz.gzip(a) + Fuzz.gzip(b) : GzipFuzz.zstd(a) + GzipFuzz.zstd(b)
         let path = bytes.withUnsafeBufferPointer { Fuzz.file(gzip ? "input.csv.gz" : "input.csv.zst", $0.baseAddress!, $0.count) }
         GzipFuzz.same(plain: plain, compressed: path)
     } else {
@@ -37,26 +37,6 @@ public func fuzzGzipCSV(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 }
 
 enum GzipFuzz {
-    /// One gzip member, by zlib in one call.
-    static func gzip(_ bytes: [UInt8]) -> [UInt8] {
-        var z = z_stream()
-        var out = [UInt8](repeating: 0, count: bytes.count + bytes.count / 8 + 256)
-        guard deflateInit2_(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            fatalError("deflateInit2 failed")
-        }
-        var input = bytes
-        let n = input.withUnsafeMutableBufferPointer { i in
-            out.withUnsafeMutableBufferPointer { o -> Int in
-                z.next_in = i.baseAddress; z.avail_in = uInt(i.count)
-                z.next_out = o.baseAddress; z.avail_out = uInt(o.count)
-                guard deflate(&z, Z_FINISH) == Z_STREAM_END else { fatalError("deflate did not finish") }
-                return o.count - Int(z.avail_out)
-            }
-        }
-        deflateEnd(&z)
-        return Array(out.prefix(n))
-    }
-
     /// One zstd frame, in one call.
     static func zstd(_ bytes: [UInt8]) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: ZSTD_compressBound(bytes.count))

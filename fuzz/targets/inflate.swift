@@ -18,7 +18,7 @@ public func fuzzInflate(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let strategies = [Z_DEFAULT_STRATEGY, Z_FILTERED, Z_HUFFMAN_ONLY, Z_RLE, Z_FIXED]
         let strategy = strategies[Int(data[1] / 10) % strategies.count]
         let window = Int32(9 + Int(data[1] / 50) % 7)
-        let gz = InflateFuzz.compressed(rest, level: level, strategy: strategy, windowBits: window)
+        let gz = Fuzz.gzip(rest, level: level, strategy: strategy, windowBits: window)
         switch InflateFuzz.inflated(gz, chunk: 1 + Int(data[1]) % 97) {
         case .success(let text): if text != rest { fatalError("the text differs: \(text.count) bytes against \(rest.count)") }
         case .failure(let e): fatalError("zlib's own stream refused: \(e)")
@@ -45,25 +45,6 @@ public func fuzzInflate(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 }
 
 enum InflateFuzz {
-    static func compressed(_ bytes: [UInt8], level: Int32, strategy: Int32, windowBits: Int32) -> [UInt8] {
-        var z = z_stream()
-        var out = [UInt8](repeating: 0, count: bytes.count + bytes.count / 8 + 256)
-        guard deflateInit2_(&z, level, Z_DEFLATED, 16 + windowBits, 8, strategy, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            fatalError("deflateInit2 failed")
-        }
-        var input = bytes
-        let n = input.withUnsafeMutableBufferPointer { i in
-            out.withUnsafeMutableBufferPointer { o -> Int in
-                z.next_in = i.baseAddress; z.avail_in = uInt(i.count)
-                z.next_out = o.baseAddress; z.avail_out = uInt(o.count)
-                guard deflate(&z, Z_FINISH) == Z_STREAM_END else { fatalError("deflate did not finish") }
-                return o.count - Int(z.avail_out)
-            }
-        }
-        deflateEnd(&z)
-        return Array(out.prefix(n))
-    }
-
     /// zlib's reading of one gzip member: its text, whether the member was whole and ended the
     /// input, and whether zlib found it damaged (rather than cut short).
     static func zlib(_ gz: [UInt8]) -> (text: [UInt8], whole: Bool, damaged: Bool) {

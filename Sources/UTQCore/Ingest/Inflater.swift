@@ -377,7 +377,7 @@ final class Inflater {
             }
             // Near the end of the input, a symbol at a time (each checked above); else many.
             let fastInput = position > safeInput ? position : safeInput
-            repeat {
+            decoding: repeat {
             // Refill: at least 56 bits, enough for a length, a distance and their extra bits.
             bits |= UInt64(littleEndian: UnsafeRawPointer(input + position).loadUnaligned(as: UInt64.self)) &<< bitCount
             position &+= Int(truncatingIfNeeded: (63 &- bitCount) &>> 3)
@@ -397,20 +397,15 @@ final class Inflater {
                 end &+= 1
                 // Two more literals from the bits left (41 or more; a code in the first table
                 // takes 11 at most), as most runs of literals are.
-                e = litlen[Int(truncatingIfNeeded: bits & 0x7FF)]
-                guard e & HuffmanTable.kindMask == HuffmanTable.literal else { continue }
-                var n = UInt64(e & 0x1F)
-                bits &>>= n
-                bitCount &-= n
-                output[end] = UInt8(truncatingIfNeeded: e >> 16)
-                end &+= 1
-                e = litlen[Int(truncatingIfNeeded: bits & 0x7FF)]
-                guard e & HuffmanTable.kindMask == HuffmanTable.literal else { continue }
-                n = UInt64(e & 0x1F)
-                bits &>>= n
-                bitCount &-= n
-                output[end] = UInt8(truncatingIfNeeded: e >> 16)
-                end &+= 1
+                for _ in 0..<2 {
+                    e = litlen[Int(truncatingIfNeeded: bits & 0x7FF)]
+                    guard e & HuffmanTable.kindMask == HuffmanTable.literal else { continue decoding }
+                    let n = UInt64(e & 0x1F)
+                    bits &>>= n
+                    bitCount &-= n
+                    output[end] = UInt8(truncatingIfNeeded: e >> 16)
+                    end &+= 1
+                }
                 continue
             }
             let kind = e & HuffmanTable.kindMask
