@@ -173,14 +173,7 @@ final class Inflater {
 
     /// Takes `n` (≤ 32) bits outside the decoding loop.
     private func take(_ n: UInt64) throws -> UInt32 {
-        if bitCount < n {
-            if inputEnd - position < 8 && !fileEnded { try refillInput() }
-            bits |= UInt64(littleEndian: UnsafeRawPointer(input + position).loadUnaligned(as: UInt64.self)) &<< bitCount
-            position += Int((63 &- bitCount) &>> 3)
-            bitCount |= 56
-            if position - Int(bitCount >> 3) > inputEnd { throw Truncated() }
-        }
-        let v = UInt32(truncatingIfNeeded: bits & ((1 << n) - 1))
+        let v = UInt32(truncatingIfNeeded: try peekBits(n))
         bits >>= n
         bitCount -= n
         return v
