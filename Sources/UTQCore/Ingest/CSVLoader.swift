@@ -267,8 +267,11 @@ public enum CSVLoader {
         let cuts: [Int]
         if source.isStreamed {
             let middle = dataStart + (source.expectedSize - dataStart) / 2
-            // Two parts pay from two parts' worth of text, as for a plain file (Workers).
-            let parts = options.parts ?? (Workers.available >= 2 && source.expectedSize - dataStart >= 2 * Workers.bytesPerPart ? 2 : 1)
+            // Two parts pay from two parts' worth of text, as for a plain file (Workers), and
+            // for gzip: zstd decompresses fast enough that one core keeps ahead of the parsing,
+            // and a second pass over its first half cost more than it saved (bench/README).
+            let parts = options.parts ?? (source.compression == .gzip && Workers.available >= 2
+                                          && source.expectedSize - dataStart >= 2 * Workers.bytesPerPart ? 2 : 1)
             if parts >= 2, middle > dataStart, middle < dataEnd,
                let second = try source.anotherReader(progress: options.progress) {
                 // Both streams count their compressed bytes: the first about half the file.

@@ -99,6 +99,9 @@ final class FileSource: @unchecked Sendable {
         if let total = other.streamed?.knownSize { streamed?.learn(total: total) }
     }
 
+    /// The compression the text is streamed from, if any.
+    var compression: Compression? { streamed?.kind }
+
     /// The compressed file's size, when the text is streamed.
     var compressedSize: Int? { streamed?.fileSize }
 
