@@ -54,6 +54,20 @@ import Testing
         #expect(JSONTemplateTests.difference(whole.table, t.table) == nil)
     }
 
+    /// A region the staged values fill past only when they are flushed is not the values'
+    /// place: joining in the slab would trap on it (StreamChunks makes regions exactly as
+    /// long as a part's lines).
+    @Test func aRegionTheLastFlushOverfillsIsLeftWhole() {
+        let base = UnsafeMutablePointer<Int64>.allocate(capacity: 3)
+        defer { base.deallocate() }
+        var a = StagedArray<Int64>(region: base, start: 0, room: 3)
+        for v in 0..<3 { a.append(Int64(v)) }
+        #expect(a.inRegion)
+        a.append(3)
+        #expect(!a.inRegion)
+        #expect(a.take() == [0, 1, 2, 3])
+    }
+
     /// JSON: a column in every part joins in place; a column some part lacks (one the sample
     /// found and the last records do not have, one first met past the sample), and parts that
     /// outgrow their regions, are joined the long way, with missing cells where a part had none.

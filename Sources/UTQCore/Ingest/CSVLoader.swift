@@ -55,8 +55,9 @@ public struct LoadedTable: Sendable {
     var templateRecords = 0
     /// Columns whose parts were joined in their slab rather than copied (ColumnSlab).
     var columnsJoinedInPlace = 0
-    /// A compressed file read in two parts (StreamSplit), the second with records to read.
-    var streamSplit = false
+    /// The chunks a compressed file's text was parsed in by every core (StreamChunks); 0 when
+    /// it was read in one part.
+    var streamChunks = 0
     /// When `CSVOptions.chooses` skipped columns: the file's column names, the positions of
     /// the table's columns among them, and each skipped column as its sample rows read it
     /// (its type, unit and whether its times float, until the column is read whole).
@@ -261,31 +262,19 @@ public enum CSVLoader {
         // ended outside quotes. Parts after the first count lines from 1; their lines are
         // shifted once the lines before them are known.
         // A compressed file's text comes in order, from a thread of its own that decompresses
-        // it ahead (StreamedText): a large one is read in two parts all the same, the second
-        // from a stream of its own that passes over the first half (StreamSplit).
-        var splitFound: StreamSplit? = nil
+        // it ahead (StreamedText): a large one is parsed in chunks by every core (StreamChunks).
+        let chunked: Bool
         let cuts: [Int]
         if source.isStreamed {
-            let middle = dataStart + (source.expectedSize - dataStart) / 2
-            // Two parts pay from two parts' worth of text, as for a plain file (Workers), and
-            // for gzip: zstd decompresses fast enough that one core keeps ahead of the parsing,
-            // and a second pass over its first half cost more than it saved (bench/README).
-            let parts = options.parts ?? (source.compression == .gzip && Workers.available >= 2
-                                          && source.expectedSize - dataStart >= 2 * Workers.bytesPerPart ? 2 : 1)
-            if parts >= 2, middle > dataStart, middle < dataEnd,
-               let second = try source.anotherReader(progress: options.progress) {
-                // Both streams count their compressed bytes: the first about half the file.
-                if let size = source.compressedSize { options.progress?.setTotal(size * 3 / 2) }
-                splitFound = StreamSplit(second: second, middle: middle)
-                cuts = [middle]
-            } else {
-                cuts = []
-            }
+            // Chunks pay from two parts' worth of text, as parts of a plain file do (Workers).
+            let parts = options.parts ?? (Workers.available >= 2 && source.expectedSize - dataStart >= 2 * Workers.bytesPerPart ? 2 : 1)
+            chunked = parts >= 2
+            cuts = []
         } else {
+            chunked = false
             let parts = options.parts ?? Workers.count(forBytes: source.size - dataStart)
             cuts = try csvCandidateCuts(source, dataStart: dataStart, parts: parts).filter { $0 < dataEnd }
         }
-        let split = splitFound
         var stretches: [(range: Range<Int>, line: Int)] = []
         var from = dataStart
         for cut in cuts {
@@ -299,47 +288,56 @@ public enum CSVLoader {
         // A file the head holds whole (and no NUL byte, which the head leaves out) that would
         // be read in one chunk is parsed from the head, not read a second time: that was a
         // tenth of loading many small files. Not when a totals row is left out of the end.
-        let oneChunk = ranges.count == 1 && head.count == source.size && dataEnd == source.size && source.size - dataStart <= options.chunkSize
+        let oneChunk = !chunked && ranges.count == 1 && head.count == source.size && dataEnd == source.size && source.size - dataStart <= options.chunkSize
         let whole = oneChunk ? Preloaded(bytes: head, start: headDataStart) : nil
         head = []
-        // Parts write each column into one slab, each into a region with room to spare for
-        // its share of the file's rows (ColumnSlab).
-        let rooms = ranges.map { max(0, min($0.range.upperBound, source.expectedSize) - $0.range.lowerBound) / bytesPerRow * 5 / 4 + 1024 }
-        let slabs = UnsafeSendable((0..<width).map { k in ColumnSlabs.make(for: plan[k], rooms: rooms) })  // read only
-        let results = ParallelParts<CSVPart>(count: ranges.count)
-        let work: @Sendable (Int) -> Void = { w in
-            let builders = (0..<width).map { k in
-                ColumnBuilder(name: names[k], index: k, type: plan[k], zone: zone, decimalComma: decimalComma,
-                              capacity: rowsInAll, slab: slabs.value[k], part: w)
+        let partResults: [Result<CSVPart, Error>]
+        var streamNuls = 0
+        var streamTail: [UInt8]?
+        if chunked {
+            // Rows to reserve in each column's slab: the estimate and half as many again, as a
+            // compressed file's size is an estimate (a part that finds no room left writes
+            // into an array of its own).
+            let slabs = UnsafeSendable((0..<width).map { k in ColumnSlabs.make(for: plan[k], capacity: rowsInAll * 3 / 2 + 1 << 16) })
+            let chunks = StreamChunks(source: source, start: dataStart, end: dataEnd, chunkSize: 4 * options.chunkSize) { w, room in
+                (0..<width).map { k in
+                    ColumnSlabs.addRegion(slabs.value[k], room: room)
+                    return ColumnBuilder(name: names[k], index: k, type: plan[k], zone: zone, decimalComma: decimalComma,
+                                         capacity: room, slab: slabs.value[k], part: w)
+                }
             }
-            results.set(w, Result {
-                try readPart(split != nil && w == 1 ? split!.second : source, ranges[w].range, line: ranges[w].line, last: w == ranges.count - 1,
-                             delimiter: delimiter, width: width, builders: builders, rules: recordRules, options: options, cancel: cancel,
-                             path: path, stop: results, preloaded: whole, split: split.map { (w, $0) })
-            })
-        }
-        if split != nil {
-            // The second part on a thread of its own; without one, it runs first.
-            if let other = OwnThread({ work(1) }) {
-                work(0)
-                other.join()
-            } else {
-                work(1)
-                work(0)
-            }
-            // The second part read to the end of the text: its size is known.
-            source.learnSize(from: split!.second)
+            partResults = try readChunks(chunks, line: line, delimiter: delimiter, width: width, rules: recordRules,
+                                         cancel: cancel, path: path)
+            streamNuls = chunks.nuls
+            streamTail = chunks.tail
         } else {
-            DispatchQueue.concurrentPerform(iterations: ranges.count, execute: work)
+            // Parts write each column into one slab, each into a region with room to spare for
+            // its share of the file's rows (ColumnSlab).
+            let rooms = ranges.map { max(0, min($0.range.upperBound, source.expectedSize) - $0.range.lowerBound) / bytesPerRow * 5 / 4 + 1024 }
+            let slabs = UnsafeSendable((0..<width).map { k in ColumnSlabs.make(for: plan[k], rooms: rooms) })  // read only
+            let results = ParallelParts<CSVPart>(count: ranges.count)
+            DispatchQueue.concurrentPerform(iterations: ranges.count) { w in
+                let builders = (0..<width).map { k in
+                    ColumnBuilder(name: names[k], index: k, type: plan[k], zone: zone, decimalComma: decimalComma,
+                                  capacity: rowsInAll, slab: slabs.value[k], part: w)
+                }
+                results.set(w, Result {
+                    try readPart(source, ranges[w].range, line: ranges[w].line, last: w == ranges.count - 1,
+                                 delimiter: delimiter, width: width, builders: builders, rules: recordRules, options: options, cancel: cancel,
+                                 path: path, stop: results, preloaded: whole)
+                })
+            }
+            partResults = ranges.indices.map { results.own($0) }
         }
         var partBuilders: [[ColumnBuilder]] = []
         var nuls = 0
         var rowLines: [Int32] = []
         var linesBefore = 0  // lines before the part's first, for the parts after the first
-        var partTail: [UInt8]?  // a compressed file's last bytes
-        for w in 0..<ranges.count {
+        var partTail = streamTail  // a compressed file's last bytes
+        nuls += streamNuls
+        for w in partResults.indices {
             let part: CSVPart
-            switch results.own(w) {
+            switch partResults[w] {
             case .success(let p): part = p
             case .failure(let e):
                 // The parts before this one ended where records do, so it started where one
@@ -347,7 +345,7 @@ public enum CSVLoader {
                 // (perhaps started inside quotes) failed. Lines in its errors count from the
                 // cut, except in the first part.
                 if e is CancellationError, cancel?.isCancelled == true { throw e }
-                if ranges.count == 1 || (w == 0 && !(e is CancellationError)) || e is TypeConflict { throw e }
+                if partResults.count == 1 || (w == 0 && !(e is CancellationError)) || e is TypeConflict { throw e }
                 throw SplitMismatch()
             }
             nuls += part.nuls
@@ -356,7 +354,7 @@ public enum CSVLoader {
             rowLines += shift == 0 ? part.records.rowLines : part.records.rowLines.map { $0 + Int32(shift) }
             linesBefore = shift + part.records.line - 1
             partBuilders.append(part.records.builders)
-            partTail = part.tail
+            if let tail = part.tail { partTail = tail }
         }
         shape.footerLine = linesBefore + 1
         // A compressed file's last line, now that it has been read: a totals row is left out
@@ -394,7 +392,7 @@ public enum CSVLoader {
         let table = Table(name: name, columns: columns, zone: guessedZone.zone)
         var loaded = LoadedTable(table: table, warnings: warnings.finish(), rowLines: rowLines)
         loaded.columnsJoinedInPlace = merged.filter(\.joinedInPlace).count
-        loaded.streamSplit = split?.foundRecord ?? false
+        loaded.streamChunks = chunked ? partResults.count : 0
         if reads != nil {
             loaded.fileColumns = Array(names.prefix(fileWidth))
             loaded.readPositions = readPositions
@@ -467,25 +465,11 @@ public enum CSVLoader {
     /// One worker's stretch of the file, read in chunks; only whole records are parsed.
     static func readPart(_ source: FileSource, _ range: Range<Int>, line: Int, last: Bool, delimiter: UInt8, width: Int,
                          builders: [ColumnBuilder], rules: CSVRecordRules, options: CSVOptions, cancel: CancellationFlag?,
-                         path: String, stop: ParallelParts<CSVPart>, preloaded: Preloaded? = nil,
-                         split: (part: Int, StreamSplit)? = nil) throws -> CSVPart {
-        // The second part of a split stream says where it starts, whatever happens to it.
-        let second = split.flatMap { $0.part == 1 ? $0.1 : nil }
-        defer { second?.publish(.abandoned) }
+                         path: String, stop: ParallelParts<CSVPart>, preloaded: Preloaded? = nil) throws -> CSVPart {
         var records = CSVRecords(delimiter: delimiter, width: width, builders: builders, line: line, path: path, rules: rules)
-        func parse(_ b: UnsafeRawBufferPointer, _ from: Int, _ end: Int) throws {
-            do {
-                try records.parse(b, from, end, cancel: cancel)
-            } catch let u as CSVRecords.Unterminated {
-                // Only the last part ends where the file does: another one ending inside
-                // quotes means its cut fell inside a quoted cell.
-                if !last { throw SplitMismatch() }
-                throw LoadError(path: path, line: u.line, column: u.column, "a quoted cell is never closed (the file ends inside quotes)")
-            }
-        }
         if let preloaded {
             if !source.isStreamed { options.progress?.advance(range.count) }
-            try preloaded.bytes.withUnsafeBytes { try parse($0, preloaded.start, $0.count) }
+            try preloaded.bytes.withUnsafeBytes { try parse(&records, $0, preloaded.start, $0.count, last: last, path: path, cancel: cancel) }
             return CSVPart(records: records, nuls: 0, tail: nil)
         }
         let buffer = ReadBuffer(capacity: options.chunkSize + 4096)
@@ -495,56 +479,65 @@ public enum CSVLoader {
         var final = range.isEmpty
         var boundaries = BoundarySearch(delimiter: delimiter)
         var tail: [UInt8]? = source.isStreamed && last ? [] : nil
-        // The first part of a split stream reads up to the middle, then to the cut.
-        var upper = range.upperBound
-        var first = split.flatMap { $0.part == 0 ? $0.1 : nil }
-        var seeking = second != nil  // the second looks for its first record
         while true {
             if stop.failed { throw CancellationError() }
             if !final {
                 if pos > 0 { buffer.removeFirst(pos); pos = 0 }
-                if let s = first, offset >= upper {
-                    switch s.cut() {
-                    case .at(let cut): upper = cut
-                    case .none: upper = FileSource.unknownSize
-                    case .abandoned: throw CancellationError()
-                    }
-                    first = nil
-                }
                 let before = buffer.count
-                let n = try buffer.read(from: source, at: offset, count: min(options.chunkSize, upper - offset), nuls: &nuls)
+                let n = try buffer.read(from: source, at: offset, count: min(options.chunkSize, range.upperBound - offset), nuls: &nuls)
                 offset += n
                 if tail != nil {
                     buffer.withUnsafeBytes { tail!.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[before...])) }
                     if tail!.count > 2 * CSVShape.tailBytes { tail!.removeFirst(tail!.count - CSVShape.tailBytes) }
                 }
                 if !source.isStreamed { options.progress?.advance(n) }  // a stream counts its compressed bytes
-                final = n == 0 || (first == nil && offset >= upper)
-            }
-            if seeking, let s = second {
-                // The record after the first line break past the middle; bytes read before it
-                // are the first part's. A NUL byte dropped would shift the offsets: no split.
-                let k = buffer.withUnsafeBytes { p in p.count == 0 ? nil : memchr(p.baseAddress!, 0x0A, p.count).map { p.baseAddress!.distance(to: UnsafeRawPointer($0)) } }
-                if nuls > 0 || (k == nil && final) {
-                    s.publish(.none)
-                    return CSVPart(records: records, nuls: 0, tail: tail)
-                }
-                guard let k else { pos = buffer.count; continue }
-                pos = k + 1
-                s.publish(.at(offset - buffer.count + pos))
-                seeking = false
-                if pos == buffer.count && final { break }
+                final = n == 0 || offset >= range.upperBound
             }
             let end: Int
             if final { end = buffer.count } else {
                 guard let e = buffer.withUnsafeBytes({ boundaries.find($0, from: pos) }) else { continue }
                 end = e
             }
-            try buffer.withUnsafeBytes { try parse($0, pos, end) }
+            try buffer.withUnsafeBytes { try parse(&records, $0, pos, end, last: last, path: path, cancel: cancel) }
             pos = end
             if final { break }
         }
         return CSVPart(records: records, nuls: nuls, tail: tail)
+    }
+
+    /// Records from `from` to `end` of `b`. Only the last part ends where the file does:
+    /// another one ending inside quotes means its cut fell inside a quoted cell.
+    private static func parse(_ records: inout CSVRecords, _ b: UnsafeRawBufferPointer, _ from: Int, _ end: Int, last: Bool,
+                              path: String, cancel: CancellationFlag?) throws {
+        do {
+            try records.parse(b, from, end, cancel: cancel)
+        } catch let u as CSVRecords.Unterminated {
+            if !last { throw SplitMismatch() }
+            throw LoadError(path: path, line: u.line, column: u.column, "a quoted cell is never closed (the file ends inside quotes)")
+        }
+    }
+
+    /// A compressed file's text parsed in chunks by every core (StreamChunks): each chunk's
+    /// result, in order. The stream's own error (damage, a file cut short) is thrown first.
+    static func readChunks(_ chunks: StreamChunks, line: Int, delimiter: UInt8, width: Int, rules: CSVRecordRules,
+                           cancel: CancellationFlag?, path: String) throws -> [Result<CSVPart, Error>] {
+        let results = PartResults<CSVPart>()
+        DispatchQueue.concurrentPerform(iterations: Workers.available) { _ in
+            let buffer = StreamChunks.Buffer(capacity: chunks.chunkSize + 4096)
+            while let chunk = chunks.next(into: buffer) {
+                let result = Result { () throws -> CSVPart in
+                    var records = CSVRecords(delimiter: delimiter, width: width, builders: chunk.builders,
+                                             line: chunk.part == 0 ? line : 1, path: path, rules: rules)
+                    try parse(&records, UnsafeRawBufferPointer(start: buffer.bytes, count: chunk.count), 0, chunk.count,
+                              last: chunk.last, path: path, cancel: cancel)
+                    return CSVPart(records: records, nuls: 0, tail: nil)
+                }
+                if case .failure = result { chunks.fail() }
+                results.set(chunk.part, result)
+            }
+        }
+        if let error = chunks.error { throw error }
+        return results.all(count: chunks.partCount)
     }
 
     /// Spaces and tabs around a name dropped (as `.whitespaces` does), without the trip through

@@ -12,8 +12,8 @@ import Foundation
 final class ColumnSlab<T>: @unchecked Sendable {  // each part writes its own region only
     private var array: [T]
     private let base: UnsafeMutablePointer<T>
-    private let starts: [Int]
-    private let rooms: [Int]
+    private var starts: [Int]
+    private var rooms: [Int]
 
     /// Room for `rooms[w]` values for part w. Each region starts on a 2 MB boundary: a part
     /// starting inside a huge page another part ends in made loading ten million rows spend
@@ -41,6 +41,27 @@ final class ColumnSlab<T>: @unchecked Sendable {  // each part writes its own re
             at += room
         }
         self.starts = starts
+    }
+
+    /// Room for `capacity` values, the parts' regions added in order by `addRegion`, each
+    /// right after the one before (StreamChunks, whose parts' rooms are exact).
+    init(capacity: Int) {
+        array = [T](unsafeUninitializedCapacity: capacity) { buffer, count in
+            HugePages.advise(UnsafeMutableRawPointer(buffer.baseAddress), bytes: capacity * MemoryLayout<T>.stride)
+            count = capacity
+        }
+        base = array.withUnsafeMutableBufferPointer { $0.baseAddress! }
+        starts = []
+        rooms = []
+    }
+
+    /// A region for the next part, after the last one: `room` values, or as many as are left
+    /// (a part whose region fills up writes the rest into an array of its own). Called in
+    /// part order, one call at a time, before the part's `region`.
+    func addRegion(room: Int) {
+        let at = (starts.last ?? 0) + (rooms.last ?? 0)
+        starts.append(at)
+        rooms.append(max(0, min(room, array.count - at)))
     }
 
     /// Where part w writes.
@@ -77,6 +98,28 @@ enum ColumnSlabs {
         case .bool: return ColumnSlab<Bool>(rooms: rooms)
         case .string: return ColumnSlab<UInt32>(rooms: rooms)
         default: return nil
+        }
+    }
+
+    /// A slab whose parts' regions are added in order (`addRegion`), for `capacity` values.
+    static func make(for type: CellType, capacity: Int) -> AnyObject? {
+        switch type.dataType {
+        case .int, .timestamp, .duration: return ColumnSlab<Int64>(capacity: capacity)
+        case .double: return ColumnSlab<Double>(capacity: capacity)
+        case .bool: return ColumnSlab<Bool>(capacity: capacity)
+        case .string: return ColumnSlab<UInt32>(capacity: capacity)
+        default: return nil
+        }
+    }
+
+    /// Adds the next part's region to a slab `make` made.
+    static func addRegion(_ slab: AnyObject?, room: Int) {
+        switch slab {
+        case let s as ColumnSlab<Int64>: s.addRegion(room: room)
+        case let s as ColumnSlab<Double>: s.addRegion(room: room)
+        case let s as ColumnSlab<Bool>: s.addRegion(room: room)
+        case let s as ColumnSlab<UInt32>: s.addRegion(room: room)
+        default: break
         }
     }
 }

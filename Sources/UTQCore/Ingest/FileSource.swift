@@ -83,22 +83,6 @@ final class FileSource: @unchecked Sendable {
         note = encoding.note
     }
 
-    /// The same compressed file's text from a stream of its own, for a second reader that
-    /// reads another stretch of it (StreamSplit); nil when the text is not streamed or when it
-    /// is not the same text (the file changed).
-    func anotherReader(progress: LoadProgress?) throws -> FileSource? {
-        guard isStreamed else { return nil }
-        let other = try FileSource(path: path, progress: progress)
-        // Streamed means read as UTF-8 as it comes (a file converted is held whole instead).
-        guard other.isStreamed, other.start == start else { return nil }
-        return other
-    }
-
-    /// Takes the text's size from another reader of the same file that read to its end.
-    func learnSize(from other: FileSource) {
-        if let total = other.streamed?.knownSize { streamed?.learn(total: total) }
-    }
-
     /// The compression the text is streamed from, if any.
     var compression: Compression? { streamed?.kind }
 

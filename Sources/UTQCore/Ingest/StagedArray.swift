@@ -33,8 +33,9 @@ struct StagedArray<T> {
 
     var count: Int { (region == nil ? array.count : regionCount) + staged }
 
-    /// The values written so far, if they are all in the slab region.
-    var inRegion: Bool { region != nil }
+    /// Whether the values written so far are all in the slab region, or will be once the
+    /// stage is flushed (a stage that does not fit leaves the region).
+    var inRegion: Bool { region != nil && regionCount + staged <= regionRoom }
 
     @inline(__always)
     mutating func append(_ v: T) {

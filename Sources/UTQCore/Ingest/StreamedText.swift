@@ -166,9 +166,6 @@ final class StreamedText: @unchecked Sendable {
     /// Bytes of text in all, once known (the stream has been read to its end).
     var knownSize: Int? { lock.withLock { total } }
 
-    /// The size, known from another stream of the same file.
-    func learn(total size: Int) { lock.withLock { if total == nil { total = size } } }
-
     /// The text's size: exact once known, else the compressed size scaled by how well the
     /// text read so far compressed.
     var expectedSize: Int {
