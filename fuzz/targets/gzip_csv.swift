@@ -6,7 +6,8 @@ import Foundation
 /// - 0–63 (gzip) and 64–127 (zstd): text, compressed in two members (frames) cut where the
 ///   second byte says: `load` of it must give what `load` of the plain text gives, cell for
 ///   cell and warning for warning, or fail as it does; and the CSV reader on the stream with
-///   tiny chunks must agree with the plain file read in one piece.
+///   tiny reads, and parsing it in tiny chunks on every core, must agree with the plain file
+///   read in one piece.
 /// - 128–191: bytes after a gzip header; 192–255: bytes after zstd's magic number: damaged
 ///   streams must fail as a LoadError (never a crash, never another error), and the
 ///   decompressing reader must end.
@@ -66,13 +67,19 @@ enum GzipFuzz {
         tiny.chunkSize = 16
         let c = Fuzz.expectingUserErrors("csv plain") { try CSVLoader.load(path: plain, name: "t", zone: .utc, options: one) }
         let d = Fuzz.expectingUserErrors("csv stream") { try CSVLoader.load(path: compressed, name: "t", zone: .utc, options: tiny) }
-        switch (c, d) {
-        case let (c?, d?):
-            Fuzz.same(c.table, d.table, "csv of \(compressed) in 16-byte chunks")
-            let lines = { (w: [LoadWarning]) in w.map { "\($0.line ?? -1) \($0.message)" } }
-            if lines(c.warnings) != lines(d.warnings) { fatalError("csv: warnings differ: \(c.warnings) vs \(d.warnings)") }
-        case (nil, nil): break
-        default: fatalError("csv of \(compressed): one reading failed and the other did not")
+        // And parsed in 64-byte chunks by every core (StreamChunks), each chunk a part.
+        var chunked = tiny
+        chunked.parts = 2
+        let e = Fuzz.expectingUserErrors("csv stream in chunks") { try CSVLoader.load(path: compressed, name: "t", zone: .utc, options: chunked) }
+        for (what, other) in [("in 16-byte reads", d), ("parsed in 64-byte chunks", e)] {
+            switch (c, other) {
+            case let (c?, d?):
+                Fuzz.same(c.table, d.table, "csv of \(compressed) \(what)")
+                let lines = { (w: [LoadWarning]) in w.map { "\($0.line ?? -1) \($0.message)" } }
+                if lines(c.warnings) != lines(d.warnings) { fatalError("csv \(what): warnings differ: \(c.warnings) vs \(d.warnings)") }
+            case (nil, nil): break
+            default: fatalError("csv of \(compressed) \(what): one reading failed and the other did not")
+            }
         }
     }
 }

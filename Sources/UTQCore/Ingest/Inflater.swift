@@ -16,7 +16,7 @@ final class Inflater {
     private let fd: Int32
     private let progress: LoadProgress?
 
-    // Input: input[0..<inputEnd] read from the file, 16 zero bytes after it (a 64-bit read
+    // Input: input[0..<inputEnd] read from the file, 32 zero bytes after it (a 64-bit read
     // may run past the end; the bits it takes there are counted and refused).
     private let inputCapacity: Int
     private let input: UnsafeMutablePointer<UInt8>
@@ -64,8 +64,8 @@ final class Inflater {
         self.fd = fd
         self.progress = progress
         inputCapacity = max(64, inputSize)
-        input = .allocate(capacity: inputCapacity + 16)
-        input.initialize(repeating: 0, count: inputCapacity + 16)
+        input = .allocate(capacity: inputCapacity + 32)
+        input.initialize(repeating: 0, count: inputCapacity + 32)
         outputCapacity = Inflater.window + max(1 << 16, outputSize)
         output = .allocate(capacity: outputCapacity + 512)
     }
@@ -142,7 +142,7 @@ final class Inflater {
             inputEnd += n
             if n > 0 { break }
         }
-        (input + inputEnd).update(repeating: 0, count: 16)
+        (input + inputEnd).update(repeating: 0, count: 32)
     }
 
     /// At a byte boundary, whole bytes in `bits` are given back to the input.
@@ -350,7 +350,9 @@ final class Inflater {
         var end = self.outputEnd
         let stop = limit - 258
         let litlen = self.litlen.entries, distance = self.distance.entries
-        var safeInput = inputEnd - 16
+        // A pass of the loop refills up to three times and reads up to 22 bytes past the
+        // input position it started at: it starts only 32 bytes or more before the input's end.
+        var safeInput = inputEnd - 32
         defer {
             self.bits = bits
             self.bitCount = bitCount
@@ -363,46 +365,65 @@ final class Inflater {
                     self.position = position
                     try refillInput()
                     position = self.position
-                    safeInput = inputEnd - 16
+                    safeInput = inputEnd - 32
                     continue
                 }
                 if position - Int(bitCount >> 3) > inputEnd { throw Truncated() }
             }
             // Near the end of the input, a symbol at a time (each checked above); else many.
             let fastInput = position > safeInput ? position : safeInput
-            decoding: repeat {
             // Refill: at least 56 bits, enough for a length, a distance and their extra bits.
             bits |= UInt64(littleEndian: UnsafeRawPointer(input + position).loadUnaligned(as: UInt64.self)) &<< bitCount
             position &+= Int(truncatingIfNeeded: (63 &- bitCount) &>> 3)
             bitCount |= 56
-
+            // Each symbol's entry is looked up as soon as its bits are there: after a match's
+            // distance, before the match is copied, so the look-up's wait overlaps the copy.
             var e = litlen[Int(truncatingIfNeeded: bits & 0x7FF)]
-            if e & HuffmanTable.kindMask == HuffmanTable.subtable {
+            decoding: repeat {
+            if e & HuffmanTable.kindMask != HuffmanTable.literal, e & HuffmanTable.kindMask == HuffmanTable.subtable {
+                // A long code (rare), looked up ahead with fewer bits than a literal run takes.
+                bits |= UInt64(littleEndian: UnsafeRawPointer(input + position).loadUnaligned(as: UInt64.self)) &<< bitCount
+                position &+= Int(truncatingIfNeeded: (63 &- bitCount) &>> 3)
+                bitCount |= 56
                 bits &>>= 11
                 bitCount &-= 11
                 e = litlen[Int(truncatingIfNeeded: e >> 16) &+ Int(truncatingIfNeeded: bits & ((1 &<< UInt64((e >> 8) & 0xF)) &- 1))]
             }
             if e & HuffmanTable.kindMask == HuffmanTable.literal {
-                let used = UInt64(e & 0x1F)
+                var used = UInt64(e & 0x1F)
                 bits &>>= used
                 bitCount &-= used
                 output[end] = UInt8(truncatingIfNeeded: e >> 16)
                 end &+= 1
-                // Two more literals from the bits left (41 or more; a code in the first table
-                // takes 11 at most), as most runs of literals are.
-                for _ in 0..<2 {
-                    e = litlen[Int(truncatingIfNeeded: bits & 0x7FF)]
-                    guard e & HuffmanTable.kindMask == HuffmanTable.literal else { continue decoding }
-                    let n = UInt64(e & 0x1F)
-                    bits &>>= n
-                    bitCount &-= n
-                    output[end] = UInt8(truncatingIfNeeded: e >> 16)
-                    end &+= 1
-                }
+                // Two more literals from the bits left (41 or more, then 30: a code in the
+                // first table takes 11 at most), as most runs of literals are; the entry after
+                // them is the next symbol's.
+                e = litlen[Int(truncatingIfNeeded: bits & 0x7FF)]
+                guard e & HuffmanTable.kindMask == HuffmanTable.literal else { continue }
+                used = UInt64(e & 0x1F)
+                bits &>>= used
+                bitCount &-= used
+                output[end] = UInt8(truncatingIfNeeded: e >> 16)
+                end &+= 1
+                e = litlen[Int(truncatingIfNeeded: bits & 0x7FF)]
+                guard e & HuffmanTable.kindMask == HuffmanTable.literal else { continue }
+                used = UInt64(e & 0x1F)
+                bits &>>= used
+                bitCount &-= used
+                output[end] = UInt8(truncatingIfNeeded: e >> 16)
+                end &+= 1
+                bits |= UInt64(littleEndian: UnsafeRawPointer(input + position).loadUnaligned(as: UInt64.self)) &<< bitCount
+                position &+= Int(truncatingIfNeeded: (63 &- bitCount) &>> 3)
+                bitCount |= 56
+                e = litlen[Int(truncatingIfNeeded: bits & 0x7FF)]
                 continue
             }
             let kind = e & HuffmanTable.kindMask
             if kind == HuffmanTable.length {
+                // Up to 48 bits: a length's code and extra bits, a distance's code and extra bits.
+                bits |= UInt64(littleEndian: UnsafeRawPointer(input + position).loadUnaligned(as: UInt64.self)) &<< bitCount
+                position &+= Int(truncatingIfNeeded: (63 &- bitCount) &>> 3)
+                bitCount |= 56
                 // The code and its extra bits in one shift; the extra bits are those above the code.
                 var saved = bits
                 var used = UInt64(e & 0x1F)
@@ -422,6 +443,10 @@ final class Inflater {
                 bitCount &-= used
                 let back = Int(truncatingIfNeeded: d >> 16) &+ Int(truncatingIfNeeded: (saved & ((1 &<< used) &- 1)) &>> UInt64((d >> 8) & 0xF))
                 guard back <= end else { throw Damaged(why: "invalid distance too far back") }
+                bits |= UInt64(littleEndian: UnsafeRawPointer(input + position).loadUnaligned(as: UInt64.self)) &<< bitCount
+                position &+= Int(truncatingIfNeeded: (63 &- bitCount) &>> 3)
+                bitCount |= 56
+                let next = litlen[Int(truncatingIfNeeded: bits & 0x7FF)]
                 var to = output + end
                 var from = to - back
                 let last = to + length
@@ -454,6 +479,7 @@ final class Inflater {
                     } while to < last
                 }
                 end &+= length
+                e = next
                 continue
             }
             let used = UInt64(e & 0x1F)
