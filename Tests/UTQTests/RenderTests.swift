@@ -319,6 +319,18 @@ import Testing
         #expect(DiagnosticRenderer.render(d, showLocation: false).split(separator: "\n").filter { $0.hasPrefix("  hint: ") }.first == "  hint: " + hint[...])
     }
 
+    /// An error at a terminal narrower than its message: broken between words, its lines
+    /// under its text; without a width it stays one line.
+    @Test func aLongErrorBreaksBetweenWordsUnderItsText() {
+        let message = "cannot load /tmp/cut.csv.gz: the gzip stream ends early at byte 40,000,000: the file is truncated"
+        let d = Diagnostic(message)
+        let lines = DiagnosticRenderer.render(d, showLocation: false, width: 60).split(separator: "\n").map(String.init)
+        #expect(lines.count == 2 && lines.allSatisfy { TextWidth.of($0) <= 60 }, "\(lines)")
+        #expect(lines[1].hasPrefix(String(repeating: " ", count: 7)) && lines[1].dropFirst(7).first != " ")
+        #expect(lines.joined(separator: " ").split(separator: " ").joined(separator: " ") == "error: " + message)
+        #expect(DiagnosticRenderer.render(d, showLocation: false) == "error: " + message + "\n")
+    }
+
     /// A warning at an 40-column terminal: its text broken between words under its text,
     /// every word kept; a line that fits and the lines the text already had are left alone.
     @Test func aLongWarningHangsUnderItsText() {

@@ -1,8 +1,8 @@
 /// Errors as people read them: where (FILE:LINE:COL in scripts), what, the line with a
 /// caret under the problem, a hint, and the verb's usage.
 public enum DiagnosticRenderer {
-    /// `width`: a terminal's columns; a hint longer than that is broken between words, its
-    /// lines under its first (a table's forty column names, a list of settings). A usage is
+    /// `width`: a terminal's columns; a message or hint longer than that is broken between
+    /// words, its lines under its first (a table's forty column names, a list of settings). A usage is
     /// a command and stays whole, as in help.
     public static func render(_ d: Diagnostic, showLocation: Bool, color: Bool = false, width: Int? = nil) -> String {
         var out = ""
@@ -10,7 +10,10 @@ public enum DiagnosticRenderer {
         // Messages quote names from files (columns, paths, values): their control characters
         // are shown escaped, as cells are.
         if showLocation, let loc = d.location { out += TextWidth.printable(loc) + ": " }
-        out += "\(red)error:\(reset) \(TextWidth.printableLines(SecretText.masked(d.message)))\n"
+        // At a terminal a long message breaks between words, its lines under its text.
+        let message = "error: " + TextWidth.printableLines(SecretText.masked(d.message))
+        let shown = width.map { TextWrap.hanging(message, width: $0, indent: "error: ".count) } ?? message
+        out += "\(red)error:\(reset)" + shown.dropFirst("error:".count) + "\n"
         if let source = d.source, let span = d.span {
             let (lineText, lineStart) = source.lineText(containing: span.start)
             // The line as typed may hold a password: it is quoted masked, the caret moved with it.
