@@ -398,20 +398,15 @@ final class Inflater {
                 // Two more literals from the bits left (41 or more, then 30: a code in the
                 // first table takes 11 at most), as most runs of literals are; the entry after
                 // them is the next symbol's.
-                e = litlen[Int(truncatingIfNeeded: bits & 0x7FF)]
-                guard e & HuffmanTable.kindMask == HuffmanTable.literal else { continue }
-                used = UInt64(e & 0x1F)
-                bits &>>= used
-                bitCount &-= used
-                output[end] = UInt8(truncatingIfNeeded: e >> 16)
-                end &+= 1
-                e = litlen[Int(truncatingIfNeeded: bits & 0x7FF)]
-                guard e & HuffmanTable.kindMask == HuffmanTable.literal else { continue }
-                used = UInt64(e & 0x1F)
-                bits &>>= used
-                bitCount &-= used
-                output[end] = UInt8(truncatingIfNeeded: e >> 16)
-                end &+= 1
+                for _ in 0..<2 {
+                    e = litlen[Int(truncatingIfNeeded: bits & 0x7FF)]
+                    guard e & HuffmanTable.kindMask == HuffmanTable.literal else { continue decoding }
+                    used = UInt64(e & 0x1F)
+                    bits &>>= used
+                    bitCount &-= used
+                    output[end] = UInt8(truncatingIfNeeded: e >> 16)
+                    end &+= 1
+                }
                 bits |= UInt64(littleEndian: UnsafeRawPointer(input + position).loadUnaligned(as: UInt64.self)) &<< bitCount
                 position &+= Int(truncatingIfNeeded: (63 &- bitCount) &>> 3)
                 bitCount |= 56
