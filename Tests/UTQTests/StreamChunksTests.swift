@@ -90,6 +90,48 @@ import Testing
         try expectSameInChunks("stop,boardings\n" + nul.joined(separator: "\n") + "\n", "nul.csv.gz")
     }
 
+    static func loadJSON(_ path: String, parts: Int) throws -> LoadedTable {
+        try JSONRecordLoader.load(path: path, name: "t", zone: .named("Europe/Oslo")!, chunkSize: 4096, parts: parts, cuts: nil)
+    }
+
+    /// Records a line, with nested members, empty values, a member first met far past the
+    /// sample, and a NUL byte.
+    static func ndjson(rows: Int) -> String {
+        (0..<rows).map { i in
+            let late = i > rows * 3 / 4 && i % 7 == 0 ? ",\"late\":\(i)" : ""
+            let x = i % 13 == 0 ? "null" : "\(i % 1000).\(i % 7)"
+            let nul = i == rows - 100 ? "\u{0}" : ""
+            return "{\"id\":\(i),\"legend\":\"\(["Bike", "Walking", "Café ✓"][i % 3])\(nul)\",\"x\":\(x),\"at\":\"2019-06-\(10 + i % 20)T10:\(10 + i % 50):00+02:00\",\"pos\":{\"lat\":\(59 + i % 3),\"lon\":10.5}\(late)}"
+        }.joined(separator: "\n") + "\n"
+    }
+
+    @Test func ndjsonChunksReadWhatOnePartReads() throws {
+        let text = Self.ndjson(rows: 20_000)
+        let path = try Self.gz("records.ndjson.gz", text)
+        let one = try Self.loadJSON(path, parts: 1), many = try Self.loadJSON(path, parts: 2)
+        #expect(one.streamChunks == 0 && many.streamChunks > 20, "\(many.streamChunks) chunks")
+        #expect(tableDifference(one.table, many.table) == nil)
+        #expect(one.warnings.map(\.message) == many.warnings.map(\.message))
+        #expect(many.table.rowCount == 20_000 && many.table.columns.map(\.name).contains("late"))
+        #expect(many.warnings.map(\.message) == ["1 NUL byte was removed"])
+        // The columns the sample found lie in their slabs, each chunk's after the one before.
+        #expect(many.columnsJoinedInPlace >= 5)
+        let plain = try temporaryFile("records.ndjson", text)
+        #expect(tableDifference(try Self.loadJSON(plain, parts: 1).table, many.table) == nil)
+    }
+
+    @Test func jsonThatIsNotARecordALineIsReadInOnePart() throws {
+        // An array, and records written over several lines: a cut inside a record makes the
+        // chunked read start again in one part.
+        let array = "[" + (0..<5000).map { "{\"id\":\($0),\"v\":\"value \($0)\"}" }.joined(separator: ",\n") + "]"
+        let a = try Self.loadJSON(try Self.gz("array.json.gz", array), parts: 2)
+        #expect(a.streamChunks == 0 && a.table.rowCount == 5000)
+        let pretty = (0..<5000).map { "{\n  \"id\": \($0),\n  \"v\": \"value \($0)\"\n}" }.joined(separator: "\n") + "\n"
+        let path = try Self.gz("pretty.ndjson.gz", pretty)
+        let one = try Self.loadJSON(path, parts: 1), many = try Self.loadJSON(path, parts: 2)
+        #expect(many.streamChunks == 0 && tableDifference(one.table, many.table) == nil)
+    }
+
     /// A chunk's rows are counted by its line breaks, a lane of bytes at a time: the same
     /// count as one byte at a time, at every length and alignment.
     @Test func lineBreaksCountedAsOneByOneCounts() {

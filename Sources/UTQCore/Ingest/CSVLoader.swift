@@ -521,23 +521,13 @@ public enum CSVLoader {
     /// result, in order. The stream's own error (damage, a file cut short) is thrown first.
     static func readChunks(_ chunks: StreamChunks, line: Int, delimiter: UInt8, width: Int, rules: CSVRecordRules,
                            cancel: CancellationFlag?, path: String) throws -> [Result<CSVPart, Error>] {
-        let results = PartResults<CSVPart>()
-        DispatchQueue.concurrentPerform(iterations: Workers.available) { _ in
-            let buffer = StreamChunks.Buffer(capacity: chunks.chunkSize + 4096)
-            while let chunk = chunks.next(into: buffer) {
-                let result = Result { () throws -> CSVPart in
-                    var records = CSVRecords(delimiter: delimiter, width: width, builders: chunk.builders,
-                                             line: chunk.part == 0 ? line : 1, path: path, rules: rules)
-                    try parse(&records, UnsafeRawBufferPointer(start: buffer.bytes, count: chunk.count), 0, chunk.count,
-                              last: chunk.last, path: path, cancel: cancel)
-                    return CSVPart(records: records, nuls: 0, tail: nil)
-                }
-                if case .failure = result { chunks.fail() }
-                results.set(chunk.part, result)
-            }
+        try chunks.parseAll { chunk, buffer in
+            var records = CSVRecords(delimiter: delimiter, width: width, builders: chunk.builders,
+                                     line: chunk.part == 0 ? line : 1, path: path, rules: rules)
+            try parse(&records, UnsafeRawBufferPointer(start: buffer.bytes, count: chunk.count), 0, chunk.count,
+                      last: chunk.last, path: path, cancel: cancel)
+            return CSVPart(records: records, nuls: 0, tail: nil)
         }
-        if let error = chunks.error { throw error }
-        return results.all(count: chunks.partCount)
     }
 
     /// Spaces and tabs around a name dropped (as `.whitespaces` does), without the trip through

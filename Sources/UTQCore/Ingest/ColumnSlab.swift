@@ -14,6 +14,8 @@ final class ColumnSlab<T>: @unchecked Sendable {  // each part writes its own re
     private let base: UnsafeMutablePointer<T>
     private var starts: [Int]
     private var rooms: [Int]
+    /// Regions are added while parts already take theirs (StreamChunks).
+    private let lock = NSLock()
 
     /// Room for `rooms[w]` values for part w. Each region starts on a 2 MB boundary: a part
     /// starting inside a huge page another part ends in made loading ten million rows spend
@@ -59,14 +61,16 @@ final class ColumnSlab<T>: @unchecked Sendable {  // each part writes its own re
     /// (a part whose region fills up writes the rest into an array of its own). Called in
     /// part order, one call at a time, before the part's `region`.
     func addRegion(room: Int) {
-        let at = (starts.last ?? 0) + (rooms.last ?? 0)
-        starts.append(at)
-        rooms.append(max(0, min(room, array.count - at)))
+        lock.withLock {
+            let at = (starts.last ?? 0) + (rooms.last ?? 0)
+            starts.append(at)
+            rooms.append(max(0, min(room, array.count - at)))
+        }
     }
 
     /// Where part w writes.
     func region(part w: Int) -> StagedArray<T> {
-        StagedArray(region: base, start: starts[w], room: rooms[w])
+        lock.withLock { StagedArray(region: base, start: starts[w], room: rooms[w]) }
     }
 
     /// The parts' values, in order, as one array: part w's `counts[w]` values go behind the

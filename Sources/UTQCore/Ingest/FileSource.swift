@@ -105,6 +105,18 @@ final class FileSource: @unchecked Sendable {
         fixedSize = held?.count ?? 0
     }
 
+    /// A stretch of text decoded already (a chunk of a compressed file's, StreamChunks): its
+    /// bytes as they are, UTF-8.
+    init(text: [UInt8], path: String) {
+        self.path = path
+        fd = -1
+        start = 0
+        streamed = nil
+        held = text
+        note = nil
+        fixedSize = text.count
+    }
+
     deinit { if fd >= 0 { close(fd) } }
 
     private static let zeros = [UInt8](repeating: 0, count: 1 << 16)
@@ -276,7 +288,7 @@ enum Workers {
 
 /// Results of work split across threads, one slot per part. A failing part marks the whole
 /// as failed so the others stop early.
-final class ParallelParts<T>: @unchecked Sendable {
+final class ParallelParts<T>: @unchecked Sendable, PartsFailing {
     private var slots: [Result<T, Error>?]
     private let lock = NSLock()
     /// Read by every worker between chunks while another may set it: an atomic, so the

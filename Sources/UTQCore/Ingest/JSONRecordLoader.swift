@@ -93,7 +93,10 @@ public enum JSONRecordLoader {
         })
         let bytesPerRecord = max(16, head.count / sampleRecords)
         head = []  // the sample is read; its memory goes back before the columns fill
-        // A compressed file is read in order, in one part.
+        // A compressed file is read in order: one of a record a line, when large, is parsed in
+        // chunks of whole lines by every core (StreamChunks); any other in one part.
+        let chunked = source.isStreamed && layout == .lines
+            && (parts ?? (Workers.available >= 2 && source.expectedSize - dataStart >= 2 * Workers.bytesPerPart ? 2 : 1)) >= 2
         let workers = source.isStreamed ? 1 : parts ?? Workers.count(forBytes: source.size)
         let cuts = try (source.isStreamed ? nil : forced) ?? jsonSplitPoints(source, from: dataStart, parts: workers, layout: layout)
         var stretches: [Range<Int>] = []
@@ -102,23 +105,49 @@ public enum JSONRecordLoader {
         stretches.append(from..<source.size)
         let ranges = stretches
         // Each part fills columns of its own at the same time as the others.
-        let partBudget = ColumnBudget(memoryLimit: memoryLimit, shares: ranges.count)
+        let partBudget = ColumnBudget(memoryLimit: memoryLimit, shares: chunked ? Workers.available : ranges.count)
         // The parts write the columns the sample found into one slab each, every part into a
         // region with room to spare for its share of the records (ColumnSlab) — unless those
         // columns alone would not fit: a sparse file's sample names many members.
         let rooms = ranges.map { $0.count / bytesPerRecord * 5 / 4 + 1024 }
         var slabs: [String: AnyObject] = [:]
-        if ranges.count > 1, ColumnBudget(memoryLimit: memoryLimit).refusal(rows: rooms.reduce(0, +), columns: columnPlan.count) == nil {
+        if chunked {
+            // Room for the estimate and half as much again: the size of a compressed file's
+            // text is an estimate (a part that finds no room left fills arrays of its own).
+            let capacity = source.expectedSize / bytesPerRecord * 3 / 2 + 1 << 16
+            if ColumnBudget(memoryLimit: memoryLimit).refusal(rows: capacity, columns: columnPlan.count) == nil {
+                for (name, type) in columnPlan where !skip.contains(name) { slabs[name] = ColumnSlabs.make(for: type, capacity: capacity) }
+            }
+        } else if ranges.count > 1, ColumnBudget(memoryLimit: memoryLimit).refusal(rows: rooms.reduce(0, +), columns: columnPlan.count) == nil {
             for (name, type) in columnPlan where !skip.contains(name) { slabs[name] = ColumnSlabs.make(for: type, rooms: rooms) }
         }
         let partSlabs = UnsafeSendable(slabs)  // read only while the parts run
-        let results = ParallelParts<JSONPart>(count: ranges.count)
-        DispatchQueue.concurrentPerform(iterations: ranges.count) { w in
-            results.set(w, Result {
-                try readPart(source, ranges[w], part: w, last: w == ranges.count - 1, layout: layout, plan: columnPlan, slabs: partSlabs.value,
-                             templates: templates, skipped: skip, zone: zone, rowEstimate: ranges[w].count / bytesPerRecord * 17 / 16 + 64,
-                             chunkSize: chunkSize, cancel: cancel, progress: progress, path: path, stop: results, budget: partBudget)
-            })
+        let partResults: [Result<JSONPart, Error>]
+        var streamNuls = 0  // dropped as the chunks were read
+        if chunked {
+            // Each chunk's region of each slab is as long as its lines: a record a line.
+            let chunks = StreamChunks(source: source, start: dataStart, end: source.size, chunkSize: 4 * chunkSize) { _, room in
+                for slab in partSlabs.value.values { ColumnSlabs.addRegion(slab, room: room) }
+                return []
+            }
+            partResults = try chunks.parseAll { chunk, buffer in
+                let text = FileSource(text: [UInt8](UnsafeRawBufferPointer(start: buffer.bytes, count: chunk.count)), path: path)
+                return try readPart(text, 0..<chunk.count, part: chunk.part, last: chunk.last, layout: layout, plan: columnPlan,
+                                    slabs: partSlabs.value, templates: templates, skipped: skip, zone: zone,
+                                    rowEstimate: chunk.count / bytesPerRecord * 17 / 16 + 64, chunkSize: chunkSize, cancel: cancel,
+                                    progress: nil, path: path, stop: chunks, budget: partBudget)
+            }
+            streamNuls = chunks.nuls
+        } else {
+            let results = ParallelParts<JSONPart>(count: ranges.count)
+            DispatchQueue.concurrentPerform(iterations: ranges.count) { w in
+                results.set(w, Result {
+                    try readPart(source, ranges[w], part: w, last: w == ranges.count - 1, layout: layout, plan: columnPlan, slabs: partSlabs.value,
+                                 templates: templates, skipped: skip, zone: zone, rowEstimate: ranges[w].count / bytesPerRecord * 17 / 16 + 64,
+                                 chunkSize: chunkSize, cancel: cancel, progress: progress, path: path, stop: results, budget: partBudget)
+                })
+            }
+            partResults = ranges.indices.map { results.own($0) }
         }
         let budget = ColumnBudget(memoryLimit: memoryLimit)
         // Join the parts column by column, by name (a column may first appear in any part).
@@ -126,10 +155,10 @@ public enum JSONRecordLoader {
         var seen: Set<String> = []
         var partsRead: [JSONPart] = []
         var rows = 0
-        var duplicates = 0, nuls = 0, templateRecords = 0
-        for w in 0..<ranges.count {
+        var duplicates = 0, nuls = streamNuls, templateRecords = 0
+        for w in partResults.indices {
             let part: JSONPart
-            switch results.own(w) {
+            switch partResults[w] {
             case .success(let p): part = p
             case .failure(let e):
                 if e is CancellationError, cancel?.isCancelled == true { throw e }
@@ -138,7 +167,7 @@ public enum JSONRecordLoader {
                 // a cut inside a record, which makes the next part start mid-record (or this
                 // one stop because that one failed): only a reading in one piece can tell
                 // whether the file is broken, and where.
-                if ranges.count == 1 || e is RecordConflict { throw e }
+                if partResults.count == 1 || e is RecordConflict { throw e }
                 throw SplitMismatch()
             }
             duplicates += part.duplicateKeys
@@ -155,7 +184,7 @@ public enum JSONRecordLoader {
         }
         let builders = try joinParts(partsRead, order: order.filter { !skip.contains($0) }, zone: zone)
         var warnings = WarningLog(path: path)
-        if nuls > 0 { warnings.add("encoding", line: nil, "\(nuls) NUL bytes were removed") }
+        if nuls > 0 { warnings.add("encoding", line: nil, nuls == 1 ? "1 NUL byte was removed" : "\(NumberText.grouped(nuls)) NUL bytes were removed") }
         if duplicates > 0 {
             warnings.add("duplicate keys", line: nil, duplicates == 1 ? "1 object repeats a member name; the first value is kept" : "\(NumberText.grouped(duplicates)) objects repeat a member name; the first value is kept")
         }
@@ -176,6 +205,7 @@ public enum JSONRecordLoader {
         }
         loaded.templateRecords = templateRecords
         loaded.columnsJoinedInPlace = builders.filter(\.joinedInPlace).count
+        loaded.streamChunks = chunked ? partResults.count : 0
         return loaded
     }
 
@@ -230,7 +260,7 @@ public enum JSONRecordLoader {
     static func readPart(_ source: FileSource, _ range: Range<Int>, part: Int, last: Bool, layout: Layout, plan: [String: CellType],
                          slabs: [String: AnyObject], templates: Bool, skipped: Set<String> = [],
                          zone: ZoneRules, rowEstimate: Int, chunkSize: Int, cancel: CancellationFlag?, progress: LoadProgress?, path: String,
-                         stop: ParallelParts<JSONPart>, budget: ColumnBudget) throws -> JSONPart {
+                         stop: PartsFailing, budget: ColumnBudget) throws -> JSONPart {
         // Room for the rows expected in each column the sample found, unless those columns
         // alone would not fit: a sparse file's sample names many members.
         let capacity = budget.refusal(rows: rowEstimate, columns: plan.count) == nil ? rowEstimate : 0

@@ -136,6 +136,32 @@ final class StreamChunks: @unchecked Sendable {  // its state is taken under `lo
     }
 }
 
+extension StreamChunks {
+    /// Every core takes chunks and parses each with `parse` until the text ends: each
+    /// chunk's result, in order. The stream's own error (damage, a file cut short) is thrown
+    /// first, as the file's.
+    func parseAll<T>(_ parse: @Sendable @escaping (Chunk, Buffer) throws -> T) throws -> [Result<T, Error>] {
+        let results = PartResults<T>()
+        DispatchQueue.concurrentPerform(iterations: Workers.available) { _ in
+            let buffer = Buffer(capacity: chunkSize + 4096)
+            while let chunk = next(into: buffer) {
+                let result = Result { try parse(chunk, buffer) }
+                if case .failure = result { fail() }
+                results.set(chunk.part, result)
+            }
+        }
+        if let error { throw error }
+        return results.all(count: partCount)
+    }
+}
+
+/// Whether a part of a load failed, so the others stop (ParallelParts, StreamChunks).
+protocol PartsFailing: AnyObject, Sendable {
+    var failed: Bool { get }
+}
+
+extension StreamChunks: PartsFailing {}
+
 /// The results of parts whose number is known only at the end, set by several workers.
 final class PartResults<T>: @unchecked Sendable {  // `results` is taken under `lock`
     private let lock = NSLock()
