@@ -105,18 +105,6 @@ final class FileSource: @unchecked Sendable {
         fixedSize = held?.count ?? 0
     }
 
-    /// A stretch of text decoded already (a chunk of a compressed file's, StreamChunks): its
-    /// bytes as they are, UTF-8.
-    init(text: [UInt8], path: String) {
-        self.path = path
-        fd = -1
-        start = 0
-        streamed = nil
-        held = text
-        note = nil
-        fixedSize = text.count
-    }
-
     deinit { if fd >= 0 { close(fd) } }
 
     private static let zeros = [UInt8](repeating: 0, count: 1 << 16)

@@ -131,11 +131,11 @@ public enum JSONRecordLoader {
                 return []
             }
             partResults = try chunks.parseAll { chunk, buffer in
-                let text = FileSource(text: [UInt8](UnsafeRawBufferPointer(start: buffer.bytes, count: chunk.count)), path: path)
-                return try readPart(text, 0..<chunk.count, part: chunk.part, last: chunk.last, layout: layout, plan: columnPlan,
+                return try readPart(source, 0..<chunk.count, part: chunk.part, last: chunk.last, layout: layout, plan: columnPlan,
                                     slabs: partSlabs.value, templates: templates, skipped: skip, zone: zone,
                                     rowEstimate: chunk.count / bytesPerRecord * 17 / 16 + 64, chunkSize: chunkSize, cancel: cancel,
-                                    progress: nil, path: path, stop: chunks, budget: partBudget)
+                                    progress: nil, path: path, stop: chunks, budget: partBudget,
+                                    text: ReadBuffer(borrowing: buffer.bytes, count: chunk.count))
             }
             streamNuls = chunks.nuls
         } else {
@@ -260,7 +260,7 @@ public enum JSONRecordLoader {
     static func readPart(_ source: FileSource, _ range: Range<Int>, part: Int, last: Bool, layout: Layout, plan: [String: CellType],
                          slabs: [String: AnyObject], templates: Bool, skipped: Set<String> = [],
                          zone: ZoneRules, rowEstimate: Int, chunkSize: Int, cancel: CancellationFlag?, progress: LoadProgress?, path: String,
-                         stop: PartsFailing, budget: ColumnBudget) throws -> JSONPart {
+                         stop: PartsFailing, budget: ColumnBudget, text: ReadBuffer? = nil) throws -> JSONPart {
         // Room for the rows expected in each column the sample found, unless those columns
         // alone would not fit: a sparse file's sample names many members.
         let capacity = budget.refusal(rows: rowEstimate, columns: plan.count) == nil ? rowEstimate : 0
@@ -269,14 +269,15 @@ public enum JSONRecordLoader {
         template.skipped = skipped
         defer { template.release() }
         var builders: [ColumnBuilder] = []
-        let buffer = ReadBuffer(capacity: chunkSize + 4096)
+        // `text`: the whole stretch, read already (a chunk of a compressed file's).
+        let buffer = text ?? ReadBuffer(capacity: chunkSize + 4096)
         var base = range.lowerBound  // file offset of buffer[0]
         var offset = range.lowerBound
         var pos = 0
         var nuls = 0
         var rows = 0
         var expectComma = false
-        var final = range.isEmpty
+        var final = text != nil || range.isEmpty
         var closed = false
         func refill() throws {
             if pos > 0 { buffer.removeFirst(pos); base += pos; pos = 0 }

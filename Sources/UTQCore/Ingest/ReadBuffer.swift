@@ -7,13 +7,24 @@ final class ReadBuffer {
     private var base: UnsafeMutableRawPointer
     private var capacity: Int
     private(set) var count = 0
+    /// Whether the memory is this buffer's own, to free.
+    private var owned = true
 
     init(capacity: Int) {
         self.capacity = max(capacity, 64)
         base = .allocate(byteCount: self.capacity, alignment: 64)
     }
 
-    deinit { base.deallocate() }
+    /// Bytes read already, in memory the caller keeps alive and lets this buffer change
+    /// (a chunk of a compressed file's text, StreamChunks).
+    init(borrowing bytes: UnsafeMutableRawPointer, count: Int) {
+        base = bytes
+        capacity = count
+        self.count = count
+        owned = false
+    }
+
+    deinit { if owned { base.deallocate() } }
 
     func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try body(UnsafeRawBufferPointer(start: base, count: count))
@@ -34,8 +45,9 @@ final class ReadBuffer {
             while grown < count + n { grown *= 2 }
             let fresh = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 64)
             fresh.copyMemory(from: base, byteCount: count)
-            base.deallocate()
+            if owned { base.deallocate() }
             base = fresh
+            owned = true
             capacity = grown
         }
         let (read, kept) = try source.read(at: offset, count: n, into: base + count, nuls: &nuls)
