@@ -95,23 +95,29 @@ final class ColumnSlab<T>: @unchecked Sendable {  // each part writes its own re
 enum ColumnSlabs {
     /// A slab for the values of a column of this type, the rooms in rows.
     static func make(for type: CellType, rooms: [Int]) -> AnyObject? {
-        guard rooms.count > 1 else { return nil }
-        switch type.dataType {
-        case .int, .timestamp, .duration: return ColumnSlab<Int64>(rooms: rooms)
-        case .double: return ColumnSlab<Double>(rooms: rooms)
-        case .bool: return ColumnSlab<Bool>(rooms: rooms)
-        case .string: return ColumnSlab<UInt32>(rooms: rooms)
-        default: return nil
-        }
+        rooms.count > 1 ? make(for: type, .rooms(rooms)) : nil
     }
 
     /// A slab whose parts' regions are added in order (`addRegion`), for `capacity` values.
     static func make(for type: CellType, capacity: Int) -> AnyObject? {
+        make(for: type, .capacity(capacity))
+    }
+
+    private enum Layout { case rooms([Int]), capacity(Int) }
+
+    /// The slab of the element type a column of this type is stored in; nil for the others.
+    private static func make(for type: CellType, _ layout: Layout) -> AnyObject? {
+        func slab<T>(_: T.Type) -> AnyObject {
+            switch layout {
+            case .rooms(let rooms): return ColumnSlab<T>(rooms: rooms)
+            case .capacity(let capacity): return ColumnSlab<T>(capacity: capacity)
+            }
+        }
         switch type.dataType {
-        case .int, .timestamp, .duration: return ColumnSlab<Int64>(capacity: capacity)
-        case .double: return ColumnSlab<Double>(capacity: capacity)
-        case .bool: return ColumnSlab<Bool>(capacity: capacity)
-        case .string: return ColumnSlab<UInt32>(capacity: capacity)
+        case .int, .timestamp, .duration: return slab(Int64.self)
+        case .double: return slab(Double.self)
+        case .bool: return slab(Bool.self)
+        case .string: return slab(UInt32.self)
         default: return nil
         }
     }
