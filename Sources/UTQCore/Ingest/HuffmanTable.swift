@@ -3,13 +3,18 @@
 /// longer than that points to a subtable indexed by the bits after. One look-up a symbol for
 /// all but the rare long codes, where zlib walks its table a level at a time.
 ///
-/// An entry is one UInt32: bits 0-4 the bits it takes at this level (a length's or a
-/// distance's code and its extra bits together, so they are taken in one shift), bits 5-7
-/// its kind, bits 8-11 the bits of the code alone (or a subtable's index bits), bits 16-31
-/// its value (a literal byte, a length or distance base, a subtable's start).
+/// An entry is one UInt32, laid out so the decoding loop tests and shifts without masks (as
+/// libdeflate's are): bits 0-5 the bits it takes at this level (a length's or a distance's
+/// code and its extra bits together, so they are taken in one shift; a 64-bit shift uses
+/// only these six bits), bits 6-7 its kind when it is not a literal, bits 8-11 the bits of
+/// the code alone (or a subtable's index bits), bits 16-30 its value (a literal byte, a length
+/// or distance base, a subtable's start), bit 31 set for a literal (a sign test).
 struct HuffmanTable: ~Copyable {
-    static let literal: UInt32 = 0x00, length: UInt32 = 0x20, endOfBlock: UInt32 = 0x40,
-               subtable: UInt32 = 0x60, invalid: UInt32 = 0x80, kindMask: UInt32 = 0xE0
+    static let literal: UInt32 = 0x8000_0000, length: UInt32 = 0x00, endOfBlock: UInt32 = 0x40,
+               subtable: UInt32 = 0x80, invalid: UInt32 = 0xC0, kindMask: UInt32 = 0xC0
+
+    /// The kind of an entry: `literal`, or its bits 6-7.
+    @inline(__always) static func kind(_ e: UInt32) -> UInt32 { Int32(bitPattern: e) < 0 ? literal : e & kindMask }
 
     let rootBits: Int
     let capacity: Int
@@ -25,7 +30,7 @@ struct HuffmanTable: ~Copyable {
     deinit { entries.deallocate() }
 
     /// What a symbol decodes to, before its code's length is added (a length's or distance's
-    /// extra bits are in bits 0-4 already): literal/length symbols
+    /// extra bits are in bits 0-5 already): literal/length symbols
     /// (0-255 literals, 256 the end of a block, 257-285 lengths) or distance symbols.
     static func litlenEntry(_ symbol: Int) -> UInt32 {
         if symbol < 256 { return literal | UInt32(symbol) << 16 }
@@ -124,7 +129,7 @@ struct HuffmanTable: ~Copyable {
         return true
     }
 
-    /// An entry with its code's length: added to the extra bits in bits 0-4, and alone in 8-11.
+    /// An entry with its code's length: added to the extra bits in bits 0-5, and alone in 8-11.
     static func withLength(_ value: UInt32, _ bits: Int) -> UInt32 {
         value &+ UInt32(bits) | UInt32(bits) << 8
     }

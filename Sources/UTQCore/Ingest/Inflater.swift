@@ -298,7 +298,7 @@ final class Inflater {
             let peek = try peekBits(7)
             let e = precode.entries[Int(peek)]
             guard e & HuffmanTable.kindMask != HuffmanTable.invalid else { throw Damaged(why: "invalid code lengths set") }
-            _ = try take(UInt64(e & 0x1F))
+            _ = try take(UInt64(e & 0x3F))
             let symbol = Int(e >> 16)
             switch symbol {
             case 0...15:
@@ -380,19 +380,19 @@ final class Inflater {
             // distance, before the match is copied, so the look-up's wait overlaps the copy.
             var e = litlen[Int(truncatingIfNeeded: bits & 0x7FF)]
             decoding: repeat {
-            if e & HuffmanTable.kindMask != HuffmanTable.literal, e & HuffmanTable.kindMask == HuffmanTable.subtable {
+            if Int32(bitPattern: e) >= 0, e & HuffmanTable.kindMask == HuffmanTable.subtable {
                 // A long code (rare), looked up ahead with fewer bits than a literal run takes.
                 bits |= UInt64(littleEndian: UnsafeRawPointer(input + position).loadUnaligned(as: UInt64.self)) &<< bitCount
                 position &+= Int(truncatingIfNeeded: (63 &- bitCount) &>> 3)
                 bitCount |= 56
                 bits &>>= 11
                 bitCount &-= 11
-                e = litlen[Int(truncatingIfNeeded: e >> 16) &+ Int(truncatingIfNeeded: bits & ((1 &<< UInt64((e >> 8) & 0xF)) &- 1))]
+                e = litlen[Int(truncatingIfNeeded: e >> 16) &+ Int(truncatingIfNeeded: bits & ((1 &<< UInt64(truncatingIfNeeded: e >> 8)) &- 1))]
             }
-            if e & HuffmanTable.kindMask == HuffmanTable.literal {
-                var used = UInt64(e & 0x1F)
-                bits &>>= used
-                bitCount &-= used
+            if Int32(bitPattern: e) < 0 {
+                // A shift takes only the low six bits of its count: the entry's bits 0-5.
+                bits &>>= UInt64(truncatingIfNeeded: e)
+                bitCount &-= UInt64(e & 0x3F)
                 output[end] = UInt8(truncatingIfNeeded: e >> 16)
                 end &+= 1
                 // Two more literals from the bits left (41 or more, then 30: a code in the
@@ -400,10 +400,9 @@ final class Inflater {
                 // them is the next symbol's.
                 for _ in 0..<2 {
                     e = litlen[Int(truncatingIfNeeded: bits & 0x7FF)]
-                    guard e & HuffmanTable.kindMask == HuffmanTable.literal else { continue decoding }
-                    used = UInt64(e & 0x1F)
-                    bits &>>= used
-                    bitCount &-= used
+                    guard Int32(bitPattern: e) < 0 else { continue decoding }
+                    bits &>>= UInt64(truncatingIfNeeded: e)
+                    bitCount &-= UInt64(e & 0x3F)
                     output[end] = UInt8(truncatingIfNeeded: e >> 16)
                     end &+= 1
                 }
@@ -421,22 +420,20 @@ final class Inflater {
                 bitCount |= 56
                 // The code and its extra bits in one shift; the extra bits are those above the code.
                 var saved = bits
-                var used = UInt64(e & 0x1F)
-                bits &>>= used
-                bitCount &-= used
-                let length = Int(truncatingIfNeeded: e >> 16) &+ Int(truncatingIfNeeded: (saved & ((1 &<< used) &- 1)) &>> UInt64((e >> 8) & 0xF))
+                bits &>>= UInt64(truncatingIfNeeded: e)
+                bitCount &-= UInt64(e & 0x3F)
+                let length = Int(truncatingIfNeeded: e >> 16) &+ Int(truncatingIfNeeded: (saved & ((1 &<< UInt64(truncatingIfNeeded: e)) &- 1)) &>> UInt64(truncatingIfNeeded: e >> 8))
                 var d = distance[Int(truncatingIfNeeded: bits & 0xFF)]
                 if d & HuffmanTable.kindMask == HuffmanTable.subtable {
                     bits &>>= 8
                     bitCount &-= 8
-                    d = distance[Int(truncatingIfNeeded: d >> 16) &+ Int(truncatingIfNeeded: bits & ((1 &<< UInt64((d >> 8) & 0xF)) &- 1))]
+                    d = distance[Int(truncatingIfNeeded: d >> 16) &+ Int(truncatingIfNeeded: bits & ((1 &<< UInt64(truncatingIfNeeded: d >> 8)) &- 1))]
                 }
                 guard d & HuffmanTable.kindMask == HuffmanTable.length else { throw Damaged(why: "invalid distance code") }
                 saved = bits
-                used = UInt64(d & 0x1F)
-                bits &>>= used
-                bitCount &-= used
-                let back = Int(truncatingIfNeeded: d >> 16) &+ Int(truncatingIfNeeded: (saved & ((1 &<< used) &- 1)) &>> UInt64((d >> 8) & 0xF))
+                bits &>>= UInt64(truncatingIfNeeded: d)
+                bitCount &-= UInt64(d & 0x3F)
+                let back = Int(truncatingIfNeeded: d >> 16) &+ Int(truncatingIfNeeded: (saved & ((1 &<< UInt64(truncatingIfNeeded: d)) &- 1)) &>> UInt64(truncatingIfNeeded: d >> 8))
                 guard back <= end else { throw Damaged(why: "invalid distance too far back") }
                 bits |= UInt64(littleEndian: UnsafeRawPointer(input + position).loadUnaligned(as: UInt64.self)) &<< bitCount
                 position &+= Int(truncatingIfNeeded: (63 &- bitCount) &>> 3)
@@ -477,9 +474,8 @@ final class Inflater {
                 e = next
                 continue
             }
-            let used = UInt64(e & 0x1F)
-            bits &>>= used
-            bitCount &-= used
+            bits &>>= UInt64(truncatingIfNeeded: e)
+            bitCount &-= UInt64(e & 0x3F)
             if position - Int(bitCount >> 3) > inputEnd { throw Truncated() }
             if kind == HuffmanTable.endOfBlock {
                 self.state = lastBlock ? .memberEnd : .blockStart
