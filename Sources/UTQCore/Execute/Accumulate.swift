@@ -33,7 +33,7 @@ enum Accumulate {
                 var distinct: Int64? = nil
                 switch arg.storage {
                 case .string(let s): distinct = DistinctCodes.count(s, validity: valid, rows: n)
-                case .int(let v): distinct = DistinctCodes.count(ints: v, validity: valid, rows: n)
+                case .int(let v): distinct = DistinctCodes.count(ints: v, validity: valid, rows: n, bounds: arg.intBounds)
                 default: break
                 }
                 if let distinct { return Column(name: a.name, storage: .int([distinct])) }

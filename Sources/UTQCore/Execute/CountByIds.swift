@@ -22,9 +22,9 @@ struct CountByIds {
     init?(keys: [NamedExpr], table: Table) {
         guard keys.count == 1, case .column(let i, _) = keys[0].expr else { return nil }
         let c = table.columns[i]
-        guard case .int(let a) = c.storage, !a.isEmpty else { return nil }
+        guard case .int(let a) = c.storage, !a.isEmpty, let bounds = c.intBounds else { return nil }
+        let (lo, hi) = bounds
         // Cells under nulls hold a value too; counting them in the span only widens it.
-        let (lo, hi) = CountByIds.bounds(a)
         guard hi &- lo >= 0, hi &- lo < Int64(max(1 << 16, 2 * a.count)) else { return nil }
         key = c
         name = keys[0].name

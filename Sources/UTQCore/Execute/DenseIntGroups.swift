@@ -18,7 +18,8 @@ struct DenseIntGroups {
         let parts = Workers.parts(rows: n)
         let validity = key.validity
         // The span, over every cell (a null's cell holds a value too: it only widens it).
-        let (low, high) = CountByIds.bounds(values)
+        guard let bounds = key.intBounds else { return nil }
+        let (low, high) = bounds
         guard high &- low >= 0, high &- low < Int64(2 * n), high - low >= 1 << 16 else { return nil }
         let ranks = values.withUnsafeBufferPointer {
             ValueRanks($0, validity: validity, low: low, span: Int(high - low) + 1, parts: parts)

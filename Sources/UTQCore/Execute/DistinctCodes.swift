@@ -17,10 +17,11 @@ enum DistinctCodes {
     }
 
     /// Whole numbers spanning at most twice the rows (ids, not measurements).
-    static func count(ints a: [Int64], validity: Bitmap?, rows n: Int) -> Int64? {
+    /// `bounds`: the least and greatest of every cell of `a`, if known (ColumnFacts).
+    static func count(ints a: [Int64], validity: Bitmap?, rows n: Int, bounds: (Int64, Int64)? = nil) -> Int64? {
         guard n > 0, a.count >= n else { return n == 0 ? 0 : nil }
         // Cells under nulls hold a value too; counting them in the span only widens it.
-        let (lo, hi) = CountByIds.bounds(a)
+        let (lo, hi) = bounds ?? CountByIds.bounds(a)
         guard hi &- lo >= 0, hi &- lo < Int64(Swift.min(1 << 29, Swift.max(1 << 16, 2 * n))) else { return nil }
         return a.withUnsafeBufferPointer { v in
             marked(rows: n, validity: validity, values: Int(hi - lo) + 1) { Int(v[$0] &- lo) }

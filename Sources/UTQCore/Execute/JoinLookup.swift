@@ -31,15 +31,20 @@ extension JoinKeys {
     static func lookup(_ a: Column, _ b: Column, leftCount: Int, rightCount: Int) -> Lookup? {
         switch (a.storage, b.storage) {
         case (.int(let x), .int(let y)), (.timestamp(let x), .timestamp(let y)), (.duration(let x), .duration(let y)):
-            return lookup(x, a.validity, y, b.validity, leftCount: leftCount, rightCount: rightCount)
+            // Each side's least and greatest, when a question before found them (ColumnFacts).
+            return lookup(x, a.validity, y, b.validity, leftCount: leftCount, rightCount: rightCount,
+                          leftBounds: a.facts.knownBounds, rightBounds: b.validity == nil ? b.intBounds : nil)
         default:
             return nil
         }
     }
 
-    static func lookup(_ x: [Int64], _ xValid: Bitmap?, _ y: [Int64], _ yValid: Bitmap?, leftCount: Int, rightCount: Int) -> Lookup? {
+    /// `leftBounds`: the least and greatest of every cell of `x`, when known already (a pass
+    /// over the left keys is then saved); `rightBounds`, of the valid values of `y`.
+    static func lookup(_ x: [Int64], _ xValid: Bitmap?, _ y: [Int64], _ yValid: Bitmap?, leftCount: Int, rightCount: Int,
+                       leftBounds: (Int64, Int64)? = nil, rightBounds: (Int64, Int64)? = nil) -> Lookup? {
         guard rightCount > 0, rightCount < Int(Int32.max) else { return nil }
-        let (lo, hi) = bounds(y, yValid)
+        let (lo, hi) = rightBounds ?? bounds(y, yValid)
         guard lo <= hi else { return nil }
         let (span, overflow) = hi.subtractingReportingOverflow(lo)
         guard !overflow, span < Int64(max(1 << 16, 4 * rightCount)) else { return nil }
@@ -79,7 +84,9 @@ extension JoinKeys {
                 }
                 made = size
             }
-            if xValid == nil && outside(x, lo: lo, span: span) == 0 {
+            // Every left key within the span: known from the left's bounds, or counted.
+            let inside = leftBounds.map { $0.0 >= lo && $0.1 <= hi } ?? false
+            if xValid == nil && (inside || outside(x, lo: lo, span: span) == 0) {
                 return Lookup(rows: [], order: order, misses: 0, keys: (x, lo))
             }
             let found = positions(x, xValid, lo: lo, span: span, leftCount: leftCount)

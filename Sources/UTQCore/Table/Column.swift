@@ -3,7 +3,11 @@ import CIntrinsics
 /// Strings are dictionary-encoded (codes into a list of distinct values).
 public struct Column: Sendable {
     public var name: String
-    public var storage: Storage
+    public var storage: Storage {
+        didSet { facts = ColumnFacts() }  // new values: what was known of the old ones is not
+    }
+    /// What was found of the values once and is kept while they stay (ColumnFacts).
+    public private(set) var facts = ColumnFacts()
     /// Which rows hold a value; nil when every row does.
     public var validity: Bitmap?
     /// How timestamps and durations are shown (a `day` bucket prints as a date).
