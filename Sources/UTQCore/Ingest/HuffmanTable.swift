@@ -13,9 +13,6 @@ struct HuffmanTable: ~Copyable {
     static let literal: UInt32 = 0x8000_0000, length: UInt32 = 0x00, endOfBlock: UInt32 = 0x40,
                subtable: UInt32 = 0x80, invalid: UInt32 = 0xC0, kindMask: UInt32 = 0xC0
 
-    /// The kind of an entry: `literal`, or its bits 6-7.
-    @inline(__always) static func kind(_ e: UInt32) -> UInt32 { Int32(bitPattern: e) < 0 ? literal : e & kindMask }
-
     let rootBits: Int
     let capacity: Int
     let entries: UnsafeMutablePointer<UInt32>
