@@ -31,18 +31,19 @@ extension JoinKeys {
     static func lookup(_ a: Column, _ b: Column, leftCount: Int, rightCount: Int) -> Lookup? {
         switch (a.storage, b.storage) {
         case (.int(let x), .int(let y)), (.timestamp(let x), .timestamp(let y)), (.duration(let x), .duration(let y)):
-            // Each side's least and greatest, when a question before found them (ColumnFacts).
+            // Each side's least and greatest, found once for the column and kept (ColumnFacts).
             return lookup(x, a.validity, y, b.validity, leftCount: leftCount, rightCount: rightCount,
-                          leftBounds: a.facts.knownBounds, rightBounds: b.validity == nil ? b.intBounds : nil)
+                          leftBounds: { a.intBounds! }, rightBounds: b.validity == nil ? b.intBounds : nil)
         default:
             return nil
         }
     }
 
-    /// `leftBounds`: the least and greatest of every cell of `x`, when known already (a pass
-    /// over the left keys is then saved); `rightBounds`, of the valid values of `y`.
+    /// `leftBounds` gives the least and greatest of every cell of `x`, asked for only when
+    /// the right keys fill their span (the column's kept bounds, or found here); `rightBounds`
+    /// are those of the valid values of `y`.
     static func lookup(_ x: [Int64], _ xValid: Bitmap?, _ y: [Int64], _ yValid: Bitmap?, leftCount: Int, rightCount: Int,
-                       leftBounds: (Int64, Int64)? = nil, rightBounds: (Int64, Int64)? = nil) -> Lookup? {
+                       leftBounds: (() -> (Int64, Int64))? = nil, rightBounds: (Int64, Int64)? = nil) -> Lookup? {
         guard rightCount > 0, rightCount < Int(Int32.max) else { return nil }
         let (lo, hi) = rightBounds ?? bounds(y, yValid)
         guard lo <= hi else { return nil }
@@ -84,10 +85,11 @@ extension JoinKeys {
                 }
                 made = size
             }
-            // Every left key within the span: known from the left's bounds, or counted.
-            let inside = leftBounds.map { $0.0 >= lo && $0.1 <= hi } ?? false
-            if xValid == nil && (inside || outside(x, lo: lo, span: span) == 0) {
-                return Lookup(rows: [], order: order, misses: 0, keys: (x, lo))
+            if xValid == nil {
+                // Every left key within the span, as the left's least and greatest say: each
+                // left row's right row is its key less the least.
+                let (least, greatest) = leftBounds?() ?? CountByIds.bounds(x)
+                if least >= lo && greatest <= hi { return Lookup(rows: [], order: order, misses: 0, keys: (x, lo)) }
             }
             let found = positions(x, xValid, lo: lo, span: span, leftCount: leftCount)
             return Lookup(rows: found.rows, order: order, misses: found.misses)
@@ -142,23 +144,6 @@ extension JoinKeys {
             }
         }
         return (rows, missed.reduce(0, +))
-    }
-
-    /// How many keys lie outside low ... low + span, counted on the cores.
-    static func outside(_ x: [Int64], lo: Int64, span: Int64) -> Int {
-        let n = x.count, parts = Workers.parts(rows: n)
-        var counts = [Int](repeating: 0, count: parts)
-        x.withUnsafeBufferPointer { x in counts.withUnsafeMutableBufferPointer { c in
-            Parallel.each(parts) { p in
-                var k = 0
-                for i in n * p / parts..<n * (p + 1) / parts {
-                    // Below low wraps to past the span: one comparison.
-                    k &+= UInt64(bitPattern: x[i] &- lo) > UInt64(span) ? 1 : 0
-                }
-                c[p] = k
-            }
-        } }
-        return counts.reduce(0, +)
     }
 
     /// Marks the rows of null keys as without a match: how many were marked that had one.
