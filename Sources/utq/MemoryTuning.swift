@@ -1,4 +1,5 @@
 import UTQCore
+import Foundation
 
 /// How glibc's allocator serves the two kinds of work utq does.
 ///
@@ -23,12 +24,21 @@ enum MemoryTuning {
 
     /// glibc will not serve blocks above 32 MB from the heap by the threshold alone (a
     /// column of ten million numbers is 80 MB), so queries take no mappings at all: a freed
-    /// column's pages are reused by the next, and up to 512 MB of them are kept.
+    /// column's pages are reused by the next, and up to `kept` bytes of them are kept.
     static func forQueries() {
         _ = glibcMallopt(mmapThreshold, 32 * 1024 * 1024)
         _ = glibcMallopt(mmapMax, 0)
-        _ = glibcMallopt(trimThreshold, 512 * 1024 * 1024)
+        _ = glibcMallopt(trimThreshold, kept)
     }
+
+    /// An eighth of the machine's memory, from 512 MB to 2 GB (glibc takes an Int32). At a
+    /// hundred million rows a question's columns are 400-800 MB each: with 512 MB kept, each
+    /// was mapped and zeroed again by the kernel, and on a virtual machine that was most of
+    /// a join's or a median's time (bench/README, "How cost grows").
+    static let kept: Int32 = {
+        let eighth = ProcessInfo.processInfo.physicalMemory / 8
+        return Int32(clamping: max(UInt64(512 << 20), min(eighth, UInt64(Int32.max))))
+    }()
 
     /// Switches between the two around every load the session runs.
     static func follow(_ session: Session) {
