@@ -54,77 +54,60 @@ import Testing
         #expect(CountByIds(keys: [key], table: table) != nil)
     }
 
-    /// Ids counted by partitions (the way for spans past the cache, tried here on fewer ids):
-    /// the same ids, counts and nulls as the table counted row by row.
-    @Test func partitionsCountAsTheTableDoes() throws {
+    /// Ids counted in a byte each (the way for spans past the cache, tried here on fewer ids):
+    /// the same ids, counts and nulls as whole counts.
+    @Test func bytesCountAsWholeCountsDo() throws {
         let (s, expected, nulls) = Self.session
         let table = try s.table("t")
         var ids = try #require(CountByIds(keys: [NamedExpr(name: "k", expr: .column(0, Field(name: "k", type: .int)))], table: table))
-        #expect(!ids.partitioned, "300,000 ids span less than a table past the cache")
+        #expect(!ids.narrow, "300,000 ids span less than a table past the cache")
         func values(_ c: Column) -> [Int64] { if case .int(let a) = c.storage { return a }; return [] }
-        let plain = try ids.run(counts: ["count"], cancel: nil)
-        ids.partitioned = true
-        let parts = try ids.run(counts: ["count"], cancel: nil)
-        let sameKeys = values(parts[0]) == values(plain[0]), sameCounts = values(parts[1]) == values(plain[1])
-        #expect(sameKeys && sameCounts && parts[0].validity == plain[0].validity)
-        #expect(values(parts[1]).count == expected.count + 1 && values(parts[1]).last == Int64(nulls))
+        let whole = try ids.run(counts: ["count"], cancel: nil)
+        ids.narrow = true
+        let bytes = try ids.run(counts: ["count"], cancel: nil)
+        let sameKeys = values(bytes[0]) == values(whole[0]), sameCounts = values(bytes[1]) == values(whole[1])
+        #expect(sameKeys && sameCounts && bytes[0].validity == whole[0].validity)
+        #expect(values(bytes[1]).count == expected.count + 1 && values(bytes[1]).last == Int64(nulls))
     }
 
-    /// Each partition count the cores may choose (16 to 256, by the cache a core has), over
-    /// the same rows: the same counts and nulls as a count row by row.
-    @Test func everyPartitionCountCountsTheSame() throws {
-        let (s, expected, nulls) = Self.session
-        let table = try s.table("t")
-        let ids = try #require(CountByIds(keys: [NamedExpr(name: "k", expr: .column(0, Field(name: "k", type: .int)))], table: table))
-        guard case .int(let values) = table.columns[0].storage else { Issue.record("k is not whole numbers"); return }
-        for bits in 4...8 {
-            let t = UnsafeMutablePointer<UInt32>.allocate(capacity: ids.range)
-            defer { t.deallocate() }
-            t.initialize(repeating: 0, count: ids.range)
-            let counted = values.withUnsafeBufferPointer {
-                CountByIds.countPartitioned($0, table.columns[0].validity, from: 0, to: values.count, low: ids.low, range: ids.range,
-                                            into: t, cancel: nil, partitionBits: bits)
-            }
-            let wrong = expected.filter { key, n in t[Int(Int64(key) - ids.low)] != UInt32(n) }
-            let total = (0..<ids.range).reduce(0) { $0 + Int(t[$1]) }
-            #expect(wrong.isEmpty && counted == nulls && total == values.count - nulls,
-                    "\(1 << bits) partitions: \(wrong.count) ids counted wrong, \(counted) nulls of \(nulls)")
-        }
+    /// Ids of many rows in a byte each: one id on three rows in four (its byte wraps hundreds
+    /// of times, on every core), ids of exactly 256 and 255 rows (a wrap that ends at zero, and
+    /// none), the rest spread thin; each id's count is its rows, whatever the cores' shares.
+    @Test func bytesThatWrapCountEveryRow() throws {
+        var text = "k\n", expected: [Int: Int] = [:]
+        func add(_ k: Int) { text += "\(k)\n"; expected[k, default: 0] += 1 }
+        for i in 0..<120_000 { add(i % 4 == 3 ? 5_000 + i &* 7919 % 90_000 : 17) }
+        for _ in 0..<256 { add(40_000) }
+        for _ in 0..<255 { add(41_000) }
+        let s = makeSession()
+        _ = try s.table("load \(try temporaryFile("heavy.csv", text)) as h; h | limit 1")
+        var ids = try #require(CountByIds(keys: [NamedExpr(name: "k", expr: .column(0, Field(name: "k", type: .int)))], table: try s.table("h")))
+        ids.narrow = true
+        let out = try ids.run(counts: ["count"], cancel: nil)
+        guard case .int(let keys) = out[0].storage, case .int(let counts) = out[1].storage else { Issue.record("not whole numbers"); return }
+        let got = Dictionary(uniqueKeysWithValues: zip(keys.map { Int($0) }, counts.map { Int($0) }))
+        #expect(keys == keys.sorted() && keys.count == expected.count)
+        #expect(got[17] == expected[17] && got[40_000] == 256 && got[41_000] == 255)
+        let wrong = expected.filter { got[$0.key] != $0.value }
+        #expect(wrong.isEmpty, "\(wrong.count) ids counted wrong, the first \(wrong.first.map { "\($0.key): \(got[$0.key] ?? 0) of \($0.value)" } ?? "")")
     }
 
-    /// Areas that fill long before the rows end, and ids piled into one partition (most of a
-    /// table's rows one rider's): each full area counts every partition and starts again,
-    /// and every id is counted once.
-    @Test func fullAreasCountAndStartAgain() {
-        var values: [Int64] = [], expected: [Int64: UInt32] = [:]
-        for i in 0..<40_000 {
-            // Three rows in four one id at the low end, the rest spread over 100,000 ids.
-            let k: Int64 = i % 4 == 3 ? Int64(i &* 7919 % 100_000) : 17
-            values.append(k + 1_000)
-            expected[k + 1_000, default: 0] += 1
+    /// One core's rows in bytes: each wrap is recorded once, at its id, and the bytes hold
+    /// what is left over; nulls are counted, not counted as ids.
+    @Test func aWrapIsRecordedAtItsId() {
+        let values: [Int64] = Array(repeating: 103, count: 600) + [101, 102, 101] + Array(repeating: 100, count: 256)
+        var valid = Bitmap(count: values.count, value: true)
+        valid[0] = false
+        valid[601] = false
+        let t = UnsafeMutablePointer<UInt8>.allocate(capacity: 4)
+        defer { t.deallocate() }
+        t.initialize(repeating: 0, count: 4)
+        var wraps: [UInt32] = []
+        let nulls = values.withUnsafeBufferPointer {
+            CountByIds.count($0, valid, from: 0, to: $0.count, low: 100, into: t, wraps: &wraps, cancel: nil)
         }
-        let low = values.min()!, range = Int(values.max()! - low) + 1
-        for room in [1, 5, 64, 100_000] {
-            let t = UnsafeMutablePointer<UInt32>.allocate(capacity: range)
-            defer { t.deallocate() }
-            t.initialize(repeating: 0, count: range)
-            let nulls = values.withUnsafeBufferPointer {
-                CountByIds.countPartitioned($0, nil, from: 0, to: $0.count, low: low, range: range, into: t, cancel: nil,
-                                            partitionBits: 6, room: room)
-            }
-            let wrong = expected.filter { key, n in t[Int(key - low)] != n }
-            let total = (0..<range).reduce(0) { $0 + Int(t[$1]) }
-            #expect(nulls == 0 && wrong.isEmpty && total == values.count, "areas of \(room): \(wrong.count) ids counted wrong, \(total) counted")
-        }
-    }
-
-    /// Slices of at most half a core's cache, between 16 and 256 of them.
-    @Test func partitionsFollowTheCache() {
-        let half = CacheSize.perCore / 2
-        #expect(CacheSize.partitionBits(tableBytes: 0) == 4)
-        #expect(CacheSize.partitionBits(tableBytes: 64 * half) == 6)
-        #expect(CacheSize.partitionBits(tableBytes: 64 * half + 1) == 7)
-        #expect(CacheSize.partitionBits(tableBytes: 1 << 40) == 8)
+        #expect(nulls == 2 && wraps == [3, 3, 0])
+        #expect((0..<4).map { t[$0] } == [0, 2, 0, 87], "599 rows of 103 are 2 × 256 + 87")
     }
 
     /// A small span is counted by slots (CountByCodes); ids are told apart from it without

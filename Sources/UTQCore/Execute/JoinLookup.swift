@@ -9,7 +9,7 @@ import Foundation
 /// join, on one core.
 extension JoinKeys {
     /// Rows asked for from memory ahead of the one being read: enough to cover a miss's wait.
-    static let ahead = 64
+    static let ahead = Prefetch.rows
 
     /// What a lookup found: each left row's right row (-1 for none) and how many have none.
     /// `order` set: the right keys fill their span (ids 1 to n, each once), and the rows given

@@ -57,7 +57,7 @@ extension Column {
                 Parallel.each(shares) { w in
                     let lo = n * w / shares, hi = n * (w + 1) / shares
                     // Rows read at random: each asked for from memory some rows ahead.
-                    let ahead = 64
+                    let ahead = Prefetch.rows
                     if hasMissing {
                         for i in lo..<hi {
                             if i + ahead < hi, index[i + ahead] >= 0 { utq_prefetch_read(from! + Int(index[i + ahead])) }
