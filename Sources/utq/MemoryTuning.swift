@@ -34,7 +34,7 @@ enum MemoryTuning {
     /// An eighth of the machine's memory, from 512 MB to 2 GB (glibc takes an Int32). At a
     /// hundred million rows a question's columns are 400-800 MB each: with 512 MB kept, each
     /// was mapped and zeroed again by the kernel, and on a virtual machine that was most of
-    /// a join's or a median's time (bench/README, "How cost grows").
+    /// a join's or a median's time (bench/README, "Many keys, 1M to 100M rows").
     static let kept: Int32 = {
         let eighth = ProcessInfo.processInfo.physicalMemory / 8
         return Int32(clamping: max(UInt64(512 << 20), min(eighth, UInt64(Int32.max))))

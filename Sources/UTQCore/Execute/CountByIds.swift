@@ -71,9 +71,9 @@ struct CountByIds {
         while at < to {
             if cancel?.isCancelled == true { return nulls }
             let stop = Swift.min(to, at + 1 << 20)
-            // Past a core's cache each count waits on the line: the line of the row some rows ahead
-            // is asked for first. A null's slot holds a value within the bounds too, so every
-            // row's line is an address in the table.
+            // Past a core's cache each count waits on its line: the line of a row some rows
+            // ahead is asked for first. A null's slot holds a value within the bounds too, so
+            // every row's line is an address in the table.
             let ahead = Prefetch.rows
             if let validity {
                 for r in at..<stop {
@@ -134,7 +134,7 @@ struct CountByIds {
         if cancel?.isCancelled == true { throw CancellationError() }
         // Each id's count: its parts' counters added, and 2^bits for each time one wrapped (the
         // wraps in id order, walked alongside).
-        let wraps = wrapsOf.count == 1 ? wrapsOf[0].sorted() : wrapsOf.flatMap { $0 }.sorted()
+        let wraps = wrapsOf.joined().sorted()
         let wrapped = 1 << C.bitWidth
         /// The first wrap at or after id `i`.
         func firstWrap(_ i: Int) -> Int {

@@ -4,8 +4,8 @@ import Foundation
 /// decompressed on one core while it is parsed on another. At most `depth` blocks are
 /// decompressed and not yet read, so memory stays some megabytes whatever the file: 24 of
 /// 1 MB, a chunk and a half of StreamChunks' 16 MB, so a worker taking a chunk seldom waits
-/// for the decoder while the other holds the stream (571 MB of .csv.gz: 0.84-0.87 s against
-/// 0.87-1.01 with 4 blocks, six runs each in turn; the peak 20 MB more). The
+/// for the decoder while the other holds the stream (571 MB of .csv.gz, six runs each in
+/// turn: median 0.86 s against 0.95 with 4 blocks; the peak 20 MB more). The
 /// thread ends with this object: it is stopped and waited for, so no file stays open and no
 /// memory stays taken after a load.
 final class DecompressAhead {
