@@ -130,6 +130,10 @@ final class FileColumnSource: ColumnSource, @unchecked Sendable {
         let column = try columns([position], cancel: cancel, phase: nil).columns[0]
         return Table(name: "", columns: [column], zone: tableZone, timeColumn: column.name).timeRange()
     }
+
+    func release(_ positions: [Int]) {
+        lock.withLock { for p in positions { columns[p] = nil } }
+    }
 }
 
 /// A deferred table's columns, read, are not of the types its schema guessed (a CSV file's

@@ -28,7 +28,21 @@ enum PatternLoader {
         request.progress?.setTotal(full.reduce(0) { $0 + ((try? FileKind.check($1).size) ?? 0) })
 
         let name = request.name ?? tableName(pattern)
-        var (tables, warnings) = try read(request, full: full, written: written, name: name)
+        var (entries, warnings) = try read(request, full: full, written: written, name: name)
+        if request.namedColumns != nil, let files = Self.allDeferred(entries) {
+            entries = []
+            return try PatternColumns.load(files, request: request, matched: matched, written: written, name: name,
+                                           pattern: pattern.text, warnings: Self.saidOnce(warnings, pattern: pattern.text))
+        }
+        // A file read whole after all where another read some of its columns.
+        var tables = try entries.map { entry -> Table in
+            switch entry {
+            case .deferred(let d): return try d.whole(cancel: request.cancel)
+            case .loaded(let t): return t
+            case .remote: preconditionFailure("a file is not a database's table")
+            }
+        }
+        entries = []
         var (table, notes) = join(&tables, files: matched, written: written, name: name, pattern: pattern.text, zone: request.zone)
         warnings += notes
         warnings += LoadNotes.wholeNumbersKeptAsText(table, path: pattern.text)
@@ -44,9 +58,33 @@ enum PatternLoader {
         return plain ? path : "\"" + path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
+    /// The files' tables when every file read only the columns a script names (NamedColumns).
+    static func allDeferred(_ entries: [CatalogEntry]) -> [DeferredTable]? {
+        let files = entries.compactMap { entry -> DeferredTable? in if case .deferred(let d) = entry { return d } else { return nil } }
+        return files.count == entries.count ? files : nil
+    }
+
+    /// The files' warnings, those that say the same of several files (a column of zero-padded
+    /// codes in each of thirty days) said once, of the pattern.
+    static func saidOnce(_ warnings: [LoadWarning], pattern: String) -> [LoadWarning] {
+        var seen: [String: Int] = [:]
+        for w in warnings where w.line == nil { seen[w.message, default: 0] += 1 }
+        var out: [LoadWarning] = []
+        var said = Set<String>()
+        for var w in warnings {
+            if w.line == nil, seen[w.message, default: 0] > 1 {
+                guard said.insert(w.message).inserted else { continue }
+                w.path = pattern
+            }
+            out.append(w)
+        }
+        return out
+    }
+
     /// Each file by the reader its format has, all at once; the first error (in the files'
-    /// order) is the load's. Nothing but the tables returned holds their columns after.
-    static func read(_ request: LoadRequest, full: [String], written: [String], name: String) throws -> ([Table], [LoadWarning]) {
+    /// order) is the load's. Nothing but the tables returned holds their columns after. A
+    /// file's table is deferred when the request names the columns a script uses.
+    static func read(_ request: LoadRequest, full: [String], written: [String], name: String) throws -> ([CatalogEntry], [LoadWarning]) {
         var outcomes: [Result<LoadResult, Error>] = {
             let results = ParallelParts<LoadResult>(count: full.count)
             DispatchQueue.concurrentPerform(iterations: full.count) { k in
@@ -64,15 +102,16 @@ enum PatternLoader {
             if var e = error as? LoadError, e.path == full[k] { e.path = written[k]; throw e }
             throw error
         }
-        var tables: [Table] = []
+        var tables: [CatalogEntry] = []
         var warnings: [LoadWarning] = []
         for k in full.indices {
             let result = try outcomes[k].get()
-            guard result.tables.count == 1 else {
-                throw LoadError(path: written[k], "holds \(result.tables.count) tables (\(result.tables.map(\.name).joined(separator: ", "))); "
+            let entries = result.entries
+            guard entries.count == 1 else {
+                throw LoadError(path: written[k], "holds \(entries.count) tables (\(entries.map(\.name).joined(separator: ", "))); "
                                 + "a pattern makes one table of files of rows, so load this file on its own")
             }
-            tables.append(result.tables[0])
+            tables.append(entries[0])
             warnings += result.warnings.map { var w = $0; if w.path == full[k] { w.path = written[k] }; return w }
             outcomes[k] = .failure(CancellationError())  // its columns are the table's now
         }
@@ -87,35 +126,14 @@ enum PatternLoader {
         var warnings: [LoadWarning] = []
         let (shownIn, zoneNote) = commonZone(tables, written: written, default: zone)
         if let zoneNote { warnings.append(LoadWarning(path: pattern, zoneNote)) }
-        // Columns by name, in the order first met; each file's place for each.
-        var order: [String] = []
-        var slot: [String: Int] = [:]
-        var places: [[Int?]] = []
-        for (k, t) in tables.enumerated() {
-            var mine = [Int?](repeating: nil, count: order.count)
-            var added: [String] = []
-            for (i, c) in t.columns.enumerated() {
-                let key = c.name.lowercased()
-                if let s = slot[key] { if mine[s] == nil { mine[s] = i } ; continue }
-                slot[key] = order.count
-                order.append(c.name)
-                mine.append(i)
-                if k > 0 { added.append(c.name) }
-            }
-            places.append(mine)
-            let missing = order.indices.filter { $0 < mine.count && mine[$0] == nil }.map { order[$0] }
-            if !added.isEmpty {
-                warnings.append(LoadWarning(path: written[k], "has \(columns(added)), which the files before it do not have; their rows are empty (null) there"))
-            }
-            if !missing.isEmpty {
-                warnings.append(LoadWarning(path: written[k], "has no \(columns(missing)); its rows are empty (null) there"))
-            }
-        }
+        let matching = Matching(tables.map { $0.columns.map(\.name) }, written: written)
+        warnings += matching.warnings
+        let order = matching.order
         // Each joined column's pieces in a box of its own: the columns are joined at the same
         // time, and each lets its pieces go once it is made.
         let boxes = order.indices.map { s in
             PiecesBox(tables.indices.map { k in
-                Column.Piece(column: s < places[k].count ? places[k][s].map { tables[k].columns[$0] } : nil, count: tables[k].rowCount, zone: tables[k].zone)
+                Column.Piece(column: matching.place(k, s).map { tables[k].columns[$0] }, count: tables[k].rowCount, zone: tables[k].zone)
             })
         }
         let rowCounts = tables.map(\.rowCount)
@@ -123,7 +141,7 @@ enum PatternLoader {
         tables.removeAll()
         for (s, columnName) in order.enumerated() {
             let (_, mixed) = Column.unifiedType(boxes[s].pieces.compactMap { $0.column?.type })
-            if mixed { warnings.append(mixedWarning(columnName, boxes[s].pieces, written: written, pattern: pattern)) }
+            if mixed { warnings.append(mixedWarning(columnName, boxes[s].pieces.map { $0.column?.type }, written: written, pattern: pattern)) }
         }
         let made = ParallelParts<Column>(count: order.count)
         let names = order
@@ -138,17 +156,58 @@ enum PatternLoader {
         var codes: [UInt32] = []
         codes.reserveCapacity(rowCounts.reduce(0, +))
         for (k, n) in rowCounts.enumerated() { codes.append(contentsOf: repeatElement(UInt32(k), count: n)) }
-        var fileColumn = "file"
-        var n = 2
-        while slot[fileColumn.lowercased()] != nil { fileColumn = "file_\(n)"; n += 1 }
-        if fileColumn != "file" {
-            warnings.append(LoadWarning(path: pattern, "the files have a column called file; the name of the file each row came from is in \(fileColumn)"))
-        }
+        let (fileColumn, note) = matching.fileColumn(pattern: pattern)
+        warnings += note
         joined.append(Column(name: fileColumn, storage: .string(StringStorage(codes: codes, dictionary: files, ordered: true))))
         var table = Table(name: name, columns: joined, zone: shownIn, rowNoun: first?.rowNoun ?? "rows")
         if let time = first?.timeColumn, table.column(time)?.type == .timestamp { table.timeColumn = time }
         table.rowCount = codes.count
         return (table, warnings)
+    }
+
+    /// The files' columns matched by name, in the order first met: each file's place for each
+    /// (nil where it has none; a file's list stops at the columns met so far), and a warning
+    /// for each file that has columns the files before it lack, or lacks some they have.
+    struct Matching {
+        var order: [String] = []
+        var slot: [String: Int] = [:]
+        var places: [[Int?]] = []
+        var warnings: [LoadWarning] = []
+
+        init(_ names: [[String]], written: [String]) {
+            for (k, columnNames) in names.enumerated() {
+                var mine = [Int?](repeating: nil, count: order.count)
+                var added: [String] = []
+                for (i, name) in columnNames.enumerated() {
+                    let key = name.lowercased()
+                    if let s = slot[key] { if mine[s] == nil { mine[s] = i } ; continue }
+                    slot[key] = order.count
+                    order.append(name)
+                    mine.append(i)
+                    if k > 0 { added.append(name) }
+                }
+                places.append(mine)
+                let missing = order.indices.filter { $0 < mine.count && mine[$0] == nil }.map { order[$0] }
+                if !added.isEmpty {
+                    warnings.append(LoadWarning(path: written[k], "has \(columns(added)), which the files before it do not have; their rows are empty (null) there"))
+                }
+                if !missing.isEmpty {
+                    warnings.append(LoadWarning(path: written[k], "has no \(columns(missing)); its rows are empty (null) there"))
+                }
+            }
+        }
+
+        /// File `k`'s place for column `s`, nil when it has none.
+        func place(_ k: Int, _ s: Int) -> Int? { s < places[k].count ? places[k][s] : nil }
+
+        /// The name of the column that says each row's file: `file`, unless the files have one.
+        func fileColumn(pattern: String) -> (String, [LoadWarning]) {
+            var name = "file"
+            var n = 2
+            while slot[name.lowercased()] != nil { name = "file_\(n)"; n += 1 }
+            if name == "file" { return (name, []) }
+            return (name, [LoadWarning(path: pattern, "the files have a column called file; the name of the file each row came from is in \(name)")])
+        }
     }
 
     /// One joined column's pieces, let go by the worker that joins them.
@@ -185,10 +244,10 @@ enum PatternLoader {
 
     /// A column whose files hold different kinds of values: each kind with the first file
     /// that holds it, the warning filed under the first file that holds the second kind.
-    static func mixedWarning(_ name: String, _ pieces: [Column.Piece], written: [String], pattern: String) -> LoadWarning {
+    static func mixedWarning(_ name: String, _ types: [DataType?], written: [String], pattern: String) -> LoadWarning {
         var kinds: [(type: DataType, file: Int, files: Int)] = []
-        for (k, p) in pieces.enumerated() {
-            guard let type = p.column?.type, type != .null else { continue }
+        for (k, type) in types.enumerated() {
+            guard let type, type != .null else { continue }
             if let i = kinds.firstIndex(where: { $0.type == type }) { kinds[i].files += 1 } else { kinds.append((type, k, 1)) }
         }
         let listed = kinds.map { kind in

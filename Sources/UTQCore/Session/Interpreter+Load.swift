@@ -23,10 +23,9 @@ extension Interpreter {
                                   cancel: session.cancel, progress: session.progress, memoryLimit: session.settings.memoryLimit)
         request.options = options
         // One file, not a pattern's: a large Parquet file's columns wait for the questions.
-        if pattern == nil {
-            request.deferParquetAbove = session.deferParquetAbove
-            request.namedColumns = session.namesAhead()
-        }
+        if pattern == nil { request.deferParquetAbove = session.deferParquetAbove }
+        // A script's load reads the columns the script names; a pattern's files each do.
+        request.namedColumns = session.namesAhead()
         let size = (try? FileManager.default.attributesOfItem(atPath: full)[.size] as? Int) ?? 0
         session.progress.begin(path, bytes: size)
         session.loadPhase?(true)

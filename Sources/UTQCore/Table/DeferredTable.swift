@@ -19,10 +19,18 @@ protocol ColumnSource: AnyObject, Sendable {
     /// Whether the schema's types for columns not read yet are guesses (a CSV file's, from
     /// its first rows) that a read may correct.
     var guessesTypes: Bool { get }
+    /// Whether its warnings and errors name the file they are about (a pattern's files),
+    /// rather than the table's one file.
+    var namesFiles: Bool { get }
+    /// Lets go of the columns at these positions: what holds them now is another table (a
+    /// pattern's, which joined them). Asked for again, they are read again.
+    func release(_ positions: [Int])
 }
 
 extension ColumnSource {
     var guessesTypes: Bool { false }
+    var namesFiles: Bool { false }
+    func release(_ positions: [Int]) {}
 }
 
 /// Why a deferred table's columns cannot be read any more: its file is not the one loaded.
@@ -84,7 +92,7 @@ public struct DeferredTable: Sendable {
         if source.guessesTypes { try checkGuesses(fromFile, read) }
         for w in read.warnings {
             var w = w
-            w.path = path
+            if !source.namesFiles { w.path = path }
             notes?.add("read \(path) \(w.message)", w.description)
         }
         var columns = schema.fields.map { Column.nulls($0.name, count: rowCount) }
@@ -115,7 +123,7 @@ public struct DeferredTable: Sendable {
         }
         throw SchemaRevised(table: revised, warnings: read.warnings.map { w in
             var w = w
-            w.path = path
+            if !source.namesFiles { w.path = path }
             return w.description
         })
     }
@@ -164,7 +172,7 @@ public struct DeferredTable: Sendable {
         do {
             return try body()
         } catch var e as LoadError {
-            e.path = path
+            if !source.namesFiles { e.path = path }
             throw Diagnostic("cannot read \(e.description)",
                              hint: "\(name) stays loaded: questions that do not need this column still run")
         } catch let e as SourceChanged {

@@ -74,6 +74,10 @@ final class ParquetColumnCache: ColumnSource, @unchecked Sendable {
         return (positions.map { decoded[$0]! }, warnings)
     }
 
+    func release(_ positions: [Int]) {
+        lock.withLock { for p in positions { decoded[p] = nil } }
+    }
+
     func timeRange(of position: Int, cancel: CancellationFlag?) throws -> (Int64, Int64)? {
         let plan = layout.plans[position]
         let notRead = lock.withLock { decoded[position] == nil }
