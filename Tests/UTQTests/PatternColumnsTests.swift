@@ -84,6 +84,23 @@ import Testing
         }
     }
 
+    /// Parquet files by a pattern: each file's columns are read as a question needs them.
+    @Test func parquetFilesReadTheirColumnsWhenAsked() throws {
+        let folder = GlobLoadTests.dir + "/parquet-days"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try ParquetDeferredTests.run(makeSession(), "load datasets/rides.csv\nrides | where ride_id <= 1000 | save! \(folder)/a.parquet\n"
+                                     + "rides | where ride_id > 1000 | save! \(folder)/b.parquet")
+        let load = "load datasets/users.csv\nload \"\(folder)/*.parquet\" as rides\n"
+        let s = NamedColumnsTests.session(named: true)
+        try ParquetDeferredTests.run(s, load + "rides | count by status")
+        #expect(Set(try NamedColumnsTests.deferred(s, "rides").columnsRead) == ["status", "requested_at", "file"])
+        for q in ParquetDeferredTests.questions.prefix(12) + ["rides | sum miles by file"] {
+            let whole = try NamedColumnsTests.session(named: false).table(load + q)
+            let answer = try s.table(q)
+            #expect(tableDifference(answer, whole) == nil, "\(q): \(tableDifference(answer, whole) ?? "")")
+        }
+    }
+
     /// A file changed after the load is named when a question would read it.
     @Test func aFileChangedSinceTheLoadIsNamed() throws {
         GlobLoadTests.write("changing/a.csv", "time,kind,n\n2020-01-01T00:00:00Z,a,1\n")

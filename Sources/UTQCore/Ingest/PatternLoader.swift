@@ -29,7 +29,7 @@ enum PatternLoader {
 
         let name = request.name ?? tableName(pattern)
         var (entries, warnings) = try read(request, full: full, written: written, name: name)
-        if request.namedColumns != nil, let files = Self.allDeferred(entries) {
+        if let files = Self.allDeferred(entries) {
             entries = []
             return try PatternColumns.load(files, request: request, matched: matched, written: written, name: name,
                                            pattern: pattern.text, warnings: Self.saidOnce(warnings, pattern: pattern.text))

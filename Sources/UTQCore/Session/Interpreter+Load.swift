@@ -22,9 +22,9 @@ extension Interpreter {
                                   zone: options.timezone.flatMap(ZoneRules.named) ?? session.defaultZone,
                                   cancel: session.cancel, progress: session.progress, memoryLimit: session.settings.memoryLimit)
         request.options = options
-        // One file, not a pattern's: a large Parquet file's columns wait for the questions.
-        if pattern == nil { request.deferParquetAbove = session.deferParquetAbove }
-        // A script's load reads the columns the script names; a pattern's files each do.
+        // A large Parquet file's columns wait for the questions; a script's load reads the
+        // columns the script names. A pattern's files each do.
+        request.deferParquetAbove = session.deferParquetAbove
         request.namedColumns = session.namesAhead()
         let size = (try? FileManager.default.attributesOfItem(atPath: full)[.size] as? Int) ?? 0
         session.progress.begin(path, bytes: size)
