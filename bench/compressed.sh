@@ -3,7 +3,8 @@
 # default, the wide rides CSV of bench/run.py) as CSV, as .csv.gz (gzip -6), as .csv.zst
 # (zstd -3), and split into one file per day loaded by a pattern. Each is a whole process
 # (start, load, exit) under /usr/bin/time; the figures are medians of RUNS runs taken in turn,
-# so a noisy minute falls on all of them.
+# so a noisy minute falls on all of them. Then each asked `count by status` (utq loading the
+# status column with the time), against the native DuckDB CLI's read_csv in the same runs.
 #
 #   bench/compressed.sh                 1M rides, 5 runs
 #   ROWS=10000000 RUNS=3 bench/compressed.sh
@@ -49,6 +50,15 @@ declare -A command=(
   [zst]="load $DATA/rides.csv.zst"
   [days]="load \"$DATA/days/*.csv\" as rides"
 )
+# The same files asked one question, utq against the native DuckDB CLI (when installed).
+declare -A question=(
+  [plain]="$DATA/rides.csv"
+  [gz]="$DATA/rides.csv.gz"
+  [zst]="$DATA/rides.csv.zst"
+  [days]="$DATA/days/*.csv"
+)
+DUCKDB=$(python3 -c "import duckdb_cli, os; print(os.path.join(os.path.dirname(duckdb_cli.__file__), 'duckdb'))" 2>/dev/null || true)
+[ -x "$DUCKDB" ] || DUCKDB=""
 order=(plain gz zst days)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -59,6 +69,15 @@ for ((run = 1; run <= RUNS; run++)); do
     echo "$elapsed" >>"$tmp/$k.time"
     echo "$rss" >>"$tmp/$k.rss"
     echo "$user $sys" | awk '{ print $1 + $2 }' >>"$tmp/$k.cpu"
+    /usr/bin/time -f "%e" -o "$tmp/time" "$UTQ" -c "load \"${question[$k]}\" as rides" -c "rides | count by status" >/dev/null 2>"$tmp/err" \
+      || { cat "$tmp/err"; exit 1; }
+    cat "$tmp/time" >>"$tmp/$k.qtime"
+    if [ -n "$DUCKDB" ]; then
+      /usr/bin/time -f "%e" -o "$tmp/time" "$DUCKDB" -c \
+        "select status, count(*) from read_csv('${question[$k]}', union_by_name = true) group by all" >/dev/null 2>"$tmp/err" \
+        || { cat "$tmp/err"; exit 1; }
+      cat "$tmp/time" >>"$tmp/$k.duck"
+    fi
   done
 done
 # The floor for each compression: decompressing alone, to /dev/null.
@@ -81,3 +100,15 @@ for k in "${order[@]}"; do
     "$(awk -v r="$r" -v p="$plain_rss" 'BEGIN { print (r - p) / 1024 }')"
 done
 printf "\ndecompressing alone: gzip -dc %.2f s, zstd -dc %.2f s\n" "$(median "$tmp/gunzip.time")" "$(median "$tmp/unzstd.time")"
+printf "\nload and count by status, utq against the DuckDB CLI (read_csv, union_by_name), medians:\n\n"
+printf "| %-32s | %8s | %10s | %10s |\n" what utq "DuckDB" "utq/DuckDB"
+printf "|%s|%s|%s|%s|\n" "----------------------------------" "----------" "------------" "------------"
+for k in "${order[@]}"; do
+  u=$(median "$tmp/$k.qtime")
+  if [ -n "$DUCKDB" ]; then
+    d=$(median "$tmp/$k.duck")
+    printf "| %-32s | %6.2f s | %8.2f s | %10.2f |\n" "${label[$k]}" "$u" "$d" "$(awk -v a="$u" -v b="$d" 'BEGIN { print a / b }')"
+  else
+    printf "| %-32s | %6.2f s | %10s | %10s |\n" "${label[$k]}" "$u" "-" "-"
+  fi
+done
