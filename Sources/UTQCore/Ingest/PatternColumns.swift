@@ -37,24 +37,20 @@ enum PatternColumns {
             let (type, mixed) = Column.unifiedType(fields.compactMap { $0?.type })
             if mixed {
                 warned.insert(s)
-                warnings.append(PatternLoader.mixedWarning(matching.order[s], fields.map { $0?.type }, written: written, pattern: pattern))
+                warnings.append(PatternLoader.mixedWarning(matching.order[s], fields.map { $0?.type }, written: written))
             }
             let first = fields.lazy.compactMap { $0 }.first!
             guessed[s] = Field(name: matching.order[s], type: type, unit: mixed ? .automatic : first.unit, ordered: false,
                                floating: first.floating, space: first.space)
         }
 
-        var codes: [UInt32] = []
-        codes.reserveCapacity(files.reduce(0) { $0 + $1.rowCount })
-        for (k, f) in files.enumerated() { codes.append(contentsOf: repeatElement(UInt32(k), count: f.rowCount)) }
-        let rows = codes.count
-        let fileNames = Column(name: fileColumn, storage: .string(StringStorage(codes: codes, dictionary: matched, ordered: true)))
-        codes = []
+        let rows = files.reduce(0) { $0 + $1.rowCount }
+        let fileNames = PatternLoader.fileNames(fileColumn, files: matched, rowCounts: files.map(\.rowCount))
         let source = PatternColumnSource(files: files, matching: matching, written: written, fileColumn: fileNames, warned: warned)
-        warnings += try source.columns(now, cancel: request.cancel, phase: nil).warnings
-        let made = try source.columns(now, cancel: nil, phase: nil).columns
+        let made = try source.columns(now, cancel: request.cancel, phase: nil)
+        warnings += made.warnings
         var fields = matching.order.indices.map { guessed[$0] ?? Field(name: matching.order[$0], type: .null) }
-        for (s, c) in zip(now, made) { fields[s] = Field(c) }
+        for (s, c) in zip(now, made.columns) { fields[s] = Field(c) }
         fields.append(Field(fileNames))
         var time: String? = nil
         if let timeSlot, fields[timeSlot].type == .timestamp { time = fields[timeSlot].name }
@@ -142,7 +138,7 @@ final class PatternColumnSource: ColumnSource, @unchecked Sendable {
         for (i, s) in slots.enumerated() {
             let types = boxes[i].pieces.map { $0.column?.type }
             if Column.unifiedType(types.compactMap { $0 }).mixed, warned.insert(s).inserted {
-                warnings.append(PatternLoader.mixedWarning(matching.order[s], types, written: written, pattern: ""))
+                warnings.append(PatternLoader.mixedWarning(matching.order[s], types, written: written))
             }
         }
         let made = ParallelParts<Column>(count: slots.count)
@@ -163,7 +159,7 @@ final class PatternColumnSource: ColumnSource, @unchecked Sendable {
             if e.path == files[k].path || e.path.isEmpty { e.path = written[k] }
             return e
         }
-        if let e = error as? SourceChanged { return SourceChanged(message: "\(written[k]) has changed since it was loaded: \(e.message)") }
+        if let e = error as? SourceChanged { return SourceChanged(message: "\(written[k]): \(e.message)") }
         if let e = error as? Diagnostic { return Diagnostic("\(written[k]): \(e.message)", hint: e.hint) }
         return error
     }

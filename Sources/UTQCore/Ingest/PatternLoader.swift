@@ -141,7 +141,7 @@ enum PatternLoader {
         tables.removeAll()
         for (s, columnName) in order.enumerated() {
             let (_, mixed) = Column.unifiedType(boxes[s].pieces.compactMap { $0.column?.type })
-            if mixed { warnings.append(mixedWarning(columnName, boxes[s].pieces.map { $0.column?.type }, written: written, pattern: pattern)) }
+            if mixed { warnings.append(mixedWarning(columnName, boxes[s].pieces.map { $0.column?.type }, written: written)) }
         }
         let made = ParallelParts<Column>(count: order.count)
         let names = order
@@ -153,15 +153,12 @@ enum PatternLoader {
         }
         var joined = order.indices.map { (try? made.get($0)) ?? Column.nulls(order[$0], count: 0) }
         // Which file each row came from, by its name under the pattern's folder.
-        var codes: [UInt32] = []
-        codes.reserveCapacity(rowCounts.reduce(0, +))
-        for (k, n) in rowCounts.enumerated() { codes.append(contentsOf: repeatElement(UInt32(k), count: n)) }
         let (fileColumn, note) = matching.fileColumn(pattern: pattern)
         warnings += note
-        joined.append(Column(name: fileColumn, storage: .string(StringStorage(codes: codes, dictionary: files, ordered: true))))
+        joined.append(fileNames(fileColumn, files: files, rowCounts: rowCounts))
         var table = Table(name: name, columns: joined, zone: shownIn, rowNoun: first?.rowNoun ?? "rows")
         if let time = first?.timeColumn, table.column(time)?.type == .timestamp { table.timeColumn = time }
-        table.rowCount = codes.count
+        table.rowCount = rowCounts.reduce(0, +)
         return (table, warnings)
     }
 
@@ -210,6 +207,14 @@ enum PatternLoader {
         }
     }
 
+    /// Which file each row came from, by its name under the pattern's folder, in the files' order.
+    static func fileNames(_ name: String, files: [String], rowCounts: [Int]) -> Column {
+        var codes: [UInt32] = []
+        codes.reserveCapacity(rowCounts.reduce(0, +))
+        for (k, n) in rowCounts.enumerated() { codes.append(contentsOf: repeatElement(UInt32(k), count: n)) }
+        return Column(name: name, storage: .string(StringStorage(codes: codes, dictionary: files, ordered: true)))
+    }
+
     /// One joined column's pieces, let go by the worker that joins them.
     final class PiecesBox: @unchecked Sendable {
         var pieces: [Column.Piece]
@@ -244,7 +249,7 @@ enum PatternLoader {
 
     /// A column whose files hold different kinds of values: each kind with the first file
     /// that holds it, the warning filed under the first file that holds the second kind.
-    static func mixedWarning(_ name: String, _ types: [DataType?], written: [String], pattern: String) -> LoadWarning {
+    static func mixedWarning(_ name: String, _ types: [DataType?], written: [String]) -> LoadWarning {
         var kinds: [(type: DataType, file: Int, files: Int)] = []
         for (k, type) in types.enumerated() {
             guard let type, type != .null else { continue }
