@@ -8,11 +8,9 @@ enum PatternColumns {
     /// The joined table of files each loaded with the columns a script names.
     static func load(_ files: [DeferredTable], request: LoadRequest, matched: [String], written: [String],
                      name: String, pattern: String, warnings: [LoadWarning]) throws -> LoadResult {
+        // The files' own warnings, then the joining's, in the order a whole load says them.
         var warnings = warnings
         let matching = PatternLoader.Matching(files.map { $0.schema.fields.map(\.name) }, written: written)
-        warnings += matching.warnings
-        let (fileColumn, note) = matching.fileColumn(pattern: pattern)
-        warnings += note
         let timeSlot = files.first?.schema.timeColumn.flatMap { matching.slot[$0.lowercased()] }
         // Joined now: the columns every file that has them read, and the time.
         let now = matching.order.indices.filter { s in
@@ -27,7 +25,8 @@ enum PatternColumns {
         }
         let (zone, zoneNote) = PatternLoader.commonZone(timed, written: written, default: request.zone)
         timed = []
-        if let zoneNote { warnings.insert(LoadWarning(path: pattern, zoneNote), at: 0) }
+        if let zoneNote { warnings.append(LoadWarning(path: pattern, zoneNote)) }
+        warnings += matching.warnings
 
         // The columns not read are typed by the files' guesses, joined as their columns will be.
         var warned = Set<Int>()
@@ -44,6 +43,8 @@ enum PatternColumns {
                                floating: first.floating, space: first.space)
         }
 
+        let (fileColumn, note) = matching.fileColumn(pattern: pattern)
+        warnings += note
         let rows = files.reduce(0) { $0 + $1.rowCount }
         let fileNames = PatternLoader.fileNames(fileColumn, files: matched, rowCounts: files.map(\.rowCount))
         let source = PatternColumnSource(files: files, matching: matching, written: written, fileColumn: fileNames, warned: warned)
