@@ -16,7 +16,7 @@ enum Pager {
 
     /// UTQ_PAGER=off (or no, false, 0) turns paging off from the start.
     static var offByEnvironment: Bool {
-        guard let value = ProcessInfo.processInfo.environment["UTQ_PAGER"]?.lowercased() else { return false }
+        guard let value = Environment.value("UTQ_PAGER")?.lowercased() else { return false }
         return ["off", "no", "false", "0"].contains(value)
     }
 

@@ -32,7 +32,7 @@ final class ProgressBar: @unchecked Sendable {
         let width = max(10, min(40, Terminal.width - 40))
         let fraction = min(1, Double(done) / Double(total))
         let filled = Int(fraction * Double(width))
-        let ascii = ProcessInfo.processInfo.environment["TERM"] == "dumb"
+        let ascii = Environment.value("TERM") == "dumb"
         let bar = String(repeating: ascii ? "#" : "━", count: filled) + String(repeating: ascii ? "-" : "─", count: width - filled)
         let name = (what as NSString).lastPathComponent
         let text = "\rloading \(name) \(bar) \(Int(fraction * 100))%  \(megabytes(done)) of \(megabytes(total)) "

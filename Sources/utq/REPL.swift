@@ -8,8 +8,8 @@ struct REPL {
     let session: Session
 
     static var historyPath: String? {
-        if let custom = ProcessInfo.processInfo.environment["UTQ_HISTORY"] { return custom.isEmpty ? nil : custom }
-        let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
+        if let custom = Environment.value("UTQ_HISTORY") { return custom.isEmpty ? nil : custom }
+        let home = Environment.value("HOME") ?? NSHomeDirectory()
         return (home as NSString).appendingPathComponent(".utq_history")
     }
 

@@ -15,7 +15,7 @@ enum SizeLimits {
 
     /// A size from the environment (COLUMNS, LINES), or nil when it is not one within `range`.
     static func environment(_ name: String, _ range: ClosedRange<Int>) -> Int? {
-        guard let text = ProcessInfo.processInfo.environment[name], let n = Int(text), range.contains(n) else { return nil }
+        guard let text = Environment.value(name), let n = Int(text), range.contains(n) else { return nil }
         return n
     }
 }

@@ -32,9 +32,8 @@ enum Terminal {
 
     /// Colour only for a terminal, and never when NO_COLOR is set.
     static var colorAllowed: Bool {
-        let env = ProcessInfo.processInfo.environment
-        if let v = env["NO_COLOR"], !v.isEmpty { return false }
-        if env["TERM"] == "dumb" { return false }
+        if let v = Environment.value("NO_COLOR"), !v.isEmpty { return false }
+        if Environment.value("TERM") == "dumb" { return false }
         return stdoutIsTTY
     }
 

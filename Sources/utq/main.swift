@@ -34,6 +34,10 @@ struct UTQ: ParsableCommand {
 /// keep their shape at any width.
 func main() -> Never {
     do {
+        if let run = Run.quick(CommandLine.arguments.dropFirst()) {
+            try run.run()
+            exit(0)
+        }
         var command = try UTQ.parseAsRoot()
         try command.run()
         exit(0)

@@ -251,7 +251,7 @@ final class FileSource: @unchecked Sendable {
 /// How many workers a file of this size is worth.
 enum Workers {
     static var available: Int {
-        if let s = ProcessInfo.processInfo.environment["UTQ_THREADS"], let n = Int(s), n >= 1 { return min(n, 64) }
+        if let s = Environment.value("UTQ_THREADS"), let n = Int(s), n >= 1 { return min(n, 64) }
         return max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16))
     }
 
@@ -264,7 +264,7 @@ enum Workers {
     /// Bytes worth a worker of their own: 8 MB, or UTQ_PART_BYTES (the sanitizer runs split
     /// small files so the parallel paths run on the tests' data).
     static var bytesPerPart: Int {
-        if let s = ProcessInfo.processInfo.environment["UTQ_PART_BYTES"], let n = Int(s), n >= 1 { return n }
+        if let s = Environment.value("UTQ_PART_BYTES"), let n = Int(s), n >= 1 { return n }
         return 8 << 20
     }
 

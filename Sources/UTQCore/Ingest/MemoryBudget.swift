@@ -104,13 +104,13 @@ public enum MemoryBudget {
 
     /// UTQ_MEMORY_LIMIT, when it is a size.
     static var environmentLimit: Int? {
-        ProcessInfo.processInfo.environment["UTQ_MEMORY_LIMIT"].flatMap(parseSize)
+        Environment.value("UTQ_MEMORY_LIMIT").flatMap(parseSize)
     }
 
     /// A note when UTQ_MEMORY_LIMIT is set to something that is not a size, for the shell
     /// to show at start: a limit that is silently ignored protects nothing.
     public static var environmentProblem: String? {
-        guard let s = ProcessInfo.processInfo.environment["UTQ_MEMORY_LIMIT"], parseSize(s) == nil else { return nil }
+        guard let s = Environment.value("UTQ_MEMORY_LIMIT"), parseSize(s) == nil else { return nil }
         return "UTQ_MEMORY_LIMIT=\(s) is not a size such as 2GB or 500MB; it is ignored"
     }
 

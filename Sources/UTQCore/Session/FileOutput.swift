@@ -18,7 +18,7 @@ public struct FileOutput: Sendable {
     /// UTQ_DATA (folders split by :), then share/utq beside the program's bin folder, where
     /// `make install` puts datasets/, examples/ and the lessons.
     static let shippedData: [String] = {
-        var folders = (ProcessInfo.processInfo.environment["UTQ_DATA"] ?? "").split(separator: ":").map(String.init)
+        var folders = (Environment.value("UTQ_DATA") ?? "").split(separator: ":").map(String.init)
         if let exe = executablePath {
             let prefix = ((URL(fileURLWithPath: exe).resolvingSymlinksInPath().path as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
             folders.append((prefix as NSString).appendingPathComponent("share/utq"))

@@ -27,8 +27,10 @@ public struct VerbSpec: Sendable {
     public let usage: String
     /// One sentence.
     public let summary: String
-    /// A paragraph or two for `help VERB`.
-    public let details: String
+    /// A paragraph or two for `help VERB`, made when help asks (some are built from tables
+    /// of kinds and options: made with the registry, they were a tenth of starting).
+    public var details: String { makeDetails() }
+    private let makeDetails: @Sendable () -> String
     /// Lines that run on the shipped datasets; the tests run every one.
     public let examples: [String]
     /// What to complete after the verb.
@@ -40,10 +42,10 @@ public struct VerbSpec: Sendable {
     let parse: @Sendable (inout Parser, Token) throws -> any VerbSyntax
 
     init(name: String, aliases: [String] = [], category: Category, role: VerbRole = .stage, usage: String, summary: String,
-         details: String = "", examples: [String] = [], completes: ArgumentKind = .column, keywords: [String] = [],
+         details: @autoclosure @escaping @Sendable () -> String = "", examples: [String] = [], completes: ArgumentKind = .column, keywords: [String] = [],
          usageHelps: Bool = true, parse: @escaping @Sendable (inout Parser, Token) throws -> any VerbSyntax) {
         self.name = name; self.aliases = aliases; self.category = category; self.role = role; self.usage = usage
-        self.summary = summary; self.details = details; self.examples = examples
+        self.summary = summary; self.makeDetails = details; self.examples = examples
         self.completes = completes; self.keywords = keywords; self.usageHelps = usageHelps; self.parse = parse
     }
 }

@@ -20,7 +20,7 @@ public enum ParquetReader {
     /// read whole took three times DuckDB's first question, which reads one column.
     /// UTQ_PARQUET_DEFER_BYTES sets it.
     static let deferBytes: Int = {
-        if let text = ProcessInfo.processInfo.environment["UTQ_PARQUET_DEFER_BYTES"], let n = Int(text), n >= 0 { return n }
+        if let text = Environment.value("UTQ_PARQUET_DEFER_BYTES"), let n = Int(text), n >= 0 { return n }
         return 64 << 20
     }()
 
