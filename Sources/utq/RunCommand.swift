@@ -58,7 +58,7 @@ struct Run: ParsableCommand {
             case "--force": force = true
             default:
                 // A script's path; a subcommand's name or an option is ArgumentParser's.
-                guard !word.hasPrefix("-"), !["run", "notebook", "lesson", "kernel", "manual", "help"].contains(word) else { return nil }
+                guard !word.hasPrefix("-"), !subcommandNames.contains(word) else { return nil }
                 scripts.append(word)
             }
         }
@@ -75,6 +75,11 @@ struct Run: ParsableCommand {
         variables.assignments = []
         run.variables = variables
         return run
+    }
+
+    /// The words ArgumentParser reads as subcommands: each subcommand's name, and help.
+    static var subcommandNames: Set<String> {
+        Set(UTQ.configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"])
     }
 
     func validate() throws {
