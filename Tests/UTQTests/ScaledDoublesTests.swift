@@ -51,8 +51,9 @@ import Testing
     }
 
     /// One value that is not a short decimal anywhere in the column, even where the sample
-    /// of places does not look, leaves the column as doubles.
-    @Test(arguments: [1.0 / 3, .nan, .infinity, -0.0, 3e9, 1e-10, 0.1 + 0.2])
+    /// of places does not look, leaves the column as doubles; so does a whole number whose
+    /// digits would not fit in 32 bits with the others' places (2e9 in hundredths).
+    @Test(arguments: [1.0 / 3, .nan, .infinity, -0.0, 3e9, 2e9, 1e-10, 0.1 + 0.2])
     func aValueNotAShortDecimalLeavesTheColumn(_ odd: Double) {
         var a = Self.decimals(100_000, places: 3, seed: 11, digits: 1_000_000)
         let before = ScaledDoubles.make(a, parts: 2) != nil

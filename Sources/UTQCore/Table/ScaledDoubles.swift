@@ -41,20 +41,20 @@ struct ScaledDoubles {
     private enum Outcome { case made(ScaledDoubles), needs(Int) }
 
     /// The values scaled by 10^places, or the most places a value that did not come back needs
-    /// (more than nine when one never does).
+    /// (more than nine when one never does; no more than `places` when one's digits do not fit).
     private static func scaled(_ a: [Double], order: [Int32]?, places: Int, parts: Int) -> Outcome {
         let n = order?.count ?? a.count
         var divisor = 1.0
         for _ in 0..<places { divisor *= 10 }
         let d = divisor
-        var needs = [Int](repeating: 0, count: max(1, parts))
+        var needs = [Int](repeating: -1, count: max(1, parts))  // -1: every value came back
         let values = [Int32](unsafeUninitializedCapacity: n) { out, made in
             a.withUnsafeBufferPointer { src in
                 needs.withUnsafeMutableBufferPointer { needs in
                     let shares = n >= 1 << 20 ? needs.count : 1
                     Parallel.each(shares) { w in
                         let lo = n * w / shares, hi = n * (w + 1) / shares
-                        var most = 0
+                        var most = -1
                         @inline(__always) func put(_ i: Int, _ v: Double) {
                             let (x, wrong) = scaled(v, d)
                             out[i] = x
@@ -77,8 +77,8 @@ struct ScaledDoubles {
             }
             made = n
         }
-        let most = needs.max() ?? 0
-        return most == 0 ? .made(ScaledDoubles(values: values, divisor: divisor)) : .needs(most)
+        let most = needs.max() ?? -1
+        return most < 0 ? .made(ScaledDoubles(values: values, divisor: divisor)) : .needs(most)
     }
 
     /// `v` times `divisor` as a whole number, and whether it does not give `v` back.
