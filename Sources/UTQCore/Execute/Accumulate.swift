@@ -114,13 +114,12 @@ enum Accumulate {
             // deviation is a second pass over the differences from that mean.
             var count = [Int](repeating: 0, count: groups)
             var mean = [Double](repeating: 0, count: groups)
-            let values = rawDoubles(arg)
             switch arg.storage {
             case .int(let v), .duration(let v), .timestamp(let v):
                 let (sums, _) = fold(v, groupOf, valid, n, groups, (Int128(0), 0), merge: { $0.0 += $1.0; $0.1 += $1.1 }) { $0.0 += Int128($1); $0.1 += 1 }
                 for g in 0..<groups where sums[g].1 > 0 { count[g] = sums[g].1; mean[g] = Accumulate.divide(sums[g].0, count[g]) }
             default:
-                let (sums, _) = fold(values, groupOf, valid, n, groups, MeanState(), merge: { $0.merge($1) }) { $0.add($1) }
+                let (sums, _) = fold(rawDoubles(arg), groupOf, valid, n, groups, MeanState(), merge: { $0.merge($1) }) { $0.add($1) }
                 for g in 0..<groups where sums[g].count > 0 { count[g] = sums[g].count; mean[g] = sums[g].mean }
             }
             var has = Bitmap(count: groups, value: false)
@@ -129,7 +128,9 @@ enum Accumulate {
                 for g in 0..<groups where count[g] > 0 { out[g] = mean[g]; has[g] = true }
             } else {
                 // Corrected two passes: the squares of the differences, less what the mean's own
-                // rounding adds to them (the square of their sum over the count).
+                // rounding adds to them (the square of their sum over the count). Whole numbers
+                // are made doubles here only: a mean of them needs none.
+                let values = rawDoubles(arg)
                 var squares = [CompensatedSum](repeating: CompensatedSum(), count: groups)
                 var differences = [CompensatedSum](repeating: CompensatedSum(), count: groups)
                 for i in 0..<n where ok(i) {

@@ -42,22 +42,20 @@ enum HashJoin {
         let first = sameLeft ? left.columns.count : 0
         func isNeeded(_ k: Int) -> Bool { needed.map { $0.indices.contains(first + k) ? $0[first + k] : true } ?? true }
         let leftSources = sameLeft ? 0 : left.columns.count
-        // Right number columns read at random many times over, as whole numbers of half the
-        // size where their values allow (ScaledDoubles), in the order the rows name.
-        var scaled = [ScaledDoubles?](repeating: nil, count: leftSources + rightColumns.count)
+        // Right columns read at random many times over, copied in half the bytes where their
+        // values allow (NarrowCopy), in the order the rows name.
+        var narrow = [NarrowCopy?](repeating: nil, count: leftSources + rightColumns.count)
         let sources: [(Column, Bool)] = (sameLeft ? [] : left.columns.map { ($0, true) }) + rightColumns.enumerated().map { k, j in
             let column = right.columns[j]
-            if isNeeded(leftSources + k), case .double(let a) = column.storage, column.validity == nil,
-               ScaledDoubles.worthMaking(values: a.count, reads: rows),
-               let copy = ScaledDoubles.make(a, order: rightOrder, parts: Workers.available) {
-                scaled[leftSources + k] = copy
+            if isNeeded(leftSources + k), let copy = NarrowCopy.make(column, order: rightOrder, reads: rows, parts: Workers.available) {
+                narrow[leftSources + k] = copy
                 return (column, false)
             }
             // Put in the order the rows name, when they name rows of the right table so ordered.
             guard let rightOrder, isNeeded(leftSources + k) else { return (column, false) }
             return (column.gather(rightOrder, parts: Workers.available), false)
         }
-        let scaledSources = scaled
+        let narrowSources = narrow
         let wanted = sources.indices.filter(isNeeded)
         var gathered = [Column?](repeating: nil, count: sources.count)
         for k in sources.indices where !isNeeded(k) { gathered[k] = .nulls(sources[k].0.name, count: rows) }
@@ -66,7 +64,7 @@ enum HashJoin {
         func gather(_ k: Int, parts: Int) -> Column {
             let (column, isLeft) = sources[k]
             if isLeft { return column.gather(leftRows, parts: parts) }
-            if let copy = scaledSources[k] {
+            if let copy = narrowSources[k] {
                 guard let byKeys else { return copy.gather(column, rows: rightRows, parts: parts) }
                 return copy.gather(column, keys: byKeys.values, low: byKeys.low, parts: parts)
             }

@@ -15,14 +15,6 @@ struct ScaledDoubles {
     /// 10^places.
     let divisor: Double
 
-    /// Doubles past this many are past a share of the last cache worth halving.
-    static let fewestValues = 2 << 20
-
-    /// Whether a gather of `reads` rows at random from `values` doubles gains by a copy.
-    static func worthMaking(values: Int, reads: Int) -> Bool {
-        values >= fewestValues && reads >= 2 * values
-    }
-
     /// `a`'s values (those at `order`, in its order, when given) scaled; nil when one is not a
     /// decimal of at most nine places whose digits fit in 32 bits (a third, NaN, -0.0, 3e9).
     static func make(_ a: [Double], order: [Int32]? = nil, parts: Int) -> ScaledDoubles? {
@@ -121,13 +113,7 @@ struct ScaledDoubles {
     /// Column `c` (whose values these are) at the row numbers, a row of -1 giving a null.
     func gather(_ c: Column, rows: [Int32], parts: Int) -> Column {
         let values = rows.withUnsafeBufferPointer { gathered($0, less: 0, parts: parts) }
-        var validity: Bitmap? = nil
-        if let first = rows.firstIndex(where: { $0 < 0 }) {
-            var v = Bitmap(count: rows.count, value: true)
-            for i in first..<rows.count where rows[i] < 0 { v[i] = false }
-            validity = v
-        }
-        return Column(name: c.name, storage: .double(values), validity: validity, unit: c.unit)
+        return Column(name: c.name, storage: .double(values), validity: Bitmap.missing(rows), unit: c.unit)
     }
 
     /// Each output row's value at its index less `low`, an index below zero giving 0.
