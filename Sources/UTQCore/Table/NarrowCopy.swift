@@ -1,3 +1,5 @@
+import CIntrinsics
+
 /// A right column of a join read at random many times over, copied first in half the bytes
 /// where its values allow (numbers as ScaledDoubles, whole numbers and times as OffsetInts):
 /// past the machine's last cache, the copy mostly stays in it. Columns with nulls, text and
@@ -38,6 +40,58 @@ enum NarrowCopy {
         switch self {
         case .doubles(let copy): return copy.gather(c, rows: rows, parts: parts)
         case .ints(let copy): return copy.gather(c, rows: rows, parts: parts)
+        }
+    }
+}
+
+/// A copy of a column in 32 bits whose stored values are made the column's again one at a time.
+protocol NarrowValues {
+    associatedtype Stored
+    associatedtype Value: ExpressibleByIntegerLiteral
+    var values: [Stored] { get }
+    /// The column's value of a stored one.
+    func decode(_ stored: Stored) -> Value
+    /// Values of column `c`'s kind.
+    func storage(_ values: [Value], like c: Column) -> Column.Storage
+}
+
+extension NarrowValues {
+    /// Column `c` (whose values these are) at the keys less `low`; every key names a row.
+    func gather(_ c: Column, keys: [Int64], low: Int64, parts: Int) -> Column {
+        let values = keys.withUnsafeBufferPointer { gathered($0, less: low, parts: parts) }
+        return Column(name: c.name, storage: storage(values, like: c), unit: c.unit)
+    }
+
+    /// Column `c` (whose values these are) at the row numbers, a row of -1 giving a null.
+    func gather(_ c: Column, rows: [Int32], parts: Int) -> Column {
+        let values = rows.withUnsafeBufferPointer { gathered($0, less: 0, parts: parts) }
+        return Column(name: c.name, storage: storage(values, like: c), validity: Bitmap.missing(rows), unit: c.unit)
+    }
+
+    /// Each output row's value at its index less `low`, an index below zero giving 0; each
+    /// value asked for from memory some rows ahead, on `parts` cores from a million rows.
+    private func gathered<I: FixedWidthInteger>(_ index: UnsafeBufferPointer<I>, less low: I, parts: Int) -> [Value] {
+        let n = index.count
+        guard n > 0 else { return [] }
+        return [Value](unsafeUninitializedCapacity: n) { out, made in
+            HugePages.advise(UnsafeMutableRawPointer(out.baseAddress), bytes: n * MemoryLayout<Value>.stride)
+            values.withUnsafeBufferPointer { src in
+                let from = src.baseAddress!, to = out.baseAddress!
+                let shares = n >= 1 << 20 ? max(1, parts) : 1
+                Parallel.each(shares) { w in
+                    let lo = n * w / shares, hi = n * (w + 1) / shares
+                    let ahead = Prefetch.rows
+                    for i in lo..<hi {
+                        if i + ahead < hi {
+                            let k = Int(index[i + ahead] &- low)
+                            if k >= 0 { utq_prefetch_read(from + k) }
+                        }
+                        let k = Int(index[i] &- low)
+                        (to + i).initialize(to: k < 0 ? 0 : decode(from[k]))
+                    }
+                }
+            }
+            made = n
         }
     }
 }

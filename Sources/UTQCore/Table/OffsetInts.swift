@@ -5,7 +5,7 @@ import CIntrinsics
 /// ten million, or times of whole seconds over a century, in half the bytes. For the same
 /// gathers at random as ScaledDoubles, where the copy stays in the last cache and the column
 /// would not.
-struct OffsetInts {
+struct OffsetInts: NarrowValues {
     let values: [UInt32]
     let base: Int64
     /// How much one step is worth: 1, 1,000 or 1,000,000 (microseconds: a millisecond, a second).
@@ -77,44 +77,12 @@ struct OffsetInts {
         return between != 0
     }
 
-    /// Column `c` (whose values these are) at the keys less `low`; every key names a row.
-    func gather(_ c: Column, keys: [Int64], low: Int64, parts: Int) -> Column {
-        let values = keys.withUnsafeBufferPointer { gathered($0, less: low, parts: parts) }
-        return Column(name: c.name, storage: c.storage.withWholeNumbers(values), unit: c.unit)
-    }
+    /// Values of `c`'s kind (whole numbers, times or durations).
+    func storage(_ values: [Int64], like c: Column) -> Column.Storage { c.storage.withWholeNumbers(values) }
 
-    /// Column `c` (whose values these are) at the row numbers, a row of -1 giving a null.
-    func gather(_ c: Column, rows: [Int32], parts: Int) -> Column {
-        let values = rows.withUnsafeBufferPointer { gathered($0, less: 0, parts: parts) }
-        return Column(name: c.name, storage: c.storage.withWholeNumbers(values), validity: Bitmap.missing(rows), unit: c.unit)
-    }
-
-    /// Each output row's value at its index less `low`, an index below zero giving 0.
-    private func gathered<I: FixedWidthInteger>(_ index: UnsafeBufferPointer<I>, less low: I, parts: Int) -> [Int64] {
-        let n = index.count
-        guard n > 0 else { return [] }
-        let (base, unit) = (base, unit)
-        return [Int64](unsafeUninitializedCapacity: n) { out, made in
-            HugePages.advise(UnsafeMutableRawPointer(out.baseAddress), bytes: n * MemoryLayout<Int64>.stride)
-            values.withUnsafeBufferPointer { src in
-                let from = src.baseAddress!, to = out.baseAddress!
-                let shares = n >= 1 << 20 ? max(1, parts) : 1
-                Parallel.each(shares) { w in
-                    let lo = n * w / shares, hi = n * (w + 1) / shares
-                    let ahead = Prefetch.rows
-                    for i in lo..<hi {
-                        if i + ahead < hi {
-                            let k = Int(index[i + ahead] &- low)
-                            if k >= 0 { utq_prefetch_read(from + k) }
-                        }
-                        let k = Int(index[i] &- low)
-                        (to + i).initialize(to: k < 0 ? 0 : base &+ Int64(from[k]) &* unit)
-                    }
-                }
-            }
-            made = n
-        }
-    }
+    /// The column's value of a stored one.
+    @inline(__always)
+    func decode(_ stored: UInt32) -> Int64 { base &+ Int64(stored) &* unit }
 }
 
 extension Column.Storage {

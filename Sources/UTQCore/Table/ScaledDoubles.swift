@@ -10,7 +10,7 @@ import CIntrinsics
 /// Made only when every value comes back with the same bits (`Double(n) / 10^d` is how a
 /// decimal read from text was rounded, so numbers read from files of prices, distances and
 /// coordinates do), so what is gathered is the column's own values.
-struct ScaledDoubles {
+struct ScaledDoubles: NarrowValues {
     let values: [Int32]
     /// 10^places.
     let divisor: Double
@@ -104,42 +104,10 @@ struct ScaledDoubles {
         return most
     }
 
-    /// Column `c` (whose values these are) at the keys less `low`; every key names a row.
-    func gather(_ c: Column, keys: [Int64], low: Int64, parts: Int) -> Column {
-        let values = keys.withUnsafeBufferPointer { gathered($0, less: low, parts: parts) }
-        return Column(name: c.name, storage: .double(values), unit: c.unit)
-    }
+    /// Values of a number column.
+    func storage(_ values: [Double], like c: Column) -> Column.Storage { .double(values) }
 
-    /// Column `c` (whose values these are) at the row numbers, a row of -1 giving a null.
-    func gather(_ c: Column, rows: [Int32], parts: Int) -> Column {
-        let values = rows.withUnsafeBufferPointer { gathered($0, less: 0, parts: parts) }
-        return Column(name: c.name, storage: .double(values), validity: Bitmap.missing(rows), unit: c.unit)
-    }
-
-    /// Each output row's value at its index less `low`, an index below zero giving 0.
-    private func gathered<I: FixedWidthInteger>(_ index: UnsafeBufferPointer<I>, less low: I, parts: Int) -> [Double] {
-        let n = index.count
-        guard n > 0 else { return [] }
-        let d = divisor
-        return [Double](unsafeUninitializedCapacity: n) { out, made in
-            HugePages.advise(UnsafeMutableRawPointer(out.baseAddress), bytes: n * MemoryLayout<Double>.stride)
-            values.withUnsafeBufferPointer { src in
-                let from = src.baseAddress!, to = out.baseAddress!
-                let shares = n >= 1 << 20 ? max(1, parts) : 1
-                Parallel.each(shares) { w in
-                    let lo = n * w / shares, hi = n * (w + 1) / shares
-                    let ahead = Prefetch.rows
-                    for i in lo..<hi {
-                        if i + ahead < hi {
-                            let k = Int(index[i + ahead] &- low)
-                            if k >= 0 { utq_prefetch_read(from + k) }
-                        }
-                        let k = Int(index[i] &- low)
-                        (to + i).initialize(to: k < 0 ? 0 : Double(from[k]) / d)
-                    }
-                }
-            }
-            made = n
-        }
-    }
+    /// The column's value of a stored one.
+    @inline(__always)
+    func decode(_ stored: Int32) -> Double { Double(stored) / divisor }
 }
