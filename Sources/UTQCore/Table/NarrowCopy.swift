@@ -44,6 +44,20 @@ enum NarrowCopy {
     }
 }
 
+/// The values of a copy made on the cores once there are a million rows, a stretch of rows a
+/// core, with what each stretch's `fill` said of its values (one that would not go, say).
+func filledOnCores<T, R>(_ n: Int, parts: Int, none: R, _ fill: (UnsafeMutableBufferPointer<T>, Range<Int>) -> R) -> ([T], [R]) {
+    var said = [R](repeating: none, count: max(1, parts))
+    let values = [T](unsafeUninitializedCapacity: n) { out, made in
+        said.withUnsafeMutableBufferPointer { said in
+            let shares = n >= 1 << 20 ? said.count : 1
+            Parallel.each(shares) { w in said[w] = fill(out, n * w / shares..<n * (w + 1) / shares) }
+        }
+        made = n
+    }
+    return (values, said)
+}
+
 /// A copy of a column in 32 bits whose stored values are made the column's again one at a time.
 protocol NarrowValues {
     associatedtype Stored

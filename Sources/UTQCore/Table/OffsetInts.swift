@@ -31,23 +31,15 @@ struct OffsetInts: NarrowValues {
     private static func steps(_ a: [Int64], order: [Int32]?, base: Int64, unit: Int64, parts: Int) -> [UInt32]? {
         let n = order?.count ?? a.count
         guard n > 0 else { return nil }
-        var off = [Bool](repeating: false, count: max(1, parts))
-        let values = [UInt32](unsafeUninitializedCapacity: n) { out, made in
-            a.withUnsafeBufferPointer { src in
-                off.withUnsafeMutableBufferPointer { off in
-                    let shares = n >= 1 << 20 ? off.count : 1
-                    Parallel.each(shares) { w in
-                        let lo = n * w / shares, hi = n * (w + 1) / shares
-                        // The three units spelled out, so each division is by a constant.
-                        switch unit {
-                        case 1_000_000: off[w] = fill(out, src, order, lo..<hi, base, 1_000_000)
-                        case 1_000: off[w] = fill(out, src, order, lo..<hi, base, 1_000)
-                        default: off[w] = fill(out, src, order, lo..<hi, base, 1)
-                        }
-                    }
+        let (values, off) = a.withUnsafeBufferPointer { src in
+            filledOnCores(n, parts: parts, none: false) { (out: UnsafeMutableBufferPointer<UInt32>, range) in
+                // The three units spelled out, so each division is by a constant.
+                switch unit {
+                case 1_000_000: fill(out, src, order, range, base, 1_000_000)
+                case 1_000: fill(out, src, order, range, base, 1_000)
+                default: fill(out, src, order, range, base, 1)
                 }
             }
-            made = n
         }
         return off.contains(true) ? nil : values
     }

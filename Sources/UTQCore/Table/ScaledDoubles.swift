@@ -39,35 +39,28 @@ struct ScaledDoubles: NarrowValues {
         var divisor = 1.0
         for _ in 0..<places { divisor *= 10 }
         let d = divisor
-        var needs = [Int](repeating: -1, count: max(1, parts))  // -1: every value came back
-        let values = [Int32](unsafeUninitializedCapacity: n) { out, made in
-            a.withUnsafeBufferPointer { src in
-                needs.withUnsafeMutableBufferPointer { needs in
-                    let shares = n >= 1 << 20 ? needs.count : 1
-                    Parallel.each(shares) { w in
-                        let lo = n * w / shares, hi = n * (w + 1) / shares
-                        var most = -1
-                        @inline(__always) func put(_ i: Int, _ v: Double) {
-                            let (x, wrong) = scaled(v, d)
-                            out[i] = x
-                            if wrong { most = max(most, Self.places(of: v) ?? 10) }
-                        }
-                        if let order {
-                            order.withUnsafeBufferPointer { order in
-                                let ahead = Prefetch.rows
-                                for i in lo..<hi {
-                                    if i + ahead < hi { utq_prefetch_read(src.baseAddress! + Int(order[i + ahead])) }
-                                    put(i, src[Int(order[i])])
-                                }
-                            }
-                        } else {
-                            for i in lo..<hi { put(i, src[i]) }
-                        }
-                        needs[w] = most
-                    }
+        // Each stretch says the most places a value that did not come back needs; -1 for none.
+        let (values, needs) = a.withUnsafeBufferPointer { src in
+            filledOnCores(n, parts: parts, none: -1) { (out: UnsafeMutableBufferPointer<Int32>, range) in
+                var most = -1
+                @inline(__always) func put(_ i: Int, _ v: Double) {
+                    let (x, wrong) = scaled(v, d)
+                    out[i] = x
+                    if wrong { most = max(most, Self.places(of: v) ?? 10) }
                 }
+                if let order {
+                    order.withUnsafeBufferPointer { order in
+                        let ahead = Prefetch.rows
+                        for i in range {
+                            if i + ahead < range.upperBound { utq_prefetch_read(src.baseAddress! + Int(order[i + ahead])) }
+                            put(i, src[Int(order[i])])
+                        }
+                    }
+                } else {
+                    for i in range { put(i, src[i]) }
+                }
+                return most
             }
-            made = n
         }
         let most = needs.max() ?? -1
         return most < 0 ? .made(ScaledDoubles(values: values, divisor: divisor)) : .needs(most)
