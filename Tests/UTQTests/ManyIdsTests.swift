@@ -201,6 +201,89 @@ import Testing
         #expect(SummaryByIds(keys: [key], aggregates: [median], table: table) == nil)
     }
 
+    /// Sums and means of whole numbers, durations and times by many ids: added exactly in 128
+    /// bits as the general path adds them, so the same answers to the bit (means of sums past
+    /// 2^53 too); a sum past 64 bits is refused with the general path's message.
+    @Test func wholeSumsAndMeansByIdsAreTheGeneralPaths() throws {
+        var text = "k,w,d,t,big\n"
+        for i in 0..<300_000 {
+            let k = i % 13 == 5 ? "" : String((i &* 7919 % 150_001) * 2 - 5_000)
+            // Large and negative whole numbers: a group's sum passes 2^53, so its mean rounds (an
+            // id has two rows; the rows without one, many, add small numbers).
+            let w = i % 11 == 3 ? "" : String((i &* 104_729 % 2_000_003 - 1_000_000) * (i % 3 == 0 && !k.isEmpty ? 4_000_000_000_003 : 1))
+            let d = i % 17 == 4 ? "" : String(format: "%d:%02d:%02d", i % 30, i % 60, (i / 60) % 60)
+            let t = i % 19 == 6 ? "" : String(format: "2024-%02d-%02dT%02d:%02d:%02dZ", 1 + i % 12, 1 + i % 28, i % 24, i % 60, (i / 7) % 60)
+            text += "\(k),\(w),\(d),\(t),\(i % 2 == 0 ? "4611686018427387904" : "1")\n"
+        }
+        let s = makeSession()
+        _ = try s.table("load \(try temporaryFile("ids-whole.csv", text)) as t; t | limit 1")
+        let table = try s.table("t")
+        #expect(table.columns.map(\.type) == [.int, .int, .duration, .timestamp, .int])
+        let aggregates = "count, sum w as total, avg w as mean, count w as n, sum d as spent, avg d as typical, avg t as middle"
+        let fast = try s.table("t | \(aggregates) by k")
+        let general = try s.table("t | let one = 1 | \(aggregates) by k, one")
+        #expect(fast.rowCount == general.rowCount && fast.rowCount > 100_000)
+        #expect(fast.strings("k") == general.strings("k") && fast.strings("k").last == "null")
+        func bits(_ t: Table, _ name: String) -> [UInt64?] {
+            guard let c = t.columns.first(where: { $0.name == name }) else { return [] }
+            switch c.storage {
+            case .double(let a): return a.indices.map { c.validity?[$0] == false ? nil : a[$0].bitPattern }
+            case .int(let a), .duration(let a), .timestamp(let a): return a.indices.map { c.validity?[$0] == false ? nil : UInt64(bitPattern: a[$0]) }
+            default: return []
+            }
+        }
+        for name in ["count", "total", "mean", "n", "spent", "typical", "middle"] {
+            let (a, b) = (bits(fast, name), bits(general, name))
+            let wrong = a.indices.filter { $0 >= b.count || a[$0] != b[$0] }
+            #expect(!a.isEmpty && wrong.isEmpty, "\(name): \(wrong.count) groups differ")
+            #expect(fast.columns.first { $0.name == name }?.type == general.columns.first { $0.name == name }?.type, "\(name)'s type")
+        }
+        // Some sums pass 2^53, where a double of the sum over the count would round otherwise.
+        let totals = fast.columns.first { $0.name == "total" }
+        if case .int(let m)? = totals?.storage { #expect(m.filter { $0.magnitude > 1 << 53 }.count > 10_000) } else { Issue.record("total is not whole") }
+        // The way taken, with blocks of fewer rows than the table.
+        let key = NamedExpr(name: "k", expr: .column(0, Field(name: "k", type: .int)))
+        let mean = BoundAggregate(function: .avg, argument: .column(1, Field(name: "w", type: .int)), distinct: false, name: "mean", type: .double)
+        let middle = BoundAggregate(function: .avg, argument: .column(3, Field(name: "t", type: .timestamp)), distinct: false, name: "middle", type: .timestamp)
+        let byIds = try #require(SummaryByIds(keys: [key], aggregates: [mean, middle], table: table))
+        let byBlocks = Table(name: "m", columns: try byIds.run(cancel: nil, blockRows: 40_000))
+        #expect(bits(byBlocks, "mean") == bits(general, "mean") && bits(byBlocks, "middle") == bits(general, "middle"))
+        // A time has a mean but no sum: that stays the binder's to refuse.
+        let timeSum = BoundAggregate(function: .sum, argument: middle.argument, distinct: false, name: "s", type: .timestamp)
+        #expect(SummaryByIds(keys: [key], aggregates: [timeSum], table: table) == nil)
+        // Every other row holds 2^62: an id's sum passes 64 bits, found on both paths alike.
+        var messages: [String] = []
+        for query in ["t | sum big by k", "t | let one = 1 | sum big by k, one"] {
+            do { _ = try s.table(query); Issue.record("\(query) gave a table") } catch {
+                // The first line says what; the rest shows the query asked.
+                messages.append(String("\(error)".split(separator: "\n").first ?? ""))
+            }
+        }
+        #expect(messages.count == 2 && messages[0] == messages[1] && messages[0].contains("sum big"), "\(messages)")
+    }
+
+    /// A 128-bit sum over a count: the 64-bit way for sums that fit gives the 128-bit way's double.
+    @Test func meansOfWholeSumsRoundAlike() {
+        func wide(_ sum: Int128, _ count: Int) -> Double {
+            let (q, r) = sum.quotientAndRemainder(dividingBy: Int128(count))
+            return Double(q) + Double(r) / Double(count)
+        }
+        var generator = SystemRandomNumberGenerator()
+        var sums: [Int128] = [0, 1, -1, 7, -7, 1 << 53, (1 << 53) + 1, -(1 << 53) - 3, Int128(Int64.max), Int128(Int64.min),
+                              Int128(Int64.max) + 1, Int128(Int64.min) - 1, Int128(Int64.max) * 3]
+        for _ in 0..<20_000 {
+            let bits = Int.random(in: 1...64, using: &generator)
+            sums.append(Int128(Int64.random(in: Int64.min...Int64.max, using: &generator) >> (64 - bits)))
+        }
+        for sum in sums {
+            for count in [1, 2, 3, 7, 10, 1_000, 999_983, Int(UInt32.max)] {
+                let (a, b) = (Accumulate.divide(sum, count), wide(sum, count))
+                #expect(a.bitPattern == b.bitPattern, "\(sum) / \(count): \(a) against \(b)")
+                if a.bitPattern != b.bitPattern { return }
+            }
+        }
+    }
+
     /// A join of many rows on whole-number ids: ids repeated on the right, ids only one side
     /// has, nulls on both sides.
     @Test func joinsOnManyIdsMatchEveryPair() throws {

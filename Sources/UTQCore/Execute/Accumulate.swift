@@ -365,7 +365,13 @@ enum Accumulate {
 
     /// A 128-bit sum over a count, correctly rounded to a double.
     static func divide(_ sum: Int128, _ count: Int) -> Double {
-        // Whole part and remainder apart, so a sum past 2^53 keeps its digits.
+        // Whole part and remainder apart, so a sum past 2^53 keeps its digits. In 64 bits when
+        // the sum fits: the same quotient and remainder, each converted with the same rounding,
+        // where a double made of an Int128 takes the generic way, slower than the division.
+        if let small = Int64(exactly: sum) {
+            let (q, r) = small.quotientAndRemainder(dividingBy: Int64(count))
+            return Double(q) + Double(r) / Double(count)
+        }
         let (q, r) = sum.quotientAndRemainder(dividingBy: Int128(count))
         return Double(q) + Double(r) / Double(count)
     }

@@ -2,7 +2,7 @@ import CIntrinsics
 import Foundation
 
 /// `sum`, `avg` and `count` by one whole-number column of many ids — fares by rider, delays by
-/// trip, speeds by vehicle — where the groups' state is past the cache. The general path
+/// trip, speeds by vehicle, seconds by driver — where the groups' state is past the cache. The general path
 /// numbers each row's group by the rank of its id (a group number a row: 400 MB at 100M rows),
 /// scatters every row's group and value by ranges of groups (1.2 GB more), then sums each
 /// range: memory the kernel hands over fresh and clears. Here each column summed is read 16M
@@ -11,15 +11,16 @@ import Foundation
 /// its ranges straight into a table indexed by the id, a range's states within its cache. The
 /// groups are the ids present, read off in order.
 ///
-/// Rows keep their order within a range and blocks go in order, so every id's values are added
-/// in row order with the same compensated sums as the general path: the answers are the same
-/// to the last bit, groups in key order, nulls last.
+/// Rows keep their order within a range and blocks go in order, so every id's numbers are
+/// added in row order with the same compensated sums as the general path; whole numbers,
+/// times and durations add exactly in 128 bits, as there. The answers are the same to the last
+/// bit, groups in key order, nulls last.
 struct SummaryByIds {
     private let ids: CountByIds
     private let aggregates: [BoundAggregate]
     private let table: Table
 
-    /// A value's state: a mean's (`MeanState`, 32 bytes), whose all zero bits is the empty state.
+    /// A number's state: a mean's (`MeanState`, 32 bytes), whose all zero bits is the empty state.
     typealias State = MeanState
 
     /// Ids a range, as a power of two: at least 16,384 (states of 32 bytes, 512 KB, within a
@@ -43,10 +44,16 @@ struct SummaryByIds {
                 guard a.function == .count else { return nil }
                 continue
             }
-            guard case .column(let j, _) = argument, j < table.columns.count, case .double = table.columns[j].storage else { return nil }
-            switch a.function {
-            case .count: break
-            case .sum, .avg: guard a.type == .double else { return nil }
+            guard case .column(let j, _) = argument, j < table.columns.count else { return nil }
+            switch (table.columns[j].storage, a.function) {
+            case (.double, .count), (.int, .count), (.duration, .count), (.timestamp, .count): break
+            case (.double, .sum), (.double, .avg): guard a.type == .double else { return nil }
+            // Whole sums keep their kind; a time has a mean but no sum.
+            case (.int, .sum): guard a.type == .int else { return nil }
+            case (.duration, .sum): guard a.type == .duration else { return nil }
+            case (.int, .avg): guard a.type == .double else { return nil }
+            case (.duration, .avg): guard a.type == .duration else { return nil }
+            case (.timestamp, .avg): guard a.type == .timestamp else { return nil }
             default: return nil
             }
             summed = true
@@ -59,11 +66,12 @@ struct SummaryByIds {
 
     /// Each column's states in a table indexed by the id, and the ids present.
     private final class Tables {
-        var states: [Int: UnsafeMutablePointer<State>] = [:]
+        /// `MeanState`s for a number column, `WholeSumState`s for whole numbers.
+        var states: [Int: UnsafeMutableRawPointer] = [:]
         /// What was allocated for each table of states (the table starts on a cache line in it).
         var allocations: [UnsafeMutableRawPointer] = []
         /// The state of the rows without an id, by column.
-        var nullStates: [Int: State] = [:]
+        var nullStates: [Int: any IdState] = [:]
         /// One bit an id, a table for each worker (no two workers write a word).
         var present: [[UInt64]] = []
         deinit { allocations.forEach { free($0) } }
@@ -75,7 +83,13 @@ struct SummaryByIds {
         let tables = Tables()
         for a in aggregates {
             guard case .column(let j, _)? = a.argument, tables.states[j] == nil else { continue }
-            try summarise(column: j, into: tables, blockRows: blockRows, cancel: cancel)
+            switch table.columns[j].storage.wholeNumbers {
+            case .double(let values):
+                try summarise(column: j, values, as: MeanState.self, into: tables, blockRows: blockRows, cancel: cancel)
+            case .int(let values):
+                try summarise(column: j, values, as: WholeSumState.self, into: tables, blockRows: blockRows, cancel: cancel)
+            default: continue
+            }
         }
         if cancel?.isCancelled == true { throw CancellationError() }
         let keyColumn = groups(tables.present)
@@ -85,28 +99,46 @@ struct SummaryByIds {
         let low = ids.low
         var columns = [keyColumn]
         for a in aggregates {
-            guard case .column(let j, _)? = a.argument, let table = tables.states[j] else {
+            guard case .column(let j, _)? = a.argument, let states = tables.states[j] else {
                 if var counts = rowCounts { counts.name = a.name; columns.append(counts) }
                 continue
             }
-            let nullState = tables.nullStates[j] ?? State()
             // Each group's state, read off in key order: the ids' from the table, then the nulls'.
-            func each<T>(_ value: (State) -> T) -> [T] {
-                [T](unsafeUninitializedCapacity: keys.count) { out, count in
+            func each<S: IdState, T>(_: S.Type, _ value: (S) -> T) -> [T] {
+                let table = states.assumingMemoryBound(to: S.self)
+                let nullState = tables.nullStates[j] as? S ?? S()
+                return [T](unsafeUninitializedCapacity: keys.count) { out, count in
                     let present = nullGroup ? keys.count - 1 : keys.count
                     for g in 0..<present { (out.baseAddress! + g).initialize(to: value(table[Int(keys[g] &- low)])) }
                     if nullGroup { (out.baseAddress! + present).initialize(to: value(nullState)) }
                     count = keys.count
                 }
             }
-            let has = Accumulate.Seen(flags: each { $0.count > 0 }).bitmap
+            if case .double = table.columns[j].storage {
+                let has = Accumulate.Seen(flags: each(MeanState.self) { $0.count > 0 }).bitmap
+                switch a.function {
+                case .count: columns.append(Column(name: a.name, storage: .int(each(MeanState.self) { Int64($0.count) })))
+                case .sum: columns.append(Column(name: a.name, storage: .double(each(MeanState.self, \.sum.value)), validity: has))
+                default: columns.append(try Accumulate.typed(each(MeanState.self, \.mean), a.type, has, a))
+                }
+                continue
+            }
+            let has = Accumulate.Seen(flags: each(WholeSumState.self) { $0.count > 0 }).bitmap
             switch a.function {
             case .count:
-                columns.append(Column(name: a.name, storage: .int(each { Int64($0.count) })))
+                columns.append(Column(name: a.name, storage: .int(each(WholeSumState.self) { Int64($0.count) })))
             case .sum:
-                columns.append(Column(name: a.name, storage: .double(each(\.sum.value)), validity: has))
+                // Sums past 64 bits are found, not wrapped, as on the general path.
+                var fits = true
+                let sums = each(WholeSumState.self) { s -> Int64 in
+                    guard let x = Int64(exactly: s.sum) else { fits = false; return 0 }
+                    return x
+                }
+                guard fits else { throw Accumulate.outOfRange(a, a.type == .duration ? .duration : .wholeNumber) }
+                columns.append(Column(name: a.name, storage: a.type == .duration ? .duration(sums) : .int(sums), validity: has))
             default:
-                columns.append(try Accumulate.typed(each(\.mean), a.type, has, a))
+                let means = each(WholeSumState.self) { $0.count > 0 ? Accumulate.divide($0.sum, $0.count) : 0 }
+                columns.append(try Accumulate.typed(means, a.type, has, a))
             }
         }
         return columns
@@ -140,24 +172,27 @@ struct SummaryByIds {
     /// Column `j`'s states into a table indexed by the id, by blocks of rows; the rows without
     /// an id added in order into a state of their own. The first column read also marks the
     /// ids present.
-    private func summarise(column j: Int, into tables: Tables, blockRows: Int, cancel: CancellationFlag?) throws {
-        guard case .int(let idValues) = ids.key.storage, case .double(let values) = table.columns[j].storage else { return }
+    @_specialize(where S == MeanState)
+    @_specialize(where S == WholeSumState)
+    private func summarise<S: IdState>(column j: Int, _ values: [S.Value], as: S.Type, into tables: Tables, blockRows: Int,
+                                        cancel: CancellationFlag?) throws {
+        guard case .int(let idValues) = ids.key.storage else { return }
         let range = ids.range, low = ids.low
         // Zeroed by the kernel as touched: the empty state of every id. From the first cache
         // line in what calloc gives (16 bytes past a page when large), so no state spans two.
-        let raw = calloc(range + 2, MemoryLayout<State>.stride)!
+        let raw = calloc(range + 2, MemoryLayout<S>.stride)!
         tables.allocations.append(raw)
-        let table = UnsafeMutablePointer<State>(OpaquePointer(raw + (64 - Int(bitPattern: raw) & 63) & 63))
-        tables.states[j] = table
-        HugePages.advise(UnsafeMutableRawPointer(table), bytes: range * MemoryLayout<State>.stride)
+        let table = UnsafeMutablePointer<S>(OpaquePointer(raw + (64 - Int(bitPattern: raw) & 63) & 63))
+        tables.states[j] = UnsafeMutableRawPointer(table)
+        HugePages.advise(UnsafeMutableRawPointer(table), bytes: range * MemoryLayout<S>.stride)
         let idValid = ids.key.validity, valueValid = self.table.columns[j].validity
         let n = idValues.count
         let block = Swift.min(n, blockRows)
         let placedIds = UnsafeMutablePointer<UInt32>.allocate(capacity: block)
-        let placedValues = UnsafeMutablePointer<Double>.allocate(capacity: block)
+        let placedValues = UnsafeMutablePointer<S.Value>.allocate(capacity: block)
         defer { placedIds.deallocate(); placedValues.deallocate() }
         HugePages.advise(UnsafeMutableRawPointer(placedIds), bytes: block * MemoryLayout<UInt32>.stride)
-        HugePages.advise(UnsafeMutableRawPointer(placedValues), bytes: block * MemoryLayout<Double>.stride)
+        HugePages.advise(UnsafeMutableRawPointer(placedValues), bytes: block * MemoryLayout<S.Value>.stride)
         let shift = UInt64(Self.shift(range: range))
         let ranges = (range - 1) >> shift + 1
         let workers = Swift.max(1, Swift.min(Workers.available, block >> 17))
@@ -235,9 +270,36 @@ struct SummaryByIds {
             }
         }
         if let idValid, ids.key.nullCount > 0 {
-            var state = State()
+            var state = S()
             for i in 0..<n where !idValid[i] && (valueValid?[i] ?? true) { state.add(values[i]) }
             tables.nullStates[j] = state
         }
+    }
+}
+
+/// What SummaryByIds keeps for an id as its rows go by; all zero bits is the empty state, so a
+/// table of them can be calloc'd.
+protocol IdState {
+    associatedtype Value
+    init()
+    mutating func add(_ value: Value)
+    var count: Int { get }
+}
+
+extension MeanState: IdState {}
+
+/// Whole numbers, times or durations added exactly: their sum in 128 bits and how many, 32
+/// bytes as a mean's state is. A group counts at most 2^32 rows.
+struct WholeSumState: IdState {
+    var sum: Int128 = 0
+    private var rows: UInt32 = 0
+
+    var count: Int { Int(rows) }
+
+    @inline(__always)
+    mutating func add(_ value: Int64) {
+        // 2^32 values of 64 bits cannot leave 128.
+        sum &+= Int128(value)
+        rows &+= 1
     }
 }
