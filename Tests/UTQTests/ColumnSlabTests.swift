@@ -42,6 +42,32 @@ import Testing
         }
     }
 
+    /// Nulls are a bit a row in each part, joined after the rows before them: each lands on its
+    /// own row whether the first part has none, the last rows are null, or a part ends inside
+    /// a word of 64 rows; both the slab's way and the long way (a part outgrowing its region).
+    @Test func nullsLandOnTheirRowsAcrossParts() throws {
+        let rows = 50_003
+        func xNull(_ i: Int) -> Bool { i == 0 || i == 63 || i == 64 || i % 97 == 5 || i >= rows - 70 }
+        func yNull(_ i: Int) -> Bool { i > 31_000 && i % 3 != 0 }
+        func nNull(_ i: Int) -> Bool { i % 2 == 1 }
+        var text = "x,y,n,note\n"
+        for i in 0..<rows {
+            let note = i < 30 ? String(repeating: "long ", count: 300) : "n"
+            text += "\(xNull(i) ? "" : "\(i).5"),\(yNull(i) ? "" : "y\(i % 7)"),\(nNull(i) ? "" : "\(i)"),\(note)\n"
+        }
+        let path = try temporaryFile("slab-nulls.csv", text)
+        for (parts, chunk) in [(1, 1 << 22), (2, 1 << 16), (3, 4096), (4, 1 << 20)] {
+            let t = try Self.load(path, parts: parts, chunk: chunk).table
+            #expect(t.rowCount == rows)
+            for (name, isNull) in [("x", xNull), ("y", yNull), ("n", nNull)] as [(String, (Int) -> Bool)] {
+                let column = try #require(t.column(name))
+                let wrong = (0..<rows).filter { (column.validity?[$0] ?? true) == isNull($0) }
+                #expect(wrong.isEmpty, "\(name), \(parts) parts: \(wrong.count) rows, first \(wrong.first ?? -1)")
+                #expect(column.validity?.count == rows)
+            }
+        }
+    }
+
     /// The rows are counted from the first chunk: long rows there and short ones after make
     /// the later parts outgrow their regions. They then keep arrays of their own, joined as
     /// before, and nothing is lost.

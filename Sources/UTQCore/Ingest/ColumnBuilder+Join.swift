@@ -49,12 +49,13 @@ extension ColumnBuilder {
                 }
             })
         }
+        // Each part's nulls after the rows before it: `count` is the rows joined so far.
+        count = counts[0]
         for (w, part) in parts.enumerated().dropFirst() {
-            let base = Int32(counts[..<w].reduce(0, +))
-            nullRows.append(contentsOf: part.nullRows.lazy.map { $0 + base })
+            appendNulls(of: part)
+            count += counts[w]
             absorbFacts(part)
         }
-        count = counts.reduce(0, +)
         joinedInPlace = true
         return true
     }

@@ -67,8 +67,10 @@ final class ColumnBuilder {
     /// time): where values rarely repeat, comparing with the last first is work thrown away.
     private var lastCode: UInt32 = .max
     private var repeatScore: Int32 = 4096
-    /// Which rows are null; empty until the first null (most columns have none).
-    var nullRows: [Int32] = []
+    /// A set bit for each null row, up to the last null (empty until the first: most columns
+    /// have none). A bit a row, not a row number a null: a column of many nulls (an angle only
+    /// bikes have) wrote 32 bits each into fresh memory, and copied them as the list grew.
+    var nulls = Bitmap()
     var count = 0
     /// Timestamps read without a written offset: their wall time is what the file meant.
     private(set) var sawFloatingTime = false
@@ -126,8 +128,22 @@ final class ColumnBuilder {
         case .string: codes.append(0)
         case .undetermined: break
         }
-        nullRows.append(Int32(truncatingIfNeeded: count))
+        markNull()
         count += 1
+    }
+
+    /// Marks row `count` null: the rows since the last null are not.
+    @inline(__always)
+    private func markNull() {
+        if nulls.count < count { nulls.append(repeating: false, count: count - nulls.count) }
+        nulls.append(true)
+    }
+
+    /// Another part's null rows after this one's `count` rows.
+    func appendNulls(of other: ColumnBuilder) {
+        guard other.nulls.count > 0 else { return }
+        if nulls.count < count { nulls.append(repeating: false, count: count - nulls.count) }
+        nulls.append(contentsOf: other.nulls)
     }
 
     /// A run of text cells, one column of a batch of CSV records (`fields[r * stride]` is row
@@ -436,8 +452,7 @@ final class ColumnBuilder {
         guard type.dataType == other.type.dataType || (type == .double && other.type == .int) else {
             throw TypeConflict(column: index, widened: .string)
         }
-        let base = Int32(count)
-        nullRows.append(contentsOf: other.nullRows.map { $0 + base })
+        appendNulls(of: other)
         switch type {
         case .string:
             let strings = other.interner.strings()
@@ -506,11 +521,10 @@ final class ColumnBuilder {
 
     func finish() -> Column {
         var valid: Bitmap? = nil
-        if !nullRows.isEmpty {
-            var v = Bitmap(count: count, value: true)
-            for r in nullRows { v[Int(r)] = false }
-            valid = v
-            nullRows = []
+        if nulls.count > 0 {
+            if nulls.count < count { nulls.append(repeating: false, count: count - nulls.count) }
+            valid = ~nulls
+            nulls = Bitmap()
         }
         switch type {
         case .undetermined: return Column.nulls(name, count: count)
