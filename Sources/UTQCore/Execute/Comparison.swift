@@ -82,6 +82,33 @@ enum Comparison {
         return .column(Column(name: "", storage: .bool(out), validity: valid))
     }
 
+    /// The rows where a text column compared with a text constant holds, a bit each (nulls
+    /// never hold): each distinct value decided once, then 64 rows' codes looked up into a word,
+    /// without a truth a row made first (10 MB at 10M rows, for a `where legend = "Bike"`).
+    static func kept(_ c: Column, _ key: String, _ op: BinaryOp, _ n: Int) -> Bitmap? {
+        guard case .string(let s) = c.storage, s.codes.count == n else { return nil }
+        let table: [UInt64] = s.dictionary.map { d in holds(op, compareText(d, key)) ? 1 : 0 }
+        var words = [UInt64](repeating: 0, count: (n + 63) >> 6)
+        s.codes.withUnsafeBufferPointer { codes in
+            table.withUnsafeBufferPointer { t in
+                words.withUnsafeMutableBufferPointer { w in
+                    for k in 0..<w.count {
+                        let first = k << 6, last = Swift.min(n, first + 64)
+                        var word: UInt64 = 0
+                        for i in first..<last { word |= t[Int(codes[i])] << UInt64(i - first) }
+                        w[k] = word
+                    }
+                }
+            }
+        }
+        if let valid = c.validity {
+            valid.words.withUnsafeBufferPointer { v in
+                for k in words.indices { words[k] &= v[k] }
+            }
+        }
+        return Bitmap(words: words, count: n)
+    }
+
     static func against(_ c: Column, _ k: Value, _ op: BinaryOp, _ n: Int) -> [Bool] {
         var out = [Bool](repeating: false, count: n)
         switch c.storage {

@@ -97,6 +97,7 @@ struct Evaluator {
 
     /// The rows where a predicate is true (null counts as false).
     func selection(_ predicate: BoundExpr) throws -> [Int32] {
+        if let text = textKept(predicate) { return text.setIndices() }
         let v = try eval(predicate)
         if case .constant(.bool(true), _) = v { return (0..<rowCount).map { Int32($0) } }
         return Self.kept(v, rows: rowCount).setIndices()
@@ -104,7 +105,22 @@ struct Evaluator {
 
     /// The rows for which a condition is true (not false, not null), a bit each.
     func kept(_ predicate: BoundExpr) throws -> Bitmap {
-        Self.kept(try eval(predicate), rows: rowCount)
+        if let text = textKept(predicate) { return text }
+        return Self.kept(try eval(predicate), rows: rowCount)
+    }
+
+    /// A text column compared with a text constant (`legend = "Bike"`), straight to bits.
+    private func textKept(_ predicate: BoundExpr) -> Bitmap? {
+        guard case .binary(let op, let l, let r, _) = predicate,
+              [.equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual].contains(op) else { return nil }
+        switch (l, r) {
+        case (.column(let i, _), .literal(.string(let key), _)) where i < table.columns.count:
+            return Comparison.kept(table.columns[i], key, op, rowCount)
+        case (.literal(.string(let key), _), .column(let i, _)) where i < table.columns.count:
+            return Comparison.kept(table.columns[i], key, op.flipped, rowCount)
+        default:
+            return nil
+        }
     }
 
     /// The rows where a condition's values are true, a bit each.
