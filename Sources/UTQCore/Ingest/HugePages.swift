@@ -9,8 +9,37 @@ import Glibc
 /// it) must serve: on a million rides that was a quarter of a load's time. Linux gives a
 /// 2 MB page to a region that asks for one (`transparent_hugepage` set to `madvise`, its
 /// usual setting), which makes one fault of 512.
+///
+/// Not on a virtual machine whose memory balloon reports the memory its guest frees to the
+/// host (Linux's free page reporting): the host then drops it, and reports go by free 2 MB
+/// blocks, the very blocks a huge page is made of. Each huge page is then faulted in from the
+/// host 4 KB at a time as it is cleared, and a load that follows another process (a peer in a
+/// benchmark, the last question's script) ran 30-90% slower than on 4 KB pages, which come
+/// from memory that was never whole enough to report: the 10M-entry Bike question after the
+/// DuckDB CLI 590-687 ms against 485-502 (bench/README "Huge pages and a balloon").
 enum HugePages {
     static let size = 2 << 20
+
+    /// Whether huge pages are asked for on this machine, decided once.
+    static let wanted: Bool = !hostTakesFreedMemory()
+
+    /// Whether freed memory goes back to a host: a bound virtio balloon device and the kernel's
+    /// free page reporting, as sysfs under `root` shows them.
+    static func hostTakesFreedMemory(root: String = "/sys") -> Bool {
+        #if os(Linux)
+        guard access(root + "/module/page_reporting/parameters/page_reporting_order", F_OK) == 0,
+              let dir = opendir(root + "/bus/virtio/drivers/virtio_balloon") else { return false }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            // A device bound to the driver is a link named after it (virtio0).
+            if name.hasPrefix("virtio") { return true }
+        }
+        return false
+        #else
+        return false
+        #endif
+    }
 
     /// Asks for huge pages over the whole 2 MB pages inside the buffer, before it is written.
     /// Below 32 MB it does nothing: a huge page is filled whole once touched, so a column
@@ -18,7 +47,7 @@ enum HugePages {
     /// of the peak memory, and small buffers are not where the time goes.
     static func advise(_ base: UnsafeMutableRawPointer?, bytes: Int) {
         #if os(Linux)
-        guard let base, bytes >= 16 * size else { return }
+        guard wanted, let base, bytes >= 16 * size else { return }
         let first = (Int(bitPattern: base) + size - 1) & ~(size - 1)
         let end = (Int(bitPattern: base) + bytes) & ~(size - 1)
         guard end > first, let start = UnsafeMutableRawPointer(bitPattern: first) else { return }
