@@ -89,6 +89,12 @@ enum Accumulate {
             switch arg.storage {
             case .int(let v), .duration(let v):
                 // Sums past 64 bits are found, not wrapped: add in 128 bits, then check.
+                if groups == 1, n >= 1 << 20, Workers.available > 1 {
+                    let (sum, count) = parallelWholeSum(v, valid, n)
+                    guard let x = Int64(exactly: sum) else { throw outOfRange(a, a.type == .duration ? .duration : .wholeNumber) }
+                    return Column(name: a.name, storage: a.type == .duration ? .duration([x]) : .int([x]),
+                                  validity: count > 0 ? nil : Bitmap(count: 1, value: false))
+                }
                 let (sums, has) = fold(v, groupOf, valid, n, groups, Int128(0), merge: { $0 += $1 }) { $0 += Int128($1) }
                 var out = [Int64](repeating: 0, count: groups)
                 for g in 0..<groups {
@@ -116,6 +122,11 @@ enum Accumulate {
             var mean = [Double](repeating: 0, count: groups)
             switch arg.storage {
             case .int(let v), .duration(let v), .timestamp(let v):
+                if groups == 1, n >= 1 << 20, Workers.available > 1 {
+                    let (sum, rows) = parallelWholeSum(v, valid, n)
+                    if rows > 0 { count[0] = rows; mean[0] = Accumulate.divide(sum, rows) }
+                    break
+                }
                 let (sums, _) = fold(v, groupOf, valid, n, groups, (Int128(0), 0), merge: { $0.0 += $1.0; $0.1 += $1.1 }) { $0.0 += Int128($1); $0.1 += 1 }
                 for g in 0..<groups where sums[g].1 > 0 { count[g] = sums[g].1; mean[g] = Accumulate.divide(sums[g].0, count[g]) }
             default:
@@ -435,6 +446,55 @@ func parallelSum(_ v: [Double], _ valid: Bitmap?, _ n: Int) -> (CompensatedSum, 
         if case .success(let (part, a)) = parts.own(w) { total.merge(part); any = any || a }
     }
     return (total, any)
+}
+
+/// The exact sum of a column of whole numbers (or times, or durations) and how many rows hold
+/// one, the rows split across the cores: each part adds into 128 bits, which no 2^64 values of
+/// 64 bits can leave, so the parts' sums add up to the sum in any order.
+func parallelWholeSum(_ v: [Int64], _ valid: Bitmap?, _ n: Int) -> (sum: Int128, count: Int) {
+    let workers = Workers.available
+    let parts = ParallelParts<(Int128, Int)>(count: workers)
+    DispatchQueue.concurrentPerform(iterations: workers) { w in
+        let part = sumParts(n, workers: workers)[w]
+        let from = part.lowerBound, to = part.upperBound
+        // Four sums, so no addition waits on the one before.
+        var s0: Int128 = 0, s1: Int128 = 0, s2: Int128 = 0, s3: Int128 = 0
+        var count = 0
+        v.withUnsafeBufferPointer { x in
+            if let valid {
+                valid.words.withUnsafeBufferPointer { words in
+                    var base = from
+                    while base < to {
+                        var m = words[base >> 6]
+                        if to - base < 64 { m &= (1 << UInt64(to - base)) &- 1 }
+                        count &+= m.nonzeroBitCount
+                        if m == ~0 {
+                            var i = base
+                            while i < base + 64 {
+                                s0 &+= Int128(x[i]); s1 &+= Int128(x[i + 1]); s2 &+= Int128(x[i + 2]); s3 &+= Int128(x[i + 3]); i += 4
+                            }
+                        } else {
+                            while m != 0 { s0 &+= Int128(x[base + m.trailingZeroBitCount]); m &= m &- 1 }
+                        }
+                        base += 64
+                    }
+                }
+            } else {
+                count = to - from
+                var i = from
+                while i + 4 <= to {
+                    s0 &+= Int128(x[i]); s1 &+= Int128(x[i + 1]); s2 &+= Int128(x[i + 2]); s3 &+= Int128(x[i + 3]); i += 4
+                }
+                while i < to { s0 &+= Int128(x[i]); i += 1 }
+            }
+        }
+        parts.set(w, .success((s0 &+ s1 &+ s2 &+ s3, count)))
+    }
+    var sum: Int128 = 0, count = 0
+    for w in 0..<workers {
+        if case .success(let (part, c)) = parts.own(w) { sum &+= part; count += c }
+    }
+    return (sum, count)
 }
 
 /// The rows of a part of `parallelSum` without nulls added into four sums, four rows at a
