@@ -179,9 +179,15 @@ struct CSVRecords {
         batch.reset()
     }
 
-    /// Notes how a line ended, and warns when the file mixes line ends.
+    /// Notes how a line ended, and warns when the file mixes line ends. Once a record: the
+    /// test here, the warning apart.
+    @inline(__always)
     private mutating func noteLineEnd(_ end: CSVScanner.LineEnd) {
         guard let expected = rules.lineEnd, expected != .none, end != expected else { return }
+        warnMixedLineEnd(end, expected)
+    }
+
+    private mutating func warnMixedLineEnd(_ end: CSVScanner.LineEnd, _ expected: CSVScanner.LineEnd) {
         warnings.add("line ends", line: line, "this line ends with \(end.rawValue) but line 1 with \(expected.rawValue); each is read "
                      + "as a line end, so lines may be counted differently from an editor")
     }

@@ -135,8 +135,7 @@ final class ColumnBuilder {
     /// Marks row `count` null: the rows since the last null are not.
     @inline(__always)
     private func markNull() {
-        if nulls.count < count { nulls.append(repeating: false, count: count - nulls.count) }
-        nulls.append(true)
+        nulls.set(growingTo: count)
     }
 
     /// Another part's null rows after this one's `count` rows.

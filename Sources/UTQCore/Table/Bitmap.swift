@@ -66,6 +66,17 @@ public struct Bitmap: Sendable, Equatable {
 
     public mutating func reserveCapacity(_ n: Int) { words.reserveCapacity((n + 63) >> 6) }
 
+    /// Sets bit `i`, the bits between the last and it clear: a store, where appending them
+    /// would be a step a bit (a loader marking its null rows as they come).
+    @inline(__always)
+    public mutating func set(growingTo i: Int) {
+        let needed = (i >> 6) + 1
+        if words.count < needed { words.append(contentsOf: repeatElement(0, count: needed - words.count)) }
+        words[i >> 6] |= 1 << UInt64(i & 63)
+        // Bits past `count` are clear, so those before `i` read as clear once it moves.
+        if i >= count { count = i + 1 }
+    }
+
     /// Number of set bits.
     public var setCount: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
     public var allSet: Bool { setCount == count }
