@@ -2,10 +2,10 @@ import CIntrinsics
 import Foundation
 
 /// `sum`, `avg` and `count` by one whole-number column of many ids — fares by rider, delays by
-/// trip, speeds by vehicle, seconds by driver — where the groups' state is past the cache. The general path
-/// numbers each row's group by the rank of its id (a group number a row: 400 MB at 100M rows),
-/// scatters every row's group and value by ranges of groups (1.2 GB more), then sums each
-/// range: memory the kernel hands over fresh and clears. Here each column summed is read 16M
+/// trip, speeds by vehicle, seconds by driver — where the groups' state is past the cache. The
+/// general path numbers each row's group by the rank of its id (a group number a row: 400 MB
+/// at 100M rows), scatters every row's group and value by ranges of groups (1.2 GB more), then
+/// sums each range: memory the kernel hands over fresh and clears. Here each column summed is read 16M
 /// rows at a time: the cores place the rows' ids and values by ranges of ids into one
 /// buffer used again for every block (marking the ids present as they go), then each core sums
 /// its ranges straight into a table indexed by the id, a range's states within its cache. The
