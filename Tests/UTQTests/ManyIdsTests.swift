@@ -147,6 +147,16 @@ import Testing
         #expect(try DenseIntGroups(table.columns[1], rows: table.rowCount, cancel: nil) == nil)
     }
 
+    /// Each value of a column as its bits (nil for a null), to compare answers to the last bit.
+    static func bits(_ t: Table, _ name: String) -> [UInt64?] {
+        guard let c = t.columns.first(where: { $0.name == name }) else { return [] }
+        switch c.storage {
+        case .double(let a): return a.indices.map { c.validity?[$0] == false ? nil : a[$0].bitPattern }
+        case .int(let a), .duration(let a), .timestamp(let a): return a.indices.map { c.validity?[$0] == false ? nil : UInt64(bitPattern: a[$0]) }
+        default: return []
+        }
+    }
+
     /// Sums, means and counts of a number column by many ids (SummaryByIds): each id's values
     /// added in row order as the general path adds them, so the same doubles to the last bit;
     /// nulls among the ids (a last group) and among the values (not counted), blocks of rows
@@ -168,16 +178,8 @@ import Testing
         let general = try s.table("t | let one = 1 | \(aggregates) by k, one")
         #expect(fast.rowCount == general.rowCount && fast.rowCount > 100_000)
         #expect(fast.strings("k") == general.strings("k") && fast.strings("k").last == "null")
-        func bits(_ t: Table, _ name: String) -> [UInt64?] {
-            guard let c = t.columns.first(where: { $0.name == name }) else { return [] }
-            switch c.storage {
-            case .double(let a): return a.indices.map { c.validity?[$0] == false ? nil : a[$0].bitPattern }
-            case .int(let a): return a.indices.map { c.validity?[$0] == false ? nil : UInt64(bitPattern: a[$0]) }
-            default: return []
-            }
-        }
         for name in ["count", "total", "mean", "n"] {
-            let (a, b) = (bits(fast, name), bits(general, name))
+            let (a, b) = (Self.bits(fast, name), Self.bits(general, name))
             let wrong = a.indices.filter { $0 >= b.count || a[$0] != b[$0] }
             #expect(!a.isEmpty && wrong.isEmpty, "\(name): \(wrong.count) groups differ")
         }
@@ -188,11 +190,11 @@ import Testing
         let byIds = try #require(SummaryByIds(keys: [key], aggregates: [mean], table: table))
         let blocks = try byIds.run(cancel: nil, blockRows: 40_000)
         let byBlocks = Table(name: "m", columns: blocks)
-        let (byBlock, byGeneral) = (bits(byBlocks, "mean"), bits(general, "mean"))
+        let (byBlock, byGeneral) = (Self.bits(byBlocks, "mean"), Self.bits(general, "mean"))
         #expect(byBlock.count == byGeneral.count && zip(byBlock, byGeneral).allSatisfy { $0 == $1 },
                 "\(zip(byBlock, byGeneral).filter { $0 != $1 }.count) means differ")
         let repeated = try #require(byBlocks.strings("k").firstIndex(of: "300001"))
-        #expect(bits(byBlocks, "mean")[repeated] == (7296808.4).bitPattern)
+        #expect(Self.bits(byBlocks, "mean")[repeated] == (7296808.4).bitPattern)
         #expect(byBlocks.strings("k") == general.strings("k"), "the ids present, then the null")
         // Two states a cache line: a table of states read from memory at every block.
         #expect(MemoryLayout<SummaryByIds.State>.stride == 32)
@@ -224,16 +226,8 @@ import Testing
         let general = try s.table("t | let one = 1 | \(aggregates) by k, one")
         #expect(fast.rowCount == general.rowCount && fast.rowCount > 100_000)
         #expect(fast.strings("k") == general.strings("k") && fast.strings("k").last == "null")
-        func bits(_ t: Table, _ name: String) -> [UInt64?] {
-            guard let c = t.columns.first(where: { $0.name == name }) else { return [] }
-            switch c.storage {
-            case .double(let a): return a.indices.map { c.validity?[$0] == false ? nil : a[$0].bitPattern }
-            case .int(let a), .duration(let a), .timestamp(let a): return a.indices.map { c.validity?[$0] == false ? nil : UInt64(bitPattern: a[$0]) }
-            default: return []
-            }
-        }
         for name in ["count", "total", "mean", "n", "spent", "typical", "middle"] {
-            let (a, b) = (bits(fast, name), bits(general, name))
+            let (a, b) = (Self.bits(fast, name), Self.bits(general, name))
             let wrong = a.indices.filter { $0 >= b.count || a[$0] != b[$0] }
             #expect(!a.isEmpty && wrong.isEmpty, "\(name): \(wrong.count) groups differ")
             #expect(fast.columns.first { $0.name == name }?.type == general.columns.first { $0.name == name }?.type, "\(name)'s type")
@@ -247,7 +241,7 @@ import Testing
         let middle = BoundAggregate(function: .avg, argument: .column(3, Field(name: "t", type: .timestamp)), distinct: false, name: "middle", type: .timestamp)
         let byIds = try #require(SummaryByIds(keys: [key], aggregates: [mean, middle], table: table))
         let byBlocks = Table(name: "m", columns: try byIds.run(cancel: nil, blockRows: 40_000))
-        #expect(bits(byBlocks, "mean") == bits(general, "mean") && bits(byBlocks, "middle") == bits(general, "middle"))
+        #expect(Self.bits(byBlocks, "mean") == Self.bits(general, "mean") && Self.bits(byBlocks, "middle") == Self.bits(general, "middle"))
         // A time has a mean but no sum: that stays the binder's to refuse.
         let timeSum = BoundAggregate(function: .sum, argument: middle.argument, distinct: false, name: "s", type: .timestamp)
         #expect(SummaryByIds(keys: [key], aggregates: [timeSum], table: table) == nil)

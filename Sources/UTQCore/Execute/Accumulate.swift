@@ -413,7 +413,8 @@ func parallelSum(_ v: [Double], _ valid: Bitmap?, _ n: Int) -> (CompensatedSum, 
             if let valid {
                 // A word at a time: all 64 rows valid, four sums as below; else only its set
                 // bits (a test per row would be mispredicted where valid and null rows mix, as
-                // after a `where`).
+                // after a `where`). Written out, not through forEachKept: the compensated sums
+                // captured by its closures ran 10-20% slower (`where legend = "Bike" | sum x`).
                 valid.words.withUnsafeBufferPointer { words in
                     var base = from
                     while base < to {
@@ -448,6 +449,30 @@ func parallelSum(_ v: [Double], _ valid: Bitmap?, _ n: Int) -> (CompensatedSum, 
     return (total, any)
 }
 
+/// The rows of `from..<to` (`from` a multiple of 64) that `valid` keeps, a word of it at a
+/// time: `whole(base)` for 64 rows all kept from `base`, `one(i)` for each kept row of the
+/// other words (a test per row would be mispredicted where kept and null rows mix, as after a
+/// `where`). How many were kept.
+@inline(__always)
+func forEachKept(_ valid: Bitmap, from: Int, to: Int, whole: (Int) -> Void, one: (Int) -> Void) -> Int {
+    var kept = 0
+    valid.words.withUnsafeBufferPointer { words in
+        var base = from
+        while base < to {
+            var m = words[base >> 6]
+            if to - base < 64 { m &= (1 << UInt64(to - base)) &- 1 }
+            kept &+= m.nonzeroBitCount
+            if m == ~0 {
+                whole(base)
+            } else {
+                while m != 0 { one(base + m.trailingZeroBitCount); m &= m &- 1 }
+            }
+            base += 64
+        }
+    }
+    return kept
+}
+
 /// The exact sum of a column of whole numbers (or times, or durations) and how many rows hold
 /// one, the rows split across the cores: each part adds into 128 bits, which no 2^64 values of
 /// 64 bits can leave, so the parts' sums add up to the sum in any order.
@@ -462,22 +487,13 @@ func parallelWholeSum(_ v: [Int64], _ valid: Bitmap?, _ n: Int) -> (sum: Int128,
         var count = 0
         v.withUnsafeBufferPointer { x in
             if let valid {
-                valid.words.withUnsafeBufferPointer { words in
-                    var base = from
-                    while base < to {
-                        var m = words[base >> 6]
-                        if to - base < 64 { m &= (1 << UInt64(to - base)) &- 1 }
-                        count &+= m.nonzeroBitCount
-                        if m == ~0 {
-                            var i = base
-                            while i < base + 64 {
-                                s0 &+= Int128(x[i]); s1 &+= Int128(x[i + 1]); s2 &+= Int128(x[i + 2]); s3 &+= Int128(x[i + 3]); i += 4
-                            }
-                        } else {
-                            while m != 0 { s0 &+= Int128(x[base + m.trailingZeroBitCount]); m &= m &- 1 }
-                        }
-                        base += 64
+                count = forEachKept(valid, from: from, to: to) { base in
+                    var i = base
+                    while i < base + 64 {
+                        s0 &+= Int128(x[i]); s1 &+= Int128(x[i + 1]); s2 &+= Int128(x[i + 2]); s3 &+= Int128(x[i + 3]); i += 4
                     }
+                } one: { i in
+                    s0 &+= Int128(x[i])
                 }
             } else {
                 count = to - from
