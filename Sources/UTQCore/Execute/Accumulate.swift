@@ -44,18 +44,21 @@ enum Accumulate {
             // A bit per (group, value) when that fits in 8 MB: a test and a set per row.
             if groups.multipliedReportingOverflow(by: card).partialValue <= 1 << 26, groups <= (1 << 26) / max(1, card) {
                 var bits = [UInt64](repeating: 0, count: (groups * card + 63) / 64)
-                codes.codes.withUnsafeBufferPointer { c in groupOf.withUnsafeBufferPointer { g in bits.withUnsafeMutableBufferPointer { b in
-                    for i in 0..<n where ok(i) {
-                        let k = Int(g[i]) * card + Int(c[i])
-                        let m = UInt64(1) << UInt64(k & 63)
-                        if b[k >> 6] & m == 0 { b[k >> 6] |= m; counts[Int(g[i])] += 1 }
+                groupOf.withUnsafeBufferPointer { g in bits.withUnsafeMutableBufferPointer { b in
+                    func mark<C: FixedWidthInteger>(_ c: UnsafeBufferPointer<C>) {
+                        for i in 0..<n where ok(i) {
+                            let k = Int(g[i]) * card + Int(c[i])
+                            let m = UInt64(1) << UInt64(k & 63)
+                            if b[k >> 6] & m == 0 { b[k >> 6] |= m; counts[Int(g[i])] += 1 }
+                        }
                     }
-                } } }
+                    codes.codes.withLanes(mark, mark, mark)
+                } }
                 return Column(name: a.name, storage: .int(counts))
             }
             if GroupRanges<UInt32>.worthIt(groups: groups, rows: n) {
                 // Many groups: each group's codes together, sorted, their changes counted.
-                let ranges = codes.codes.withUnsafeBufferPointer { c in
+                let ranges = codes.codes.wide.withUnsafeBufferPointer { c in
                     groupOf.withUnsafeBufferPointer { g in GroupRanges(c, groupOf: g, valid: valid, rows: n, groups: groups) }
                 }
                 counts.withUnsafeMutableBufferPointer { out in

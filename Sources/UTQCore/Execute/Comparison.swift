@@ -89,9 +89,9 @@ enum Comparison {
         guard case .string(let s) = c.storage, s.codes.count == n else { return nil }
         let table: [UInt64] = s.dictionary.map { d in holds(op, compareText(d, key)) ? 1 : 0 }
         var words = [UInt64](repeating: 0, count: (n + 63) >> 6)
-        s.codes.withUnsafeBufferPointer { codes in
-            table.withUnsafeBufferPointer { t in
-                words.withUnsafeMutableBufferPointer { w in
+        table.withUnsafeBufferPointer { t in
+            words.withUnsafeMutableBufferPointer { w in
+                func keep<C: FixedWidthInteger>(_ codes: UnsafeBufferPointer<C>) {
                     for k in 0..<w.count {
                         let first = k << 6, last = Swift.min(n, first + 64)
                         var word: UInt64 = 0
@@ -99,6 +99,7 @@ enum Comparison {
                         w[k] = word
                     }
                 }
+                s.codes.withLanes(keep, keep, keep)
             }
         }
         if let valid = c.validity {
@@ -116,11 +117,7 @@ enum Comparison {
             guard case .string(let key) = k else { return out }
             // Decide once per distinct value.
             let table = s.dictionary.map { d in holds(op, compareText(d, key)) }
-            s.codes.withUnsafeBufferPointer { codes in
-                table.withUnsafeBufferPointer { t in
-                    for i in 0..<n { out[i] = t[Int(codes[i])] }
-                }
-            }
+            out = n == s.codes.count ? s.codes.through(table) : (0..<n).map { table[Int(s.codes[$0])] }
         case .int(let a):
             if case .int(let key) = k {
                 a.withUnsafeBufferPointer { p in
@@ -196,7 +193,7 @@ enum Comparison {
             case .string(let s):
                 let wanted = Set(present.compactMap { if case .string(let x) = $0 { return x } else { return nil } })
                 let table = s.dictionary.map { wanted.contains($0) }
-                for i in 0..<n { found[i] = table[Int(s.codes[i])] }
+                found = n == s.codes.count ? s.codes.through(table) : (0..<n).map { table[Int(s.codes[$0])] }
             case .null:
                 break
             default:
@@ -260,8 +257,7 @@ enum TextMatch {
                 if k & 0xFFF == 0, cancel?.isCancelled == true { throw CancellationError() }
                 table.append(try test(op, text, needle, pattern, cancel: cancel))
             }
-            var out = [Bool](repeating: false, count: n)
-            for i in 0..<n { out[i] = table[Int(s.codes[i])] }
+            let out = n == s.codes.count ? s.codes.through(table) : (0..<n).map { table[Int(s.codes[$0])] }
             return .column(Column(name: "", storage: .bool(out), validity: c.validity))
         }
     }

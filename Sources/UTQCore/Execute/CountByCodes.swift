@@ -8,7 +8,7 @@ struct CountByCodes {
     /// How one key turns a row into a small number.
     enum Source {
         /// Text: the row's dictionary code (nulls get `nullCode`).
-        case codes([UInt32], validity: Bitmap?, nullCode: Int)
+        case codes(DictionaryCodes, validity: Bitmap?, nullCode: Int)
         /// Whole numbers in a small range.
         case small([Int64], low: Int64, validity: Bitmap?, nullCode: Int)
         /// Hour of the day, or weekday, of a timestamp in a zone.
@@ -87,7 +87,7 @@ struct CountByCodes {
                     defer { lanes.deallocate() }
                     lanes.initialize(repeating: 0, count: slots * 4)
                     let (l0, l1, l2, l3) = (lanes, lanes + slots, lanes + 2 * slots, lanes + 3 * slots)
-                    codes.withUnsafeBufferPointer { k in
+                    func tally<C: FixedWidthInteger>(_ k: UnsafeBufferPointer<C>) {
                         let p = k.baseAddress!
                         var r = rows.lowerBound
                         // A part has at most a table's rows, under 2^31: its counts fit 32 bits.
@@ -112,6 +112,7 @@ struct CountByCodes {
                             r += 1
                         }
                     }
+                    codes.withLanes(tally, tally, tally)
                 } else {
                     countSlots(rows, counts: c, first: f)
                 }
@@ -134,13 +135,14 @@ struct CountByCodes {
                 let card = source.cardinality
                 switch source {
                 case .codes(let codes, let validity, let nullCode):
-                    codes.withUnsafeBufferPointer { c in
+                    func add<C: FixedWidthInteger>(_ c: UnsafeBufferPointer<C>) {
                         if let validity {
                             for j in 0..<m { let r = start + j; slot[j] = slot[j] * card + (validity[r] ? Int(c[r]) : nullCode) }
                         } else {
                             for j in 0..<m { slot[j] = slot[j] * card + Int(c[start + j]) }
                         }
                     }
+                    codes.withLanes(add, add, add)
                 case .small(let values, let low, let validity, let nullCode):
                     values.withUnsafeBufferPointer { v in
                         for j in 0..<m {

@@ -11,9 +11,10 @@ enum DistinctCodes {
     static func count(_ s: StringStorage, validity: Bitmap?, rows n: Int) -> Int64? {
         let card = s.dictionary.count
         guard card <= 1 << 29, s.codes.count >= n else { return nil }
-        return s.codes.withUnsafeBufferPointer { codes in
+        func mark<C: FixedWidthInteger>(_ codes: UnsafeBufferPointer<C>) -> Int64 {
             marked(rows: n, validity: validity, values: card) { Int(codes[$0]) }
         }
+        return s.codes.withLanes(mark, mark, mark)
     }
 
     /// Whole numbers spanning at most twice the rows (ids, not measurements).

@@ -25,11 +25,12 @@ enum FirstKeyCut {
             }
         case .string(let s):
             let ranks = try s.ranks(cancel: cancel)
-            return try s.codes.withUnsafeBufferPointer { codes in
+            func ranked<C: FixedWidthInteger>(_ codes: UnsafeBufferPointer<C>) throws -> [Int32]? {
                 try ranks.withUnsafeBufferPointer { r in
                     try cut(n, k, cancel) { UInt64(UInt32(bitPattern: r[Int(codes[$0])])) ^ flip }
                 }
             }
+            return try s.codes.withLanes(ranked, ranked, ranked)
         default:
             return nil
         }

@@ -2,7 +2,8 @@
 /// instead of hashing whole values: text already has codes, small integer ranges map
 /// directly, other values go through one hash table.
 struct KeyCodes {
-    var codes: [UInt32]
+    /// A text key without nulls keeps its column's codes at their width; the others are 32 bits.
+    var codes: DictionaryCodes
     var cardinality: Int
 
     /// The hashed paths take about a second per million rows in a debug build: they look at
@@ -14,19 +15,19 @@ struct KeyCodes {
         case .string(let s):
             if let validity {
                 let nullCode = UInt32(s.dictionary.count)
-                var codes = s.codes
+                var codes = s.codes.wide
                 for i in 0..<n where !validity[i] { codes[i] = nullCode }
-                self.codes = codes
+                self.codes = DictionaryCodes(lanes: .u32(codes))
                 cardinality = s.dictionary.count + 1
             } else {
                 codes = s.codes
                 cardinality = max(1, s.dictionary.count)
             }
         case .bool(let a):
-            codes = (0..<n).map { i in validity.map { !$0[i] } ?? false ? 2 : (a[i] ? 1 : 0) }
+            codes = DictionaryCodes(lanes: .u8((0..<n).map { i in validity.map { !$0[i] } ?? false ? 2 : (a[i] ? 1 : 0) }))
             cardinality = 3
         case .null:
-            codes = Array(repeating: 0, count: n)
+            codes = DictionaryCodes(lanes: .u8(Array(repeating: 0, count: n)))
             cardinality = 1
         case .int(let a), .timestamp(let a), .duration(let a):
             var lo = Int64.max, hi = Int64.min
@@ -38,7 +39,7 @@ struct KeyCodes {
                     for i in 0..<n { codes[i] = UInt32(truncatingIfNeeded: p[i] &- lo) }
                 }
                 if let validity { for i in 0..<n where !validity[i] { codes[i] = UInt32(range) } }
-                self.codes = codes
+                self.codes = DictionaryCodes(lanes: .u32(codes))
                 cardinality = range + (validity == nil ? 0 : 1)
             } else {
                 var map = IntIds(sampling: n) { a[$0] }
@@ -53,14 +54,14 @@ struct KeyCodes {
                 }
                 let nullCode = UInt32(map.count)
                 if let validity { for i in 0..<n where !validity[i] { codes[i] = nullCode } }
-                self.codes = codes
+                self.codes = DictionaryCodes(lanes: .u32(codes))
                 cardinality = map.count + 1
             }
         case .geometry(let g):
             let (keys, distinct) = g.keyCodes()
             var codes = keys
             if let validity { for i in 0..<n where !validity[i] { codes[i] = UInt32(distinct.count) } }
-            self.codes = codes
+            self.codes = DictionaryCodes(lanes: .u32(codes))
             cardinality = distinct.count + 1
         case .double(let a):
             var map = IntIds(sampling: n) { Int64(bitPattern: a[$0].bitPattern) }
@@ -74,7 +75,7 @@ struct KeyCodes {
             }
             let nullCode = UInt32(map.count)
             if let validity { for i in 0..<n where !validity[i] { codes[i] = nullCode } }
-            self.codes = codes
+            self.codes = DictionaryCodes(lanes: .u32(codes))
             cardinality = map.count + 1
         }
     }
@@ -192,7 +193,7 @@ enum GroupIds {
                 slots.withUnsafeMutableBufferPointer { slot in
                     groupOf.withUnsafeMutableBufferPointer { g in
                         if codes.count == 1 {
-                            codes[0].codes.withUnsafeBufferPointer { c in
+                            func one<C: FixedWidthInteger>(_ c: UnsafeBufferPointer<C>) {
                                 for i in 0..<n {
                                     let k = Int(c[i])
                                     var id = slot[k]
@@ -200,18 +201,22 @@ enum GroupIds {
                                     g[i] = id
                                 }
                             }
+                            codes[0].codes.withLanes(one, one, one)
                         } else if codes.count == 2 {
                             let card1 = codes[1].cardinality
-                            codes[0].codes.withUnsafeBufferPointer { c0 in
-                                codes[1].codes.withUnsafeBufferPointer { c1 in
-                                    for i in 0..<n {
-                                        let k = Int(c0[i]) * card1 + Int(c1[i])
-                                        var id = slot[k]
-                                        if id < 0 { id = Int32(firstRow.count); slot[k] = id; firstRow.append(Int32(i)) }
-                                        g[i] = id
-                                    }
+                            // A loop for each pair of widths (a legend's byte and an hour's 32 bits).
+                            func two<A: FixedWidthInteger, B: FixedWidthInteger>(_ c0: UnsafeBufferPointer<A>, _ c1: UnsafeBufferPointer<B>) {
+                                for i in 0..<n {
+                                    let k = Int(c0[i]) * card1 + Int(c1[i])
+                                    var id = slot[k]
+                                    if id < 0 { id = Int32(firstRow.count); slot[k] = id; firstRow.append(Int32(i)) }
+                                    g[i] = id
                                 }
                             }
+                            func first<A: FixedWidthInteger>(_ c0: UnsafeBufferPointer<A>) {
+                                codes[1].codes.withLanes({ two(c0, $0) }, { two(c0, $0) }, { two(c0, $0) })
+                            }
+                            codes[0].codes.withLanes(first, first, first)
                         } else {
                             for i in 0..<n {
                                 var k = 0

@@ -138,14 +138,10 @@ struct JoinKeys {
     }
 
     /// Codes through a table of code → id; a null row is -1.
-    static func map(_ codes: [UInt32], _ table: [Int32], _ validity: Bitmap?) -> [Int32] {
-        [Int32](unsafeUninitializedCapacity: codes.count) { out, made in
-            codes.withUnsafeBufferPointer { c in table.withUnsafeBufferPointer { t in
-                for i in 0..<c.count { out[i] = t[Int(c[i])] }
-            } }
-            made = codes.count
-            if let v = validity { for i in 0..<codes.count where !v[i] { out[i] = -1 } }
-        }
+    static func map(_ codes: DictionaryCodes, _ table: [Int32], _ validity: Bitmap?) -> [Int32] {
+        var out = codes.through(table)
+        if let v = validity { for i in 0..<codes.count where !v[i] { out[i] = -1 } }
+        return out
     }
 
     /// Ids of two keys together: each pair of ids the right side has gets an id of its own.

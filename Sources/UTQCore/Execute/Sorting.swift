@@ -29,10 +29,10 @@ enum Sorting {
             return { i, j in nulls(i, j) ?? (a[i] == a[j] ? 0 : (!a[i] ? -1 : 1)) }
         case .string(let s):
             let ranks = try s.ranks(cancel: cancel)
-            let codes = s.codes
+            let rank = s.codes.through(ranks)
             return { i, j in
                 if let n = nulls(i, j) { return n }
-                let x = ranks[Int(codes[i])], y = ranks[Int(codes[j])]
+                let x = rank[i], y = rank[j]
                 return x == y ? 0 : (x < y ? -1 : 1)
             }
         case .geometry(let g):
@@ -100,7 +100,7 @@ enum Sorting {
                 values = a.map { ($0 ? 1 : 0) ^ flip }
             case .string(let s):
                 let ranks = try s.ranks(cancel: cancel)
-                values = s.codes.map { UInt64(ranks[Int($0)]) ^ flip }
+                values = s.codes.through(ranks.map { UInt64(UInt32(bitPattern: $0)) ^ flip })
             case .geometry(let g):
                 values = g.ranks().map { UInt64($0) ^ flip }
             case .null:

@@ -19,8 +19,9 @@ enum TextFunctions {
                              // Mapping can merge values ("Bike", "bike"): re-intern.
                              var interner = ByteInterner()
                              let remap = s.dictionary.map { interner.intern(f($0)) }
-                             let codes = s.codes.map { remap[Int($0)] }
-                             return .column(Column(name: "", storage: .string(StringStorage(codes: codes, dictionary: interner.strings())), validity: c.validity))
+                             let dictionary = interner.strings()
+                             let codes = s.codes.mapped(values: dictionary.count) { remap[Int($0)] }
+                             return .column(Column(name: "", storage: .string(StringStorage(codes: codes, dictionary: dictionary)), validity: c.validity))
                          }
                      })
     }
@@ -54,7 +55,7 @@ enum TextFunctions {
                          if args[0].type == .geometry { return try GeometryMeasures.length(args, n, context) }
                          if case .column(let c) = args[0], case .string(let s) = c.storage {
                              let lengths = s.dictionary.map { Int64($0.count) }
-                             return .column(Column(name: "", storage: .int(s.codes.map { lengths[Int($0)] }), validity: c.validity))
+                             return .column(Column(name: "", storage: .int(s.codes.through(lengths)), validity: c.validity))
                          }
                          return try rowwise(args, n, type, context) { v in if case .string(let s) = v[0] { return .int(Int64(s.count)) }; return .null }
                      })

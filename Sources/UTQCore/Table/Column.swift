@@ -147,13 +147,18 @@ public struct Column: Sendable {
 
 /// Dictionary-encoded strings: one code per row, each distinct value stored once.
 public struct StringStorage: Sendable {
-    public var codes: [UInt32]
+    /// In the narrowest width the dictionary allows (DictionaryCodes).
+    public var codes: DictionaryCodes
     public var dictionary: [String]
     /// When true the dictionary is in the values' natural order (weekdays Monday first,
     /// legends in their project's order), and sorting follows it instead of the alphabet.
     public var ordered: Bool
 
     public init(codes: [UInt32], dictionary: [String], ordered: Bool = false) {
+        self.init(codes: DictionaryCodes(codes, values: dictionary.count), dictionary: dictionary, ordered: ordered)
+    }
+
+    public init(codes: DictionaryCodes, dictionary: [String], ordered: Bool = false) {
         self.codes = codes
         self.dictionary = dictionary
         self.ordered = ordered
@@ -183,7 +188,8 @@ public struct StringStorage: Sendable {
     /// Drop dictionary entries no row uses (after a filter), keeping their order.
     public func compacted() -> StringStorage {
         var used = [Bool](repeating: false, count: dictionary.count)
-        for c in codes { used[Int(c)] = true }
+        func mark<C: FixedWidthInteger>(_ codes: UnsafeBufferPointer<C>) { for c in codes { used[Int(c)] = true } }
+        codes.withLanes(mark, mark, mark)
         if !used.contains(false) { return self }
         var remap = [UInt32](repeating: 0, count: dictionary.count)
         var dict: [String] = []
@@ -191,7 +197,7 @@ public struct StringStorage: Sendable {
             remap[i] = UInt32(dict.count)
             dict.append(dictionary[i])
         }
-        return StringStorage(codes: codes.map { remap[Int($0)] }, dictionary: dict, ordered: ordered)
+        return StringStorage(codes: codes.mapped(values: dict.count) { remap[Int($0)] }, dictionary: dict, ordered: ordered)
     }
 }
 

@@ -36,7 +36,7 @@ extension Column {
         case .int(let a): return .int(take(a, 0))
         case .double(let a): return .double(take(a, 0))
         case .bool(let a): return .bool(take(a, false))
-        case .string(let s): return .string(StringStorage(codes: take(s.codes, 0), dictionary: s.dictionary, ordered: s.ordered))
+        case .string(let s): return .string(StringStorage(codes: s.codes.taken(take), dictionary: s.dictionary, ordered: s.ordered))
         case .timestamp(let a): return .timestamp(take(a, 0))
         case .duration(let a): return .duration(take(a, 0))
         case .geometry, .null: return .null(count)

@@ -45,7 +45,7 @@ struct TextValues {
         guard let column = table.column(name) else { return nil }
         switch column.storage {
         case .string(let s):
-            codes = s.codes; dictionary = s.dictionary; present = column.validity; allMissing = false
+            codes = s.codes.wide; dictionary = s.dictionary; present = column.validity; allMissing = false
         case .null(let n):
             codes = Array(repeating: 0, count: n); dictionary = []; present = nil; allMissing = true
         default:

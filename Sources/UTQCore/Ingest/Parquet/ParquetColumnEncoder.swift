@@ -149,11 +149,14 @@ final class ParquetColumnEncoder: @unchecked Sendable {
             var local = [UInt32](repeating: .max, count: s.dictionary.count)
             var entries: [UInt32] = []
             localCodes.reserveCapacity(range.count)
-            for i in range where column.isValid(i) {
-                let code = Int(s.codes[i])
-                if local[code] == .max { local[code] = UInt32(entries.count); entries.append(UInt32(code)) }
-                localCodes.append(local[code])
+            func number<C: FixedWidthInteger>(_ codes: UnsafeBufferPointer<C>) {
+                for i in range where column.isValid(i) {
+                    let code = Int(codes[i])
+                    if local[code] == .max { local[code] = UInt32(entries.count); entries.append(UInt32(code)) }
+                    localCodes.append(local[code])
+                }
             }
+            s.codes.withLanes(number, number, number)
             var values: [UInt8] = []
             for code in entries { appendPlainText(&values, Int(code)) }
             chunk.dictionaryOffset = Int64(pages.bytes.count)
