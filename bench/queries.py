@@ -13,6 +13,9 @@ UTQ = os.path.join(ROOT, ".build", "release", "utq")
 DATAGEN = os.path.join(ROOT, ".build", "release", "utq-datagen")
 
 # (name, utq, DuckDB SQL). The table is `e`: time, legend, x, y, angle, note.
+# Where the saves write (replaced on each run; not committed).
+OUT = os.path.join(ROOT, "bench", "data", "out")
+
 QUERIES = [
     ("count by legend", "count by legend", "SELECT legend, count(*) FROM e GROUP BY ALL"),
     ("count by legend, hour", "count by legend, hour",
@@ -42,6 +45,9 @@ QUERIES = [
     # contains ignores case (and accents): ILIKE is the nearest in SQL.
     ("where note contains \"phone\" | count", "where note contains \"phone\" | count",
      "SELECT count(*) FROM e WHERE note ILIKE '%phone%'"),
+    # Every row written out: the CSV a user hands on.
+    ("save! e.csv", f"save! {OUT}/e.csv", f"COPY e TO '{OUT}/e-duckdb.csv'"),
+    ("save! e.ndjson", f"save! {OUT}/e.ndjson", f"COPY e TO '{OUT}/e-duckdb.ndjson'"),
 ]
 
 # The eight legends of the generated entries, each of a kind: the small side of the join.
@@ -88,6 +94,7 @@ def table(size, runs):
     if not os.path.exists(csv):
         subprocess.run([DATAGEN, "entries", str(n), os.path.join(data, f"entries-{size}.json"), csv], check=True)
     kinds = kinds_file(data)
+    os.makedirs(OUT, exist_ok=True)
     mine, theirs = utq_times(csv, kinds, runs), duckdb_times(csv, kinds, runs)
     out = [f"Query times after load, {n:,} entries, medians of {runs} (utq release build; DuckDB CLI):", "",
            "| query | utq | DuckDB CLI | utq/DuckDB |", "|---|---:|---:|---:|"]

@@ -39,7 +39,7 @@ enum Compressor {
                 z.pointee.avail_out = uInt(out.count)
                 status = deflate(z, last ? Z_FINISH : Z_NO_FLUSH)
                 if status == Z_STREAM_ERROR { throw AtomicFile.Failure(reason: "zlib failed while compressing", exists: false) }
-                try writeAll(fd, UnsafeRawBufferPointer(rebasing: out[0..<(out.count - Int(z.pointee.avail_out))]))
+                try AtomicFile.writeAll(fd, UnsafeRawBufferPointer(rebasing: out[0..<(out.count - Int(z.pointee.avail_out))]))
             } while z.pointee.avail_out == 0 || (last && status != Z_STREAM_END)
             offset += take
             if last { return }
@@ -58,20 +58,9 @@ enum Compressor {
             var outBuffer = ZSTD_outBuffer(dst: out.baseAddress, size: out.count, pos: 0)
             let left = ZSTD_compressStream2(c, &outBuffer, &inBuffer, ZSTD_e_end)
             if ZSTD_isError(left) != 0 { throw AtomicFile.Failure(reason: "zstd failed: " + String(cString: ZSTD_getErrorName(left)), exists: false) }
-            try writeAll(fd, UnsafeRawBufferPointer(rebasing: out[0..<outBuffer.pos]))
+            try AtomicFile.writeAll(fd, UnsafeRawBufferPointer(rebasing: out[0..<outBuffer.pos]))
             if left == 0 { return }
         }
     }
 
-    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws {
-        var done = 0
-        while done < bytes.count {
-            let n = Foundation.write(fd, bytes.baseAddress! + done, bytes.count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw AtomicFile.Failure(errno: errno)
-            }
-            done += n
-        }
-    }
 }

@@ -8,46 +8,20 @@ public enum TableWriter {
     }
 
     public static func bytes(_ t: Table, format: OutputFormat, csvSafe: Bool = false) -> [UInt8] {
+        if let framing = RowsWriter.framing(format, csvSafe: csvSafe) {
+            var out: [UInt8] = []
+            // Without a flag nothing stops it.
+            try? RowsWriter(t, framing).write { out.append(contentsOf: $0) }
+            return out
+        }
         var out: [UInt8] = []
-        out.reserveCapacity(t.rowCount * t.columns.count * 8 + 64)
-        let cells = t.columns.map { MachineCell(column: $0, zone: t.zone) }
         switch format {
-        case .csv, .tsv:
-            let sep: UInt8 = format == .csv ? 0x2C : 0x09
-            for (i, c) in t.columns.enumerated() {
-                if i > 0 { out.append(sep) }
-                appendDelimited(&out, c.name, sep: sep, csvSafe: false)
-            }
-            out.append(0x0A)
-            for r in 0..<t.rowCount {
-                for (i, cell) in cells.enumerated() {
-                    if i > 0 { out.append(sep) }
-                    if let s = cell.text(r) {
-                        appendDelimited(&out, s, sep: sep, csvSafe: csvSafe && cell.column.type == .string)
-                    }
-                }
-                out.append(0x0A)
-            }
-        case .json, .ndjson:
-            let names = t.columns.map { JSONText.quote($0.name) }
-            if format == .json { out.append(contentsOf: "[".utf8) }
-            for r in 0..<t.rowCount {
-                if format == .json { out.append(contentsOf: (r == 0 ? "\n  " : ",\n  ").utf8) }
-                out.append(0x7B)
-                for (i, cell) in cells.enumerated() {
-                    if i > 0 { out.append(0x2C) }
-                    out.append(contentsOf: names[i].utf8)
-                    out.append(0x3A)
-                    out.append(contentsOf: cell.json(r).utf8)
-                }
-                out.append(0x7D)
-                if format == .ndjson { out.append(0x0A) }
-            }
-            if format == .json { out.append(contentsOf: (t.rowCount == 0 ? "]\n" : "\n]\n").utf8) }
+        case .csv, .tsv, .json, .ndjson:
+            break  // by RowsWriter, above
         case .markdown:
             out.append(contentsOf: markdown(t).utf8)
         case .geojson:
-            GeoJSONWriter.write(t, cells: cells, into: &out)
+            GeoJSONWriter.write(t, cells: t.columns.map { MachineCell(column: $0, zone: t.zone) }, into: &out)
         case .table:
             out.append(contentsOf: TableRenderer.render(t, options: RenderOptions(width: 10_000, maxRows: Int.max)).utf8)
         }

@@ -28,16 +28,20 @@ public enum AtomicFile {
 
     public static func write(_ bytes: [UInt8], to path: String, replace: Bool) throws {
         try write(to: path, replace: replace) { fd, _ in
-            var written = 0
-            let ok = bytes.withUnsafeBytes { p -> Bool in
-                while written < p.count {
-                    let n = Foundation.write(fd, p.baseAddress! + written, p.count - written)
-                    if n < 0 { if errno == EINTR { continue }; return false }
-                    written += n
-                }
-                return true
+            try bytes.withUnsafeBytes { try writeAll(fd, $0) }
+        }
+    }
+
+    /// All of `bytes` to the descriptor, however many writes it takes.
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws {
+        var done = 0
+        while done < bytes.count {
+            let n = Foundation.write(fd, bytes.baseAddress! + done, bytes.count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw Failure(errno: errno)
             }
-            if !ok { throw Failure(errno: errno) }
+            done += n
         }
     }
 

@@ -3,9 +3,20 @@ extension Interpreter {
     func save(_ table: Table, _ request: SaveRequest, into outcome: inout CommandOutcome) throws {
         if request.toTable { return try saveToDatabase(table, request, into: &outcome) }
         if request.isParquet { return try saveParquet(table, request, into: &outcome) }
-        let bytes = TableWriter.bytes(table, format: request.format, csvSafe: session.settings.csvSafe)
-        if let skipped = try session.files.write(bytes, to: request.path, replace: request.replace || session.settings.replaceFiles, span: request.span,
-                                                 replaceHint: "write save! \(request.path) to replace it (or run utq with --force)") {
+        let replace = request.replace || session.settings.replaceFiles
+        let hint = "write save! \(request.path) to replace it (or run utq with --force)"
+        let skipped: String?
+        if let framing = RowsWriter.framing(request.format, csvSafe: session.settings.csvSafe), Compression.forFile(request.path) == nil {
+            // Straight to the file a block of rows at a time, not first into one buffer of it all.
+            let writer = RowsWriter(table, framing)
+            skipped = try session.files.write(to: request.path, replace: replace, span: request.span, replaceHint: hint) { fd in
+                try writer.write(cancel: session.cancel) { block in try block.withUnsafeBytes { try AtomicFile.writeAll(fd, $0) } }
+            }
+        } else {
+            let bytes = TableWriter.bytes(table, format: request.format, csvSafe: session.settings.csvSafe)
+            skipped = try session.files.write(bytes, to: request.path, replace: replace, span: request.span, replaceHint: hint)
+        }
+        if let skipped {
             outcome.outputs.append(.info(skipped))
             return
         }
