@@ -165,15 +165,17 @@ struct RowsWriter {
                 case .int(let a): a.withUnsafeBufferPointer { p in each { Self.appendInt(&bytes, p[$0]) } }
                 case .double(let a, let finiteOnly):
                     a.withUnsafeBufferPointer { p in
-                        each { r in Self.appendUTF8(&bytes, finiteOnly && !p[r].isFinite ? "null" : NumberText.double(p[r])) }
+                        each { r in
+                            if finiteOnly && !p[r].isFinite { Self.appendUTF8(&bytes, "null") } else { Self.appendDouble(&bytes, p[r]) }
+                        }
                     }
                 case .bool(let a): a.withUnsafeBufferPointer { p in each { Self.appendUTF8(&bytes, p[$0] ? "true" : "false") } }
                 case .time(let a, let zone, let quoted):
-                    var cursor = zone.makeCursor()
+                    var times = ISOTimeWriter(zone: zone)
                     a.withUnsafeBufferPointer { p in
                         each { r in
                             if quoted { bytes.append(0x22) }
-                            Self.appendTime(&bytes, p[r], zone: zone, cursor: &cursor)
+                            times.append(&bytes, p[r])
                             if quoted { bytes.append(0x22) }
                         }
                     }
@@ -250,26 +252,67 @@ struct RowsWriter {
         }
     }
 
-    /// `TimeText.iso`: `2017-03-23T08:15:12.5+01:00`. Years outside 0...9999 take its way.
-    static func appendTime(_ out: inout [UInt8], _ micros: Int64, zone: ZoneRules, cursor: inout ZoneRules.Cursor) {
+    /// Numbers as `NumberText.double` writes them, whole ones without making a String.
+    @inline(__always)
+    static func appendDouble(_ out: inout [UInt8], _ v: Double) {
+        if v == v.rounded(), abs(v) < 1e15 { appendInt(&out, Int64(v)) } else { appendUTF8(&out, NumberText.double(v)) }
+    }
+}
+
+/// Times as `TimeText.iso` writes them (`2017-03-23T08:15:12.5+01:00`), a row at a time:
+/// the zone's cursor, the last day's date and the last offset's text are kept, as the rows
+/// of a log share them. Years outside 0...9999 take TimeText's way.
+struct ISOTimeWriter {
+    let zone: ZoneRules
+    private var cursor: ZoneRules.Cursor
+    private var day = Int64.min
+    private var date: [UInt8] = []  // "2017-03-23T", empty for a year outside 0...9999
+    private var offset = Int64.min
+    private var offsetText: [UInt8] = []
+
+    init(zone: ZoneRules) {
+        self.zone = zone
+        cursor = zone.makeCursor()
+    }
+
+    mutating func append(_ out: inout [UInt8], _ micros: Int64) {
         let wall = cursor.wall(micros)
-        let t = LocalDateTime(wallMicros: wall)
-        guard t.year >= 0 && t.year <= 9999 else {
-            appendUTF8(&out, TimeText.iso(micros, zone: zone))
+        let days = CivilTime.floorDiv(wall, CivilTime.microsPerDay)
+        if days != day {
+            day = days
+            let (y, m, d) = CivilTime.civilFromDays(days)
+            date = []
+            if y >= 0 && y <= 9999 {
+                for n in [y / 100, y % 100] { date.append(0x30 &+ UInt8(n / 10)); date.append(0x30 &+ UInt8(n % 10)) }
+                date.append(0x2D); date.append(0x30 &+ UInt8(m / 10)); date.append(0x30 &+ UInt8(m % 10))
+                date.append(0x2D); date.append(0x30 &+ UInt8(d / 10)); date.append(0x30 &+ UInt8(d % 10))
+                date.append(0x54)
+            }
+        }
+        guard !date.isEmpty else {
+            RowsWriter.appendUTF8(&out, TimeText.iso(micros, zone: zone))
             return
         }
+        out.append(contentsOf: date)
+        var rest = wall &- days &* CivilTime.microsPerDay
+        let hour = Int(rest / CivilTime.microsPerHour); rest %= CivilTime.microsPerHour
+        let minute = Int(rest / CivilTime.microsPerMinute); rest %= CivilTime.microsPerMinute
+        let second = Int(rest / CivilTime.microsPerSecond), micro = Int(rest % CivilTime.microsPerSecond)
         func two(_ n: Int) { out.append(0x30 &+ UInt8(n / 10)); out.append(0x30 &+ UInt8(n % 10)) }
-        two(t.year / 100); two(t.year % 100)
-        out.append(0x2D); two(t.month); out.append(0x2D); two(t.day)
-        out.append(0x54); two(t.hour); out.append(0x3A); two(t.minute); out.append(0x3A); two(t.second)
-        if t.microsecond != 0 {
+        two(hour); out.append(0x3A); two(minute); out.append(0x3A); two(second)
+        if micro != 0 {
             out.append(0x2E)
-            var f = t.microsecond, digits = 6
+            var f = micro, digits = 6
             while f % 10 == 0 { f /= 10; digits -= 1 }
             var scale = 1
             for _ in 1..<digits { scale *= 10 }
             while scale > 0 { out.append(0x30 &+ UInt8(f / scale % 10)); scale /= 10 }
         }
-        appendUTF8(&out, TimeText.offsetText(Int((wall &- micros) / 1_000_000)))
+        let shift = wall &- micros
+        if shift != offset {
+            offset = shift
+            offsetText = Array(TimeText.offsetText(Int(shift / 1_000_000)).utf8)
+        }
+        out.append(contentsOf: offsetText)
     }
 }
