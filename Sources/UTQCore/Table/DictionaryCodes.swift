@@ -20,9 +20,9 @@ public struct DictionaryCodes: Sendable, RandomAccessCollection, Equatable {
     /// `values` (a null row's placeholder) keeps only its low bits.
     public init(_ wide: [UInt32], values: Int) {
         if values <= 1 << 8 {
-            lanes = .u8(DictionaryCodes.narrowed(wide))
+            lanes = .u8(DictionaryCodes.converted(wide))
         } else if values <= 1 << 16 {
-            lanes = .u16(DictionaryCodes.narrowed(wide))
+            lanes = .u16(DictionaryCodes.converted(wide))
         } else {
             lanes = .u32(wide)
         }
@@ -76,8 +76,8 @@ public struct DictionaryCodes: Sendable, RandomAccessCollection, Equatable {
     /// The codes as 32-bit numbers: the array itself when they are already, else a copy.
     public var wide: [UInt32] {
         switch lanes {
-        case .u8(let a): return DictionaryCodes.widened(a)
-        case .u16(let a): return DictionaryCodes.widened(a)
+        case .u8(let a): return DictionaryCodes.converted(a)
+        case .u16(let a): return DictionaryCodes.converted(a)
         case .u32(let a): return a
         }
     }
@@ -133,30 +133,16 @@ public struct DictionaryCodes: Sendable, RandomAccessCollection, Equatable {
         }
     }
 
-    /// Each core narrows its share of the rows: a load's codes arrive 32 bits wide, and at
-    /// ten million rows one core takes as long as reading the file's text of a column.
-    static func narrowed<T: FixedWidthInteger & UnsignedInteger>(_ wide: [UInt32]) -> [T] {
-        let n = wide.count
+    /// Each core converts its share of the rows: a load's codes arrive 32 bits wide and are
+    /// narrowed, and at ten million rows one core takes as long as reading a column's text.
+    static func converted<S: FixedWidthInteger & UnsignedInteger, T: FixedWidthInteger & UnsignedInteger>(_ from: [S]) -> [T] {
+        let n = from.count
         return [T](unsafeUninitializedCapacity: n) { out, made in
-            wide.withUnsafeBufferPointer { src in
+            from.withUnsafeBufferPointer { src in
                 let parts = Workers.parts(rows: n)
                 Parallel.each(parts) { p in
                     let lo = n * p / parts, hi = n * (p + 1) / parts
                     for i in lo..<hi { out[i] = T(truncatingIfNeeded: src[i]) }
-                }
-            }
-            made = n
-        }
-    }
-
-    static func widened<T: FixedWidthInteger & UnsignedInteger>(_ narrow: [T]) -> [UInt32] {
-        let n = narrow.count
-        return [UInt32](unsafeUninitializedCapacity: n) { out, made in
-            narrow.withUnsafeBufferPointer { src in
-                let parts = Workers.parts(rows: n)
-                Parallel.each(parts) { p in
-                    let lo = n * p / parts, hi = n * (p + 1) / parts
-                    for i in lo..<hi { out[i] = UInt32(src[i]) }
                 }
             }
             made = n
