@@ -147,9 +147,10 @@ public struct Column: Sendable {
 
 /// Dictionary-encoded strings: one code per row, each distinct value stored once.
 public struct StringStorage: Sendable {
-    /// In the narrowest width the dictionary allows (DictionaryCodes).
-    public var codes: DictionaryCodes
-    public var dictionary: [String]
+    /// In the narrowest width the dictionary allows (DictionaryCodes): set with the
+    /// dictionary, as a new storage, never apart from it.
+    public private(set) var codes: DictionaryCodes
+    public private(set) var dictionary: [String]
     /// When true the dictionary is in the values' natural order (weekdays Monday first,
     /// legends in their project's order), and sorting follows it instead of the alphabet.
     public var ordered: Bool

@@ -28,17 +28,6 @@ public struct DictionaryCodes: Sendable, RandomAccessCollection, Equatable {
         }
     }
 
-    /// `count` codes of one value, in the width of `values`.
-    public init(repeating code: UInt32, count: Int, values: Int) {
-        if values <= 1 << 8 {
-            lanes = .u8([UInt8](repeating: UInt8(truncatingIfNeeded: code), count: count))
-        } else if values <= 1 << 16 {
-            lanes = .u16([UInt16](repeating: UInt16(truncatingIfNeeded: code), count: count))
-        } else {
-            lanes = .u32([UInt32](repeating: code, count: count))
-        }
-    }
-
     /// The same codes, whatever the widths they are kept in.
     public static func == (a: DictionaryCodes, b: DictionaryCodes) -> Bool {
         a.count == b.count && a.elementsEqual(b)
