@@ -72,8 +72,9 @@ import Testing
             spans.append(Int64.random(in: -90_000_000_000...90_000_000_000, using: &rng))
             if r % 7 == 3 { valid[r] = false }
         }
-        var sorted = times
-        sorted.sort()  // rows in time order, as logs come: the zone's cursor walks forward
+        // Rows in time order, as logs come, a few dozen a day over two years: the zone's cursor
+        // walks forward and days hold the clock changes.
+        let sorted = (0..<rows).map { Int64(1_451_606_400 + 63_072_000 * $0 / rows) * 1_000_000 + Int64($0 % 3) * 250_000 }
         return Table(name: "t", columns: [
             Column(name: "text", storage: .string(StringStorage(codes: codes, dictionary: texts)), validity: valid),
             Column(name: "n", storage: .int(i64), validity: r(valid, 1)),
@@ -96,16 +97,24 @@ import Testing
 
     @Test(arguments: ["UTC", "Europe/Oslo", "America/St_Johns", "Asia/Kathmandu"])
     func writesTheBytesTheCellByCellWayWrites(zone: String) throws {
-        let rows = RowsWriter.blockRows * max(2, Workers.available) + 123
+        // Small blocks, so the cores fill several rounds of them and the last one is short.
+        let blocks = 1_000, rows = 20_123
         let t = Self.table(rows: rows, zone: try #require(ZoneRules.named(zone)))
+        func written(_ format: OutputFormat, csvSafe: Bool = false) -> [UInt8] {
+            var out: [UInt8] = []
+            try? RowsWriter(t, RowsWriter.framing(format, csvSafe: csvSafe)!, blockRows: blocks).write { out.append(contentsOf: $0) }
+            return out
+        }
         var cases: [(String, [UInt8], [UInt8])] = []
         for (format, sep) in [(OutputFormat.csv, UInt8(0x2C)), (.tsv, 0x09)] {
             for safe in [false, true] {
-                cases.append(("\(format) safe \(safe)", TableWriter.bytes(t, format: format, csvSafe: safe), Self.byCells(t, sep: sep, csvSafe: safe)))
+                cases.append(("\(format) safe \(safe)", written(format, csvSafe: safe), Self.byCells(t, sep: sep, csvSafe: safe)))
             }
         }
-        cases.append(("json", TableWriter.bytes(t, format: .json), Self.jsonByCells(t, array: true)))
-        cases.append(("ndjson", TableWriter.bytes(t, format: .ndjson), Self.jsonByCells(t, array: false)))
+        cases.append(("json", written(.json), Self.jsonByCells(t, array: true)))
+        cases.append(("ndjson", written(.ndjson), Self.jsonByCells(t, array: false)))
+        // And the whole way, in the blocks a save fills.
+        cases.append(("csv in whole blocks", TableWriter.bytes(t, format: .csv), Self.byCells(t, sep: 0x2C, csvSafe: false)))
         for (name, fast, slow) in cases where fast != slow {
             let lines = (String(decoding: fast, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false),
                          String(decoding: slow, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false))
@@ -129,7 +138,7 @@ import Testing
     }
 
     @Test func aSavedFileHoldsTheSameBytesAndReadsBack() throws {
-        let t = Self.table(rows: RowsWriter.blockRows * 2 + 5, zone: ZoneRules.named("Europe/Oslo")!)
+        let t = Self.table(rows: 3_005, zone: ZoneRules.named("Europe/Oslo")!)
         let s = makeSession()
         s.workspace.put([t], makeCurrent: false)
         let dir = NSTemporaryDirectory() + "utq-delimited-\(getpid())"

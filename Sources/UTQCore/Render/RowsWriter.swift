@@ -20,7 +20,7 @@ struct RowsWriter {
     private let separator: UInt8
 
     /// Rows a core fills at a time.
-    static let blockRows = 1 << 16
+    let blockRows: Int
 
     private enum Cells {
         /// Each dictionary entry's cell, quoted as it needs, in `bytes` from `starts[code]`.
@@ -36,9 +36,10 @@ struct RowsWriter {
         case empty
     }
 
-    init(_ table: Table, _ framing: Framing) {
+    init(_ table: Table, _ framing: Framing, blockRows: Int = 1 << 16) {
         self.table = table
         self.framing = framing
+        self.blockRows = Swift.max(1, blockRows)
         let json: Bool
         switch framing {
         case .delimited(let sep, _): separator = sep; json = false
@@ -108,7 +109,7 @@ struct RowsWriter {
     func write(cancel: CancellationFlag? = nil, _ take: ([UInt8]) throws -> Void) throws {
         try take(header())
         let n = table.rowCount
-        let parts = Workers.parts(rows: n)
+        let parts = Swift.max(1, Swift.min(Workers.available, (n + blockRows - 1) / blockRows))
         var start = 0
         while start < n {
             if cancel?.isCancelled == true { throw CancellationError() }
@@ -117,12 +118,12 @@ struct RowsWriter {
             let first = start
             blocks.withUnsafeMutableBufferPointer { out in
                 Parallel.each(parts) { p in
-                    let lo = Swift.min(n, first + p * Self.blockRows), hi = Swift.min(n, lo + Self.blockRows)
+                    let lo = Swift.min(n, first + p * blockRows), hi = Swift.min(n, lo + blockRows)
                     if lo < hi { out[p] = rows(lo..<hi) }
                 }
             }
             for b in blocks where !b.isEmpty { try take(b) }
-            start = Swift.min(n, start + parts * Self.blockRows)
+            start = Swift.min(n, start + parts * blockRows)
         }
         let end = footer()
         if !end.isEmpty { try take(end) }
