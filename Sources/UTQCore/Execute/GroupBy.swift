@@ -2,7 +2,8 @@
 /// instead of hashing whole values: text already has codes, small integer ranges map
 /// directly, other values go through one hash table.
 struct KeyCodes {
-    /// A text key without nulls keeps its column's codes at their width; the others are 32 bits.
+    /// A text key without nulls keeps its column's codes at their width; true/false/null and an
+    /// all-null key are a byte a row; the others 32 bits.
     var codes: DictionaryCodes
     var cardinality: Int
 
