@@ -45,8 +45,8 @@ struct ParquetColumnReader {
             let values = try filled(Bool.self, &outcomes) { .bool($0) }
             column = Column(name: plan.name, storage: .bool(values), validity: joinedValidity(outcomes))
         case .code:
-            var codes = try filled(UInt32.self, &outcomes) { .code($0) }
-            let dictionary = mergeDictionaries(outcomes, codes: &codes, notes: &notes)
+            let wide = try filled(UInt32.self, &outcomes) { .code($0) }
+            let (codes, dictionary) = mergeDictionaries(outcomes, codes: wide, notes: &notes)
             column = Column(name: plan.name, storage: .string(StringStorage(codes: codes, dictionary: dictionary)), validity: joinedValidity(outcomes))
         }
         return (column, notes)
@@ -132,8 +132,9 @@ struct ParquetColumnReader {
     }
 
     /// One dictionary for the column: each row group's strings interned again, its codes
-    /// mapped to the merged ones (the first group's map onto themselves).
-    func mergeDictionaries(_ outcomes: [ChunkOutcome], codes: inout [UInt32], notes: inout [String]) -> [String] {
+    /// mapped to the merged ones (the first group's map onto themselves) as they are put in
+    /// the width the merged dictionary needs, in one pass (DictionaryCodes).
+    func mergeDictionaries(_ outcomes: [ChunkOutcome], codes wide: [UInt32], notes: inout [String]) -> (DictionaryCodes, [String]) {
         var merged = ByteInterner()
         var maps: [[UInt32]?] = []
         for o in outcomes {
@@ -148,27 +149,48 @@ struct ParquetColumnReader {
             maps.append(identity ? nil : map)
         }
         let remaps = maps
-        codes.withUnsafeMutableBufferPointer { c in
-            let shared = UnsafeSendable(c.baseAddress)
-            DispatchQueue.concurrentPerform(iterations: groups) { g in
-                guard let map = remaps[g], let base = shared.value else { return }
-                map.withUnsafeBufferPointer { m in
-                    for i in starts[g]..<starts[g + 1] where Int(base[i]) < m.count { base[i] = m[Int(base[i])] }
+        /// Each group's codes through its map (a code past it, under a null, kept), narrowed to `T`.
+        func mapped<T: FixedWidthInteger & UnsignedInteger>(_: T.Type) -> [T] {
+            [T](unsafeUninitializedCapacity: wide.count) { out, made in
+                wide.withUnsafeBufferPointer { c in
+                    let source = UnsafeSendable(c.baseAddress), target = UnsafeSendable(out.baseAddress)
+                    DispatchQueue.concurrentPerform(iterations: groups) { g in
+                        guard let from = source.value, let to = target.value else { return }
+                        guard let map = remaps[g] else {
+                            for i in starts[g]..<starts[g + 1] { to[i] = T(truncatingIfNeeded: from[i]) }
+                            return
+                        }
+                        map.withUnsafeBufferPointer { m in
+                            for i in starts[g]..<starts[g + 1] {
+                                let code = from[i]
+                                to[i] = T(truncatingIfNeeded: Int(code) < m.count ? m[Int(code)] : code)
+                            }
+                        }
+                    }
                 }
+                made = wide.count
             }
+        }
+        let codes: DictionaryCodes
+        if merged.count <= 1 << 8 {
+            codes = DictionaryCodes(lanes: .u8(mapped(UInt8.self)))
+        } else if merged.count <= 1 << 16 {
+            codes = DictionaryCodes(lanes: .u16(mapped(UInt16.self)))
+        } else {
+            codes = DictionaryCodes(lanes: .u32(remaps.allSatisfy { $0 == nil } ? wide : mapped(UInt32.self)))
         }
         let badText = outcomes.contains(where: \.notUTF8)
         switch plan.read {
         case .text(.uuid):
-            return (0..<merged.count).map { ParquetText.uuid(merged.bytes(of: $0)) }
+            return (codes, (0..<merged.count).map { ParquetText.uuid(merged.bytes(of: $0)) })
         case .text(.hex):
-            return (0..<merged.count).map { ParquetText.hex(merged.bytes(of: $0)) }
+            return (codes, (0..<merged.count).map { ParquetText.hex(merged.bytes(of: $0)) })
         case .text(.bytes) where badText:
             notes.append("\(plan.name) holds bytes that are not text (BYTE_ARRAY without a type); they are shown in hexadecimal")
-            return (0..<merged.count).map { ParquetText.hex(merged.bytes(of: $0)) }
+            return (codes, (0..<merged.count).map { ParquetText.hex(merged.bytes(of: $0)) })
         default:
             if badText { notes.append("\(plan.name): bytes that are not UTF-8 are shown as U+FFFD (\u{FFFD})") }
-            return merged.strings()
+            return (codes, merged.strings())
         }
     }
 }
