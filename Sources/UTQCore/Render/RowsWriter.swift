@@ -21,6 +21,8 @@ struct RowsWriter {
 
     /// Rows a core fills at a time.
     let blockRows: Int
+    /// JSON's empty cell.
+    private static let null = Array("null".utf8)
 
     private enum Cells {
         /// Each dictionary entry's cell, quoted as it needs, in `bytes` from `starts[code]`.
@@ -146,7 +148,7 @@ struct RowsWriter {
                 @inline(__always) func each(_ write: (Int) -> Void) {
                     for i in 0..<m {
                         let r = first + i
-                        if valid?[r] ?? true { write(r) } else if json { bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) }
+                        if valid?[r] ?? true { write(r) } else if json { bytes.append(contentsOf: Self.null) }
                         end[base + i] = bytes.count
                     }
                 }
@@ -167,7 +169,7 @@ struct RowsWriter {
                 case .double(let a, let finiteOnly):
                     a.withUnsafeBufferPointer { p in
                         each { r in
-                            if finiteOnly && !p[r].isFinite { Self.appendUTF8(&bytes, "null") } else { Self.appendDouble(&bytes, p[r]) }
+                            if finiteOnly && !p[r].isFinite { bytes.append(contentsOf: Self.null) } else { Self.appendDouble(&bytes, p[r]) }
                         }
                     }
                 case .bool(let a): a.withUnsafeBufferPointer { p in each { Self.appendUTF8(&bytes, p[$0] ? "true" : "false") } }
@@ -189,7 +191,7 @@ struct RowsWriter {
                         }
                     case .json: each { r in Self.appendUTF8(&bytes, cell.json(r)) }
                     }
-                case .empty: each { _ in if json { bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) } }
+                case .empty: each { _ in if json { bytes.append(contentsOf: Self.null) } }
                 }
             }
         }
