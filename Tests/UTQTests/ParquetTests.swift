@@ -73,6 +73,33 @@ import Testing
         }
     }
 
+    /// Text whose every row group starts with a dictionary is read dictionaries first, each
+    /// row straight into the merged codes' width; a column with a PLAIN page is read the
+    /// general way. Both read as pyarrow reads them (the fixture test above).
+    @Test func textOfDictionariesIsReadStraightIntoItsWidth() throws {
+        let path = Repo.path("\(Self.folder)/dictionaries.parquet")
+        let request = LoadRequest(path: path, zone: .utc)
+        let layout = try ParquetLayout(file: try ParquetFile(path: path), request: request)
+        #expect(layout.starts.count == 5)
+        var widths: [String: Int] = [:]
+        let expected = try Self.expected(for: "dictionaries.parquet")
+        for plan in layout.plans {
+            let reader = ParquetColumnReader(file: layout.file, plan: plan, starts: layout.starts, zone: .utc, request: request,
+                                             stop: ParallelParts(count: 1), pool: ChunkScratchPool())
+            var notes: [String] = []
+            guard let column = try reader.narrowText(&notes) else { continue }
+            guard case .string(let s) = column.storage else { Issue.record("\(plan.name) is not text"); continue }
+            widths[plan.name] = s.codes.width
+            var t = Table(name: "t", columns: [column], zone: .utc)
+            t.rowCount = layout.rows
+            let e = expected.columns.first { $0.name == plan.name }!
+            let one = Expected(rows: expected.rows, skipped: [], columns: [e])
+            #expect(Self.differences(t, one).isEmpty, "\(plan.name): \(Self.differences(t, one))")
+        }
+        // `few` fits a byte, `many` (500 values, 200 in each group) needs two; `mixed` is not read this way.
+        #expect(widths == ["few": 1, "many": 2])
+    }
+
     @Test func timesKeepTheirKindAndUnit() throws {
         let t = try Self.load(Repo.path("\(Self.folder)/types_snappy_v1_dict.parquet")).tables[0]
         #expect(t.column("day")?.unit == .day)

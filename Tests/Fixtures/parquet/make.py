@@ -111,6 +111,18 @@ def many_pages_table():
     })
 
 
+def dictionaries_table():
+    """Text columns over four row groups of 500 rows, each group with its own dictionary:
+    `few` draws other values in each group (so the groups' codes differ), `many` holds 200
+    values a group and 500 in all (more than a byte's codes), and `mixed` has one group whose
+    values outgrow the dictionary's limit, so its later pages are PLAIN."""
+    rows = 2000
+    few = [None if i % 9 == 4 else ["bus", "tram", "ferry", "walk", "bike", "car"][(i // 500) + i % 3] for i in range(rows)]
+    many = [f"v{(i // 500) * 100 + i * 37 % 200:03d}" for i in range(rows)]
+    mixed = [f"unique-{i:06d}" if 1000 <= i < 1500 else ["x", "y", None][i % 3] for i in range(rows)]
+    return pa.table({"few": pa.array(few), "many": pa.array(many), "mixed": pa.array(mixed)})
+
+
 def cell(value, arrow_type):
     """One cell as the tests read it; see the module's description."""
     if value is None:
@@ -253,6 +265,8 @@ def main():
     write("nested", nested_table(), skipped={"stops", "place", "tags"})
     write("many_pages", many_pages_table(), row_group_size=1000, data_page_size=512, dictionary_pagesize_limit=1024,
           write_batch_size=100)
+    write("dictionaries", dictionaries_table(), row_group_size=500, dictionary_pagesize_limit=4096, write_batch_size=100,
+          data_page_size=1024)
     write("empty", types.slice(0, 0).select(["i64", "text", "ts_us_utc"]))
     # A codec utq refuses (it has no LZ4): no expectations, the tests want the refusal.
     pq.write_table(types.select(["i64", "text"]), os.path.join(HERE, "refused-lz4.parquet"), compression="lz4")

@@ -6,8 +6,54 @@ enum LaneOutput {
     case double(UnsafeMutablePointer<Double>)
     case bool(UnsafeMutablePointer<Bool>)
     case code(UnsafeMutablePointer<UInt32>)
+    /// Text whose dictionaries were read first: each index put through the map to the
+    /// column's merged codes, in their width (ParquetNarrowText).
+    case narrow(NarrowCodes)
     case none
 }
+
+/// Rows of merged text codes in one, two or four bytes, and one row group's map from its
+/// dictionary's indexes to them.
+struct NarrowCodes {
+    let base: UnsafeMutableRawPointer
+    let width: Int
+    let map: UnsafePointer<UInt32>
+    let mapCount: Int
+
+    func advanced(by n: Int) -> NarrowCodes {
+        NarrowCodes(base: base + n * width, width: width, map: map, mapCount: mapCount)
+    }
+
+    /// `count` rows from `row` on: the present ones take the dense indexes in turn through the
+    /// map, the others 0 (`words` says which are present; nil when all are).
+    func write(_ dense: UnsafePointer<UInt32>, rows count: Int, at row: Int, words: UnsafeMutablePointer<UInt64>?, present: Int) {
+        func put<T: FixedWidthInteger>(_: T.Type) {
+            let to = base.assumingMemoryBound(to: T.self) + row
+            if let words, present < count {
+                var k = 0
+                for i in 0..<count {
+                    let bit = row + i
+                    if words[bit >> 6] >> UInt64(bit & 63) & 1 != 0 {
+                        to[i] = T(truncatingIfNeeded: map[Int(dense[k])]); k += 1
+                    } else {
+                        to[i] = 0
+                    }
+                }
+            } else {
+                for i in 0..<count { to[i] = T(truncatingIfNeeded: map[Int(dense[i])]) }
+            }
+        }
+        switch width {
+        case 1: put(UInt8.self)
+        case 2: put(UInt16.self)
+        default: put(UInt32.self)
+        }
+    }
+}
+
+/// A chunk of a column read the narrow way holds a page the way cannot take (values not
+/// from its dictionary, or a second dictionary): the column is read again the general way.
+struct NotDictionaryOnly: Error {}
 
 /// What decoding one column chunk gave besides its values.
 struct ChunkOutcome {
@@ -46,6 +92,7 @@ final class ChunkDecoder {
     var dictionaryCodes: [UInt32] = []
     /// Whether the dictionary's codes are 0, 1, 2 … (its values distinct, interned first).
     var dictionaryIsIdentity = false
+    var dictionaryPages = 0
 
     init(plan: ParquetColumnPlan, codec: ParquetCodec, zone: ZoneRules, scratch: ChunkScratch) {
         self.plan = plan; self.codec = codec; self.zone = zone; self.scratch = scratch
@@ -68,6 +115,10 @@ final class ChunkDecoder {
                 let body = UnsafeRawBufferPointer(rebasing: raw[pos..<(pos + size)])
                 pos += size
                 switch header.kind {
+                case .dictionary? where out.isNarrow:
+                    // Read with the other row groups' dictionaries before the rows.
+                    dictionaryPages += 1
+                    if dictionaryPages > 1 { throw NotDictionaryOnly() }
                 case .dictionary?:
                     try dictionaryPage(try unpack(body, Int(header.uncompressedSize)), header: header)
                 case .data?, .dataV2?:
@@ -201,6 +252,11 @@ final class ChunkDecoder {
             let dense = present < n ? codeScratch.room(present) : p + row
             try codeLane(values, encoding: e, count: present, into: dense)
             spread(dense, p + row, 0)
+        case .narrow(let codes):
+            guard e == Self.plainDictionary || e == Self.rleDictionary else { throw NotDictionaryOnly() }
+            let dense = codeScratch.room(present)
+            _ = try indexes(values, count: present, dictionarySize: codes.mapCount, into: dense)
+            codes.write(dense, rows: n, at: row, words: words, present: present)
         case .none:
             if present > 0 { throw PageError("a column of the null type holds \(present) values") }
         }

@@ -45,6 +45,7 @@ struct ParquetColumnReader {
             let values = try filled(Bool.self, &outcomes) { .bool($0) }
             column = Column(name: plan.name, storage: .bool(values), validity: joinedValidity(outcomes))
         case .code:
+            if let narrow = try narrowText(&notes) { return (narrow, notes) }
             let wide = try filled(UInt32.self, &outcomes) { .code($0) }
             let (codes, dictionary) = mergeDictionaries(outcomes, codes: wide, notes: &notes)
             column = Column(name: plan.name, storage: .string(StringStorage(codes: codes, dictionary: dictionary)), validity: joinedValidity(outcomes))
@@ -179,18 +180,22 @@ struct ParquetColumnReader {
         } else {
             codes = DictionaryCodes(lanes: .u32(remaps.allSatisfy { $0 == nil } ? wide : mapped(UInt32.self)))
         }
-        let badText = outcomes.contains(where: \.notUTF8)
+        return (codes, strings(of: merged, badText: outcomes.contains(where: \.notUTF8), notes: &notes))
+    }
+
+    /// The merged dictionary's values as the column shows them.
+    func strings(of merged: ByteInterner, badText: Bool, notes: inout [String]) -> [String] {
         switch plan.read {
         case .text(.uuid):
-            return (codes, (0..<merged.count).map { ParquetText.uuid(merged.bytes(of: $0)) })
+            return (0..<merged.count).map { ParquetText.uuid(merged.bytes(of: $0)) }
         case .text(.hex):
-            return (codes, (0..<merged.count).map { ParquetText.hex(merged.bytes(of: $0)) })
+            return (0..<merged.count).map { ParquetText.hex(merged.bytes(of: $0)) }
         case .text(.bytes) where badText:
             notes.append("\(plan.name) holds bytes that are not text (BYTE_ARRAY without a type); they are shown in hexadecimal")
-            return (codes, (0..<merged.count).map { ParquetText.hex(merged.bytes(of: $0)) })
+            return (0..<merged.count).map { ParquetText.hex(merged.bytes(of: $0)) }
         default:
             if badText { notes.append("\(plan.name): bytes that are not UTF-8 are shown as U+FFFD (\u{FFFD})") }
-            return (codes, merged.strings())
+            return merged.strings()
         }
     }
 }
@@ -202,9 +207,12 @@ extension LaneOutput {
         case .double(let p): return .double(p + n)
         case .bool(let p): return .bool(p + n)
         case .code(let p): return .code(p + n)
+        case .narrow(let c): return .narrow(c.advanced(by: n))
         case .none: return .none
         }
     }
+
+    var isNarrow: Bool { if case .narrow = self { true } else { false } }
 }
 
 /// Bytes shown as text: hexadecimal, and UUIDs in their usual groups.

@@ -80,19 +80,35 @@ final class ParquetFile: @unchecked Sendable {
         }
     }
 
-    /// A column chunk's bytes, after checking that they lie inside the file, read into
-    /// `buffer` (a worker's, kept from chunk to chunk: fresh memory for every chunk was a
-    /// third of a load's time, the kernel clearing pages).
-    func chunk(_ c: ParquetColumnChunk, into buffer: ScratchBuffer<UInt8>) throws -> UnsafeRawBufferPointer {
+    /// A column chunk's first page (its header, then its body), read without the rest of the
+    /// chunk; nil when the chunk's bytes are not where the footer says or the header does not
+    /// read (the whole chunk's read then says what is wrong).
+    func leadingPage(_ c: ParquetColumnChunk, into buffer: ScratchBuffer<UInt8>) -> (ParquetPageHeader, UnsafeRawBufferPointer)? {
         let (start, count) = c.byteRange
-        guard start >= 4, count >= 0, start <= Int64(footerStart), count <= Int64(footerStart) - start else {
-            throw PageError("its bytes (\(count) from offset \(start)) lie outside the file's data, which ends at \(footerStart)")
+        guard start >= 4, count > 0, start <= Int64(footerStart), count <= Int64(footerStart) - start else { return nil }
+        // A header is tens of bytes, more with statistics; a dictionary often fits with it.
+        var want = min(Int(count), 64 << 10)
+        while true {
+            guard let bytes = try? read(at: Int(start), count: want, into: buffer) else { return nil }
+            var r = ThriftReader(bytes)
+            if let header = try? ParquetPageHeader(&r) {
+                let end = r.pos + Int(header.compressedSize)
+                guard header.compressedSize >= 0, end <= Int(count) else { return nil }
+                if end <= want { return (header, UnsafeRawBufferPointer(rebasing: bytes[r.pos..<end])) }
+                want = end
+            } else {
+                guard want < Int(count) else { return nil }
+                want = min(Int(count), want * 4)
+            }
         }
-        let n = Int(count)
+    }
+
+    /// `count` bytes at `offset` into `buffer`.
+    private func read(at offset: Int, count n: Int, into buffer: ScratchBuffer<UInt8>) throws -> UnsafeRawBufferPointer {
         let p = buffer.room(max(n, 1))
         var got = 0
         while got < n {
-            let r = pread(fd, p + got, n - got, off_t(Int(start) + got))
+            let r = pread(fd, p + got, n - got, off_t(offset + got))
             if r < 0 {
                 if errno == EINTR { continue }
                 throw LoadError(path: path, String(cString: strerror(errno)))
@@ -101,5 +117,16 @@ final class ParquetFile: @unchecked Sendable {
             got += r
         }
         return UnsafeRawBufferPointer(start: p, count: n)
+    }
+
+    /// A column chunk's bytes, after checking that they lie inside the file, read into
+    /// `buffer` (a worker's, kept from chunk to chunk: fresh memory for every chunk was a
+    /// third of a load's time, the kernel clearing pages).
+    func chunk(_ c: ParquetColumnChunk, into buffer: ScratchBuffer<UInt8>) throws -> UnsafeRawBufferPointer {
+        let (start, count) = c.byteRange
+        guard start >= 4, count >= 0, start <= Int64(footerStart), count <= Int64(footerStart) - start else {
+            throw PageError("its bytes (\(count) from offset \(start)) lie outside the file's data, which ends at \(footerStart)")
+        }
+        return try read(at: Int(start), count: Int(count), into: buffer)
     }
 }
