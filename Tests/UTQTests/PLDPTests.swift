@@ -124,4 +124,48 @@ import Testing
         #expect(TimestampParser.parse("22/09/17 10:00", order: .dayFirst) == nil)
         #expect(TimestampParser.parse("09/22/2017 13:00 PM", order: .monthFirst) == nil)
     }
+
+    /// A table loaded as PLDP and saved keeps its derived columns in the file; loading the file
+    /// again finds them there and keeps each once, and a file's own `people` that is not the
+    /// counts added up is kept as it is and said.
+    @Test func aSavedSurveyLoadsBackWithItsColumnsOnce() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("utq-pldp-\(getpid())-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let s = makeSession()
+        var info: [String] = [], warnings: [String] = []
+        let collect: (String) -> Void = { line in
+            s.run(line) { _, o in
+                for output in o.outputs {
+                    if case .info(let n) = output { info.append(n) }
+                    if case .warning(let w) = output { warnings.append(w) }
+                }
+            }
+        }
+        collect("set timezone America/Los_Angeles; load datasets/pldp-sf/civic-center-staying.csv as staying")
+        #expect(s.failure("staying | save \(dir)/staying.csv") == nil)
+        let before = try s.table("staying")
+        (info, warnings) = ([], [])
+        collect("load \(dir)/staying.csv as again")
+        let after = try s.table("again")
+        #expect(after.columnNames == before.columnNames)
+        #expect(after.columnNames.filter { ["people", "lng", "lat"].contains($0) } == ["people", "lng", "lat"])
+        #expect(after.rowCount == before.rowCount)
+        for name in ["people", "lng", "lat"] {
+            #expect(after.column(name).map { c in (0..<c.count).map { c.value(at: $0) } } == before.column(name).map { c in (0..<c.count).map { c.value(at: $0) } })
+        }
+        #expect(info.last?.contains("people = the 5 posture columns added up") == true, "\(info)")
+        #expect(!warnings.contains { $0.contains("protocol does not name") }, "\(warnings)")
+
+        // A people column of the file's own, not the postures added up.
+        let own = "startedAt,postureStanding,postureSitting,people\n09/22/17 10:00 PM,1,2,7\n09/22/17 11:00 PM,,4,4\n"
+        try own.write(toFile: "\(dir)/own.csv", atomically: true, encoding: .utf8)
+        (info, warnings) = ([], [])
+        collect("load \(dir)/own.csv as own")
+        let t = try s.table("own")
+        #expect(t.columnNames == ["startedAt", "postureStanding", "postureSitting", "people"])
+        #expect(t.values("people") == [.int(7), .int(4)])
+        #expect(info.last?.contains("the file's own people kept as it is") == true, "\(info)")
+        #expect(info.last?.contains("posture columns added up") == false, "\(info)")
+    }
 }

@@ -50,7 +50,7 @@ public enum PLDP {
         var filled = 0, unknown: [String] = []
         for c in raw.columns {
             guard isCount(c.name), case .int(let v) = c.storage else {
-                if !plainColumns.contains(c.name.lowercased()) && !isCount(c.name) { unknown.append(c.name) }
+                if !plainColumns.contains(c.name.lowercased()) && !isCount(c.name) && !derivedNames.contains(c.name) { unknown.append(c.name) }
                 columns.append(c)
                 continue
             }
@@ -61,20 +61,26 @@ public enum PLDP {
         let survey: Survey = columns.contains { $0.name.hasPrefix("posture") } ? .staying : .moving
         // How many people a row counts: each has one posture when staying; each one mode when moving.
         let parts = columns.filter { $0.name.hasPrefix(survey == .staying ? "posture" : "mode") && $0.type == .int }
+        var derived: [Column] = []
         if !parts.isEmpty {
             var people = [Int64](repeating: 0, count: n)
             for p in parts { if case .int(let v) = p.storage { for i in 0..<n { people[i] &+= v[i] } } }
-            columns.append(Column(name: "people", storage: .int(people)))
+            derived.append(Column(name: "people", storage: .int(people)))
         }
         if let location = columns.first(where: { $0.name.lowercased() == "location" }) {
-            columns += coordinates(location, n)
+            derived += coordinates(location, n)
         }
+        let (ownDiffering, ownOthers) = adding(derived, to: &columns, rows: n)
+        unknown += ownOthers
         let table = Table(name: name, columns: columns, zone: request.zone,
                           timeColumn: columns.contains { $0.name == "startedAt" } ? "startedAt" : nil)
         var how = [survey.rawValue]
-        if !parts.isEmpty {
+        if !parts.isEmpty && !ownDiffering.contains("people") {
             let kind = survey == .staying ? "posture" : "mode"
             how.append(parts.count == 1 ? "people = \(parts[0].name)" : "people = the \(parts.count) \(kind) columns added up")
+        }
+        if !ownDiffering.isEmpty {
+            how.append("the file's own \(ownDiffering.joined(separator: ", ")) kept as \(ownDiffering.count == 1 ? "it is" : "they are")")
         }
         if filled > 0 { how.append("\(NumberText.counted(filled, "empty count cell")) read as 0") }
         var warnings = loaded.warnings
@@ -84,6 +90,25 @@ public enum PLDP {
         }
         return LoadResult(tables: [table], summary: Loaders.summary(table) + "\n  PLDP " + how.joined(separator: "; ") + " (help pldp)",
                           warnings: warnings)
+    }
+
+    /// The columns a load adds: `people`, and `lng` and `lat` from the location.
+    static let derivedNames: Set<String> = ["people", "lng", "lat"]
+
+    /// The derived columns put after the file's, except where the file has a column of the
+    /// same name (a table utq loaded and saved has them): one that holds the same values is
+    /// the file's copy and is kept once; one that differs is the file's own and is kept as it
+    /// is, in place of the derived one. Returns the names that differ, and the file's columns
+    /// of those names that no derived column was made for (the protocol does not name them).
+    static func adding(_ derived: [Column], to columns: inout [Column], rows: Int) -> (differing: [String], others: [String]) {
+        var differing: [String] = []
+        for d in derived {
+            guard let own = columns.first(where: { $0.name == d.name }) else { columns.append(d); continue }
+            if !(0..<rows).allSatisfy({ own.value(at: $0) == d.value(at: $0) }) { differing.append(d.name) }
+        }
+        let made = Set(derived.map(\.name))
+        let others = columns.map(\.name).filter { derivedNames.contains($0) && !made.contains($0) }
+        return (differing, others)
     }
 
     /// `"-122.418, 37.7796"`: longitude, latitude, as the protocol writes a point.

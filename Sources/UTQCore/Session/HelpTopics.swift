@@ -75,7 +75,9 @@ public enum HelpTopics {
                                columns added up; both are counts by eye, so shares are estimates
           lng, lat             the location "-122.418, 37.7796" as two numbers
         Names with spaces after them (postureStanding ) are read without them. Columns the
-        protocol does not name are kept as they are, and the load says which.
+        protocol does not name are kept as they are, and the load says which. A survey saved
+        by utq loads back with people, lng and lat once; a people column of the file's own
+        that is not the counts added up is kept as it is, and the load says so.
         The other shape (Seattle 2018, the protocol's templates) is known by Row_Total with
         Date and Start_time (or survey_time_start) and Location_ID or Survey_ID:
           Date, Start_time     20180802 and 0820 read as a date and clock times; time is
