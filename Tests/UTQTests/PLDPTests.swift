@@ -167,5 +167,18 @@ import Testing
         #expect(t.values("people") == [.int(7), .int(4)])
         #expect(info.last?.contains("the file's own people kept as it is") == true, "\(info)")
         #expect(info.last?.contains("posture columns added up") == false, "\(info)")
+
+        // Seattle's shape: people once, and the time (Date + Start_time) the table's time again.
+        (info, warnings) = ([], [])
+        collect("load \"datasets/pldp-seattle/people-moving.csv\" as moving")
+        let first = info.last
+        #expect(s.failure("moving | save \(dir)/moving.csv") == nil)
+        (info, warnings) = ([], [])
+        collect("load \(dir)/moving.csv as moving2")
+        #expect(info.last == first?.replacingOccurrences(of: "moving:", with: "moving2:").replacingOccurrences(of: "; 7 empty count cells read as 0", with: ""),
+                "\(String(describing: info.last)) against \(String(describing: first))")
+        #expect(try s.table("moving2").columnNames == (try s.table("moving")).columnNames)
+        let hours = try s.table("moving | count by hour"), hours2 = try s.table("moving2 | count by hour")
+        #expect(hours.rowCount > 3 && hours2.strings("hour") == hours.strings("hour") && hours2.strings("count") == hours.strings("count"))
     }
 }

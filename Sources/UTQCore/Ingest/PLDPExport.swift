@@ -47,13 +47,19 @@ enum PLDPExport {
         let loaded = try CSVLoader.load(path: path, name: name, zone: request.zone, options: options, cancel: request.cancel)
         var (table, notes) = ClockColumns.recognise(loaded.table, path: path)
         notes += surveyTimes(&table, path: path)
+        // A survey utq saved has its time (Date + Start_time) as a column of its own: the
+        // table's time again, not the day.
+        if let time = table.column("time"), time.type == .timestamp, time.unit != .day,
+           let current = table.column(table.timeColumn ?? ""), current.unit == .day {
+            table.timeColumn = "time"
+        }
         let survey: Survey = table.columns.contains { ["posture", "activity"].contains(category($0.name) ?? "") } ? .staying : .moving
         let filled = fillCounts(&table, survey: survey)
         var how = [survey.rawValue + ", the Date + Start_time shape"]
         if let total = table.columns.first(where: { $0.name.lowercased() == "row_total" }), case .int(let v) = total.storage {
             let people = (0..<table.rowCount).map { total.isValid($0) ? v[$0] : 0 }
-            table.columns.append(Column(name: "people", storage: .int(people)))
-            how.append("people = \(total.name)")
+            let (differing, _) = PLDP.adding([Column(name: "people", storage: .int(people))], to: &table.columns, rows: table.rowCount)
+            how.append(differing.isEmpty ? "people = \(total.name)" : "the file's own people kept as it is")
         }
         if filled.zeros > 0 { how.append("\(NumberText.counted(filled.zeros, "empty count cell")) read as 0") }
         if filled.uncounted > 0 {
