@@ -85,11 +85,14 @@ def fmt(seconds):
     return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
-def arguments(doc, sizes, runs):
-    """The command line of a benchmark over sizes (--sizes, --runs); it needs the DuckDB CLI."""
+def arguments(doc, sizes, runs, flags=()):
+    """The command line of a benchmark over sizes (--sizes, --runs, and the benchmark's own
+    switches: (name, help) pairs); it needs the DuckDB CLI."""
     ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default=sizes)
     ap.add_argument("--runs", type=int, default=runs)
+    for name, text in flags:
+        ap.add_argument(name, action="store_true", help=text)
     args = ap.parse_args()
     if not DUCKDB:
         sys.exit("the DuckDB CLI is not installed (pip install duckdb-cli)")
