@@ -136,20 +136,9 @@ struct ParquetColumnReader {
     /// mapped to the merged ones (the first group's map onto themselves) as they are put in
     /// the width the merged dictionary needs, in one pass (DictionaryCodes).
     func mergeDictionaries(_ outcomes: [ChunkOutcome], codes wide: [UInt32], notes: inout [String]) -> (DictionaryCodes, [String]) {
-        var merged = ByteInterner()
-        var maps: [[UInt32]?] = []
-        for o in outcomes {
-            guard let local = o.interner else { maps.append(nil); continue }
-            var map = [UInt32](repeating: 0, count: local.count)
-            var identity = true
-            for code in 0..<local.count {
-                let global = local.bytes(of: code).withUnsafeBytes { merged.intern($0) }
-                map[code] = global
-                if global != UInt32(code) { identity = false }
-            }
-            maps.append(identity ? nil : map)
-        }
-        let remaps = maps
+        let (merged, maps) = Self.merged(outcomes.map(\.interner))
+        // A map onto the codes themselves is no map.
+        let remaps = maps.map { m in m.flatMap { m in m.indices.allSatisfy { m[$0] == UInt32($0) } ? nil : m } }
         /// Each group's codes through its map (a code past it, under a null, kept), narrowed to `T`.
         func mapped<T: FixedWidthInteger & UnsignedInteger>(_: T.Type) -> [T] {
             [T](unsafeUninitializedCapacity: wide.count) { out, made in
@@ -181,6 +170,18 @@ struct ParquetColumnReader {
             codes = DictionaryCodes(lanes: .u32(remaps.allSatisfy { $0 == nil } ? wide : mapped(UInt32.self)))
         }
         return (codes, strings(of: merged, badText: outcomes.contains(where: \.notUTF8), notes: &notes))
+    }
+
+    /// The row groups' strings interned again into one dictionary, and each group's map from
+    /// its codes to the merged ones (nil for a group without strings).
+    static func merged(_ interners: [ByteInterner?]) -> (ByteInterner, [[UInt32]?]) {
+        var merged = ByteInterner()
+        let maps = interners.map { local in
+            local.map { local in
+                (0..<local.count).map { code in local.bytes(of: code).withUnsafeBytes { merged.intern($0) } }
+            }
+        }
+        return (merged, maps)
     }
 
     /// The merged dictionary's values as the column shows them.

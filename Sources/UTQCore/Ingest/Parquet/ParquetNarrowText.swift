@@ -18,15 +18,11 @@ extension ParquetColumnReader {
     /// holds a page of values not from it (the general way then reads it).
     func narrowText(_ notes: inout [String]) throws -> Column? {
         guard rows > 0, groups > 0, let dictionaries = groupDictionaries() else { return nil }
-        var merged = ByteInterner()
-        var maps: [[UInt32]] = []
-        for d in dictionaries {
-            guard let d else { maps.append([]); continue }
-            var local = [UInt32](repeating: 0, count: d.interner.count)
-            for code in 0..<d.interner.count {
-                local[code] = d.interner.bytes(of: code).withUnsafeBytes { merged.intern($0) }
-            }
-            maps.append(d.codes.map { local[Int($0)] })
+        let (merged, locals) = Self.merged(dictionaries.map { $0?.interner })
+        // Each group's dictionary entries, through their local codes, to the merged ones.
+        let maps: [[UInt32]] = zip(dictionaries, locals).map { d, local in
+            guard let d, let local else { return [] }
+            return d.codes.map { local[Int($0)] }
         }
         var outcomes: [ChunkOutcome] = []
         let codes: DictionaryCodes
